@@ -1,0 +1,51 @@
+// parallel_for: the only place that knows how to launch work on a backend.
+//
+//   parallel_for(device, n, IMPULSE_LAMBDA(std::int64_t i) { ... });
+//
+// On the CPU it is an OpenMP loop with a static schedule; on the GPU a 1-D CUDA kernel of 256
+// threads a block, followed by a synchronisation so that errors surface at the call. The body must
+// not depend on iteration order (each i writes its own outputs); ordered sums live in reduce.h.
+#pragma once
+
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+
+#include "core/device.h"
+#include "core/hd.h"
+
+#if defined(__CUDACC__)
+#include <cuda_runtime.h>
+#endif
+
+namespace impulse {
+
+#if defined(__CUDACC__)
+template <class F>
+__global__ void parallel_for_kernel(std::int64_t n, F f) {
+  std::int64_t i = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (i < n) f(i);
+}
+#endif
+
+template <class F>
+void parallel_for(Device d, std::int64_t n, F f) {
+  if (n <= 0) return;
+  if (d == Device::cuda) {
+#if defined(__CUDACC__)
+    const int block = 256;
+    std::int64_t grid = (n + block - 1) / block;
+    parallel_for_kernel<<<static_cast<unsigned>(grid), block>>>(n, f);
+    cudaError_t e = cudaDeviceSynchronize();
+    if (e == cudaSuccess) e = cudaGetLastError();
+    if (e != cudaSuccess) throw std::runtime_error(std::string("parallel_for on cuda: ") + cudaGetErrorString(e));
+    return;
+#else
+    throw std::runtime_error("parallel_for on cuda: this translation unit was not compiled by nvcc");
+#endif
+  }
+#pragma omp parallel for schedule(static)
+  for (std::int64_t i = 0; i < n; ++i) f(i);
+}
+
+}  // namespace impulse

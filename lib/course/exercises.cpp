@@ -1,0 +1,164 @@
+#include "course/exercises.h"
+
+#include <cmath>
+#include <cstdlib>
+#include <sstream>
+#include <stdexcept>
+
+#include "course/embedded.h"
+#include "course/toml_values.h"
+
+namespace impulse::course {
+
+namespace {
+
+Exercise parse_exercise(const std::string& text, const std::string& file) {
+  toml::table t = parse_toml(text, file);
+  Exercise e;
+  e.file = file;
+  e.id = toml_string(t, "id", file);
+  e.chapter = chapter_of(e.id);
+  e.title = toml_string(t, "title", file);
+  e.source = toml_string(t, "source", file);
+  e.question = toml_string(t, "question", file);
+  e.explanation = toml_string(t, "explanation", file);
+  const toml::array* parts = t["answer"].as_array();
+  if (!parts || parts->empty()) throw std::runtime_error(file + ": an exercise needs at least one [[answer]]");
+  for (const toml::node& pn : *parts) {
+    const toml::table* pt = pn.as_table();
+    if (!pt) throw std::runtime_error(where(pn, file) + ": [[answer]] must be a table");
+    AnswerPart p;
+    p.name = toml_string(*pt, "name", file);
+    p.unit = toml_string(*pt, "unit", file, false);
+    p.kind = toml_string(*pt, "kind", file, false);
+    if (p.kind.empty()) p.kind = "number";
+    if (p.kind == "number") {
+      p.formula = toml_string(*pt, "formula", file);
+      p.output = toml_string(*pt, "output", file);
+      p.inputs = toml_values(pt->get("inputs"), "inputs", file);
+      if (const toml::node* c = pt->get("course")) p.course = toml_numbers(*c, "course", file);
+      if (auto v = (*pt)["abs_tol"].value<double>()) p.abs_tol = *v;
+      if (auto v = (*pt)["rel_tol"].value<double>()) p.rel_tol = *v;
+    } else if (p.kind == "choice") {
+      const toml::array* opts = (*pt)["options"].as_array();
+      if (!opts || opts->empty()) throw std::runtime_error(where(pn, file) + ": a choice needs options");
+      for (const toml::node& o : *opts) p.options.push_back(o.value<std::string>().value_or(""));
+      p.correct = toml_string(*pt, "correct", file);
+      p.backed_by = toml_string(*pt, "backed_by", file);
+    } else {
+      throw std::runtime_error(where(pn, file) + ": answer kind must be 'number' or 'choice', not '" + p.kind + "'");
+    }
+    e.parts.push_back(std::move(p));
+  }
+  return e;
+}
+
+}  // namespace
+
+const std::vector<Exercise>& exercises() {
+  static const std::vector<Exercise> all = [] {
+    std::vector<Exercise> v;
+    for (int i = 0; i < embedded_file_count; ++i) {
+      std::string path = embedded_files[i].path;
+      if (path.rfind("exercises/", 0) == 0) v.push_back(parse_exercise(embedded_files[i].text, path));
+    }
+    return v;
+  }();
+  return all;
+}
+
+const Exercise* find_exercise(const std::string& id) {
+  for (const Exercise& e : exercises())
+    if (e.id == id) return &e;
+  return nullptr;
+}
+
+std::vector<double> answer_key(const AnswerPart& p) {
+  const Item* item = registry().find(p.formula);
+  if (!item) throw std::runtime_error("answer key names unknown formula " + p.formula);
+  Values out = evaluate(*item, p.inputs);
+  auto it = out.find(p.output);
+  if (it == out.end()) throw std::runtime_error(p.formula + " has no output '" + p.output + "'");
+  return it->second;
+}
+
+int answer_size(const AnswerPart& p) {
+  if (p.kind == "choice") return 1;
+  return static_cast<int>(answer_key(p).size());
+}
+
+bool within_tolerance(double given, double key, double abs_tol, double rel_tol) {
+  return std::abs(given - key) <= abs_tol + rel_tol * std::abs(key);
+}
+
+std::string format_value(const std::vector<double>& v) {
+  std::ostringstream s;
+  s.precision(9);
+  auto put = [&](double x) { s << (x == 0 ? 0.0 : x); };  // no "-0"
+  if (v.size() == 1) {
+    put(v[0]);
+    return s.str();
+  }
+  s << '(';
+  for (std::size_t i = 0; i < v.size(); ++i) {
+    if (i) s << ", ";
+    put(v[i]);
+  }
+  s << ')';
+  return s.str();
+}
+
+Grade grade(const Exercise& e, const std::vector<std::string>& raw) {
+  // Commas separate numbers too: "0,-0.2,0" and "0 -0.2 0" are the same answer.
+  std::vector<std::string> tokens;
+  for (const std::string& r : raw) {
+    std::stringstream ss(r);
+    std::string piece;
+    while (std::getline(ss, piece, ','))
+      if (!piece.empty()) tokens.push_back(piece);
+  }
+  bool has_choice = false;
+  for (const AnswerPart& p : e.parts) has_choice = has_choice || p.kind == "choice";
+  if (!has_choice)
+    for (const std::string& t : tokens) {
+      char* end = nullptr;
+      std::strtod(t.c_str(), &end);
+      if (*end != '\0') throw std::invalid_argument("answer '" + t + "' for " + e.id + " is not a number");
+    }
+  int want = 0;
+  for (const AnswerPart& p : e.parts) want += answer_size(p);
+  if (static_cast<int>(tokens.size()) != want)
+    throw std::invalid_argument(e.id + " takes " + std::to_string(want) + " answer value" + (want == 1 ? "" : "s") +
+                                ", got " + std::to_string(tokens.size()));
+  Grade g;
+  g.correct = true;
+  std::size_t k = 0;
+  for (const AnswerPart& p : e.parts) {
+    PartGrade pg;
+    pg.name = p.name;
+    if (p.kind == "choice") {
+      pg.given = tokens[k++];
+      pg.correct = pg.given == p.correct;
+      pg.expected = p.correct;
+    } else {
+      std::vector<double> key = answer_key(p), given;
+      pg.correct = true;
+      for (double kv : key) {
+        const std::string& t = tokens[k++];
+        char* end = nullptr;
+        double x = std::strtod(t.c_str(), &end);
+        if (t.empty() || *end != '\0' || !std::isfinite(x))
+          throw std::invalid_argument("answer '" + t + "' for " + e.id + " (" + p.name + ") is not a number");
+        given.push_back(x);
+        pg.correct = pg.correct && within_tolerance(x, kv, p.abs_tol, p.rel_tol);
+      }
+      pg.given = format_value(given);
+      pg.expected = format_value(key) + (p.unit.empty() ? "" : " " + p.unit);
+    }
+    g.correct = g.correct && pg.correct;
+    g.parts.push_back(pg);
+  }
+  return g;
+}
+
+}  // namespace impulse::course

@@ -1,0 +1,63 @@
+#include "course/registry.h"
+
+#include <cmath>
+#include <stdexcept>
+
+namespace impulse::course {
+
+void Registry::add(Item item) {
+  if (find(item.id)) throw std::logic_error("course registry: duplicate ID " + item.id);
+  items_.push_back(std::move(item));
+}
+
+const Item* Registry::find(const std::string& id) const {
+  for (const Item& i : items_)
+    if (i.id == id) return &i;
+  return nullptr;
+}
+
+const Registry& registry() {
+  static const Registry r = [] {
+    Registry reg;
+    register_e1(reg);
+    register_e3(reg);
+    register_st(reg);
+    return reg;
+  }();
+  return r;
+}
+
+std::string chapter_of(const std::string& id) { return id.substr(0, id.find('.')); }
+
+Values evaluate(const Item& item, const Values& inputs) {
+  if (!item.calc) throw std::invalid_argument(item.id + " has no calculator (it is a " + item.kind + ")");
+  for (const auto& [name, value] : inputs) {
+    const Quantity* q = nullptr;
+    for (const Quantity& in : item.inputs)
+      if (in.name == name) q = &in;
+    if (!q) throw std::invalid_argument("unknown input --" + name + " for " + item.id);
+    if (static_cast<int>(value.size()) != q->dim)
+      throw std::invalid_argument("input --" + name + " of " + item.id + " takes " + std::to_string(q->dim) +
+                                  (q->dim == 1 ? " number" : " comma-separated numbers") + ", got " +
+                                  std::to_string(value.size()));
+    for (double x : value)
+      if (!std::isfinite(x)) throw std::invalid_argument("input --" + name + " of " + item.id + " is not finite");
+  }
+  for (const Quantity& in : item.inputs)
+    if (!inputs.count(in.name)) throw std::invalid_argument("missing input --" + in.name + " [" + in.unit + "] for " + item.id);
+  return item.calc(inputs);
+}
+
+double scalar(const Values& v, const std::string& name) { return v.at(name).at(0); }
+vec3 vector3(const Values& v, const std::string& name) {
+  const auto& a = v.at(name);
+  return {a.at(0), a.at(1), a.at(2)};
+}
+quat quaternion(const Values& v, const std::string& name) {
+  const auto& a = v.at(name);
+  return {a.at(0), a.at(1), a.at(2), a.at(3)};
+}
+std::vector<double> as_values(vec3 v) { return {v.x, v.y, v.z}; }
+std::vector<double> as_values(quat q) { return {q.x, q.y, q.z, q.w}; }
+
+}  // namespace impulse::course

@@ -1,0 +1,73 @@
+#include "course/scenes.h"
+
+#include <cstdlib>
+#include <stdexcept>
+
+namespace impulse::course {
+
+std::string SceneArgs::text(const std::string& name) const {
+  auto it = values.find(name);
+  if (it == values.end()) throw std::invalid_argument("scene option --" + name + " is not declared");
+  return it->second;
+}
+
+double SceneArgs::number(const std::string& name) const {
+  std::string s = text(name);
+  char* end = nullptr;
+  double v = std::strtod(s.c_str(), &end);
+  if (s.empty() || *end != '\0') throw std::invalid_argument("option --" + name + ": '" + s + "' is not a number");
+  return v;
+}
+
+long long SceneArgs::integer(const std::string& name) const {
+  std::string s = text(name);
+  char* end = nullptr;
+  long long v = std::strtoll(s.c_str(), &end, 10);
+  if (s.empty() || *end != '\0') throw std::invalid_argument("option --" + name + ": '" + s + "' is not an integer");
+  return v;
+}
+
+void SceneCatalogue::add(Scene s) {
+  if (find(s.name)) throw std::logic_error("scene catalogue: duplicate scene " + s.name);
+  scenes_.push_back(std::move(s));
+}
+
+const Scene* SceneCatalogue::find(const std::string& name) const {
+  for (const Scene& s : scenes_)
+    if (s.name == name) return &s;
+  return nullptr;
+}
+
+const SceneCatalogue& scenes() {
+  static const SceneCatalogue c = [] {
+    SceneCatalogue cat;
+    register_e1_scenes(cat);
+    register_e3_scenes(cat);
+    register_st_scenes(cat);
+    return cat;
+  }();
+  return c;
+}
+
+SceneArgs parse_scene_args(const Scene& s, const std::vector<std::string>& args) {
+  SceneArgs out;
+  for (const SceneOption& o : s.options) out.values[o.name] = o.default_value;
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    const std::string& a = args[i];
+    if (a.rfind("--", 0) != 0) throw std::invalid_argument("unexpected argument '" + a + "' for scene " + s.name);
+    std::string name = a.substr(2), value;
+    auto eq = name.find('=');
+    if (eq != std::string::npos) {
+      value = name.substr(eq + 1);
+      name = name.substr(0, eq);
+    } else {
+      if (i + 1 >= args.size()) throw std::invalid_argument("option --" + name + " needs a value");
+      value = args[++i];
+    }
+    if (!out.values.count(name)) throw std::invalid_argument("unknown option --" + name + " for scene " + s.name);
+    out.values[name] = value;
+  }
+  return out;
+}
+
+}  // namespace impulse::course

@@ -1,0 +1,72 @@
+// The scene catalogue: named scenes shared by `impulse run`, `impulse bench`, tests and the book.
+//
+// A scene declares its options (name, unit, default, doc). `run` writes CSV files into an output
+// folder (the book's figures are drawn from them) and prints a short summary; `bench` measures
+// throughput and returns metrics (never asserted by tests: "measured, not timed").
+#pragma once
+
+#include <functional>
+#include <map>
+#include <ostream>
+#include <string>
+#include <vector>
+
+namespace impulse::course {
+
+struct SceneOption {
+  std::string name;           // "--n" is given as "n"
+  std::string unit;           // "-", "s", "m" ...
+  std::string default_value;  // as text; parsed by the scene
+  std::string doc;
+};
+
+/// Parsed options: every declared option present (defaults filled in). Accessors throw
+/// std::invalid_argument naming the option when its value does not parse.
+class SceneArgs {
+ public:
+  std::map<std::string, std::string> values;
+  std::string text(const std::string& name) const;
+  double number(const std::string& name) const;
+  long long integer(const std::string& name) const;
+};
+
+struct Metric {
+  std::string name;
+  double value = 0;
+  std::string unit;
+};
+
+struct Scene {
+  std::string name;     // "e1-free-body"
+  std::string chapter;  // "E1"
+  std::string title;    // one line
+  std::vector<SceneOption> options;
+  /// Runs the scene, writes CSV files into out_dir (created if missing), prints a summary to log.
+  /// Returns 0 on success, 1 when a check inside the scene failed.
+  std::function<int(const SceneArgs&, const std::string& out_dir, std::ostream& log)> run;
+  /// Optional: measures the scene and returns its metrics.
+  std::function<std::vector<Metric>(const SceneArgs&)> bench;
+};
+
+class SceneCatalogue {
+ public:
+  void add(Scene s);
+  const Scene* find(const std::string& name) const;
+  const std::vector<Scene>& scenes() const { return scenes_; }
+
+ private:
+  std::vector<Scene> scenes_;
+};
+
+const SceneCatalogue& scenes();
+
+/// Fills defaults and checks option names; args are "--name value" pairs. Throws
+/// std::invalid_argument naming an unknown option or a missing value.
+SceneArgs parse_scene_args(const Scene& s, const std::vector<std::string>& args);
+
+// Per-chapter registration (lib/course/scenes_*.cpp).
+void register_e1_scenes(SceneCatalogue& c);
+void register_e3_scenes(SceneCatalogue& c);
+void register_st_scenes(SceneCatalogue& c);
+
+}  // namespace impulse::course

@@ -1,0 +1,138 @@
+// Tests of the backend layer: device selection, buffers, parallel_for and ordered sums.
+#include <gtest/gtest.h>
+#include <omp.h>
+#include <rapidcheck/gtest.h>
+
+#include <cstring>
+#include <numeric>
+
+#include "core/buffer.h"
+#include "core/device.h"
+#include "core/parallel_for.h"
+#include "core/reduce.h"
+#include "e1/spatial_kernels.h"
+#include "e1/spatial_shift.h"
+#include "support/generators.h"
+
+using namespace impulse;
+
+TEST(CoreDevice, SelectsCpuAndRejectsUnknownNames) {
+  EXPECT_EQ(select_device("cpu"), Device::cpu);
+  EXPECT_NO_THROW(select_device("auto"));
+  try {
+    select_device("tpu");
+    FAIL() << "tpu accepted";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("'tpu'"), std::string::npos);
+  }
+}
+
+TEST(CoreDevice, CudaRequestExplainsWhyItIsUnavailable) {
+  if (cuda_built() && cuda_device_count() > 0) GTEST_SKIP() << "a GPU is present";
+  try {
+    select_device("cuda");
+    FAIL() << "cuda accepted without a GPU";
+  } catch (const std::runtime_error& e) {
+    std::string m = e.what();
+    EXPECT_TRUE(m.find("no CUDA support") != std::string::npos || m.find("no CUDA GPU") != std::string::npos) << m;
+  }
+}
+
+TEST(CoreBuffer, CopyIsDeepAndMoveTransfers) {
+  Buffer<double> a(Device::cpu, std::vector<double>{1, 2, 3});
+  Buffer<double> b = a;
+  b.data()[0] = 42;
+  EXPECT_EQ(a.to_host()[0], 1);
+  EXPECT_EQ(b.to_host()[0], 42);
+  Buffer<double> c = std::move(b);
+  EXPECT_EQ(c.size(), 3);
+  EXPECT_EQ(c.to_host()[0], 42);
+}
+
+TEST(CoreParallelFor, VisitsEveryIndexOnce) {
+  const std::int64_t n = 100003;
+  Buffer<int> hits(Device::cpu, std::vector<int>(n, 0));
+  View<int> h = hits.view();
+  parallel_for(Device::cpu, n, IMPULSE_LAMBDA(std::int64_t i) { h[i] += 1; });
+  auto v = hits.to_host();
+  EXPECT_EQ(std::accumulate(v.begin(), v.end(), 0LL), n);
+  EXPECT_EQ(*std::min_element(v.begin(), v.end()), 1);
+}
+
+namespace {
+std::vector<double> segmented(int threads, const std::vector<double>& values, const std::vector<std::int64_t>& start) {
+  omp_set_num_threads(threads);
+  Buffer<double> v(Device::cpu, values), out(Device::cpu, static_cast<std::int64_t>(start.size()) - 1);
+  Buffer<std::int64_t> s(Device::cpu, start);
+  segmented_sum<double>(Device::cpu, {v.data(), v.size()}, {s.data(), s.size()}, out.view());
+  return out.to_host();
+}
+}  // namespace
+
+// Ordered sums do not depend on the thread count, bit for bit, and equal a serial left fold.
+RC_GTEST_PROP(CoreReduce, SegmentedSumIsBitwiseDeterministic, ()) {
+  auto sizes = *rc::gen::container<std::vector<int>>(rc::gen::inRange(0, 40));
+  std::vector<std::int64_t> start{0};
+  std::vector<double> values;
+  for (int s : sizes) {
+    for (int k = 0; k < s; ++k) values.push_back(*gen::in_range(-1e3, 1e3) * std::pow(10.0, *rc::gen::inRange(-8, 8)));
+    start.push_back(static_cast<std::int64_t>(values.size()));
+  }
+  auto one = segmented(1, values, start), two = segmented(2, values, start);
+  omp_set_num_threads(omp_get_num_procs());
+  RC_ASSERT(one.size() == sizes.size());
+  RC_ASSERT(std::memcmp(one.data(), two.data(), one.size() * sizeof(double)) == 0);
+  for (std::size_t s = 0; s < sizes.size(); ++s) {
+    double acc = 0;
+    for (std::int64_t k = start[s]; k < start[s + 1]; ++k) acc += values[k];
+    RC_ASSERT(acc == one[s]);
+  }
+}
+
+// The batched kernel calls the same formula as the scalar function, element for element.
+TEST(E1_6_origin_velocity, BatchedKernelEqualsScalarFormula) {
+  const int n = 1000;
+  std::vector<vec3> v(n), w(n), c(n);
+  std::vector<quat> q(n);
+  for (int i = 0; i < n; ++i) {
+    v[i] = {0.01 * i, 1, -2};
+    w[i] = {0.5, -0.001 * i, 2};
+    c[i] = {0.1, 0, 0.0001 * i};
+    q[i] = quat_from_axis_angle({1, 1, 0.1 * i}, 0.01 * i);
+  }
+  Buffer<vec3> bv(Device::cpu, v), bw(Device::cpu, w), bc(Device::cpu, c), out(Device::cpu, n);
+  Buffer<quat> bq(Device::cpu, q);
+  eval_origin_velocities(Device::cpu, {bv.data(), n}, {bw.data(), n}, {bq.data(), n}, {bc.data(), n}, out.view());
+  auto got = out.to_host();
+  for (int i = 0; i < n; ++i) {
+    vec3 e = origin_velocity(v[i], w[i], q[i], c[i]);
+    ASSERT_EQ(std::memcmp(&got[i], &e, sizeof(vec3)), 0) << i;
+  }
+}
+
+// CPU/GPU parity of the same kernel (skips without a GPU).
+TEST(E1_6_origin_velocity, GpuParityWithCpu) {
+  if (!cuda_built() || cuda_device_count() == 0) GTEST_SKIP() << "no CUDA GPU in this build/machine";
+  const int n = 1 << 16;
+  std::vector<vec3> v(n), w(n), c(n);
+  std::vector<quat> q(n);
+  for (int i = 0; i < n; ++i) {
+    v[i] = {1e-4 * i, 1, -2};
+    w[i] = {0.5, -1e-5 * i, 2};
+    c[i] = {0.1, 0, 1e-6 * i};
+    q[i] = quat_from_axis_angle({1, 1, 1e-3 * i}, 1e-4 * i);
+  }
+  std::vector<vec3> results[2];
+  Device devs[2] = {Device::cpu, Device::cuda};
+  for (int k = 0; k < 2; ++k) {
+    Buffer<vec3> bv(devs[k], v), bw(devs[k], w), bc(devs[k], c), out(devs[k], n);
+    Buffer<quat> bq(devs[k], q);
+    eval_origin_velocities(devs[k], {bv.data(), n}, {bw.data(), n}, {bq.data(), n}, {bc.data(), n}, out.view());
+    results[k] = out.to_host();
+  }
+  for (int i = 0; i < n; ++i) {
+    ASSERT_NEAR(results[0][i].x, results[1][i].x, 1e-12);
+    ASSERT_NEAR(results[0][i].y, results[1][i].y, 1e-12);
+    ASSERT_NEAR(results[0][i].z, results[1][i].z, 1e-12);
+  }
+}

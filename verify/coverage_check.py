@@ -1,0 +1,88 @@
+#!/usr/bin/env python3
+"""Formula coverage check (a ctest): the registry, the inventory and the tests agree.
+
+Fails when
+  - a registered ID is not an inventory ID (golden/course/inventory.tsv),
+  - a registered kind differs from the inventory's kind,
+  - an implemented item has no test suite named after it (E1.6-ref-point-shift -> E1_6_ref_point_shift),
+  - a test suite named like an ID (E1_..., E3_..., ST_...) names no registered ID,
+  - a prose-only item gives no reason,
+  - an exercise TOML file is not registered, or a registered exercise has no TOML file,
+  - golden/course/inventory.tsv is out of date with ../shared/course (when that folder exists).
+Prints a one-line summary per chapter. Usage: coverage_check.py IMPULSE_BINARY REPO_ROOT
+"""
+import json
+import pathlib
+import re
+import subprocess
+import sys
+
+
+def suite_of(ident: str) -> str:
+    return re.sub(r"[.-]", "_", ident)
+
+
+def main(binary: str, root: str) -> int:
+    root = pathlib.Path(root)
+    problems = []
+    inventory = {}
+    with open(root / "golden" / "course" / "inventory.tsv", encoding="utf-8") as f:
+        next(f)
+        for line in f:
+            ident, chapter, kind = line.rstrip("\n").split("\t")[:3]
+            inventory[ident] = kind
+    items = json.loads(subprocess.run([binary, "formulas", "--json"], check=True, capture_output=True, text=True).stdout)
+    registered = {i["id"]: i for i in items}
+
+    suites = set()
+    for src in (root / "verify").rglob("*.cpp"):
+        for m in re.finditer(r"(?:RC_GTEST_PROP|TEST|TEST_F)\(\s*([A-Za-z0-9_]+)\s*,", src.read_text(encoding="utf-8")):
+            suites.add(m.group(1))
+    by_suite = {suite_of(i): i for i in registered}
+
+    for ident, it in registered.items():
+        if ident not in inventory:
+            problems.append(f"registered ID {ident} is not an inventory ID")
+            continue
+        if it["kind"] != inventory[ident]:
+            problems.append(f"{ident}: registered kind '{it['kind']}' but the inventory says '{inventory[ident]}'")
+        if it["status"] == "implemented" and suite_of(ident) not in suites:
+            problems.append(f"{ident} is implemented but no test suite is named {suite_of(ident)}")
+        if it["status"] == "prose-only" and not it.get("reason"):
+            problems.append(f"{ident} is prose-only without a reason")
+    for s in sorted(suites):
+        if re.match(r"^(E1|E3|ST)_[0-9]+_", s) and s not in by_suite:
+            problems.append(f"test suite {s} names no registered ID")
+
+    exercise_files = {}
+    for toml in (root / "exercises").rglob("*.toml"):
+        m = re.search(r'^id\s*=\s*"([^"]+)"', toml.read_text(encoding="utf-8"), re.M)
+        if m:
+            exercise_files[m.group(1)] = toml
+    for ident in exercise_files:
+        if ident not in registered:
+            problems.append(f"exercise file {exercise_files[ident].relative_to(root)} has unregistered ID {ident}")
+    for ident, it in registered.items():
+        if it["kind"] == "exercise" and ident not in exercise_files:
+            problems.append(f"registered exercise {ident} has no file in exercises/")
+
+    shared = root.parent / "shared" / "course"
+    if shared.is_dir():
+        r = subprocess.run([sys.executable, str(root / "docs" / "tools" / "sync_inventory.py"), "--check", str(shared)],
+                           capture_output=True, text=True)
+        if r.returncode != 0:
+            problems.append(r.stdout.strip())
+
+    for chapter in ("E1", "E3", "ST"):
+        total = sum(1 for i in inventory if i.startswith(chapter + "."))
+        impl = sum(1 for i, it in registered.items() if i.startswith(chapter + ".") and it["status"] == "implemented")
+        prose = sum(1 for i, it in registered.items() if i.startswith(chapter + ".") and it["status"] == "prose-only")
+        print(f"{chapter}: {impl} implemented, {prose} prose-only, {total - impl - prose} not yet registered, of {total}")
+    for p in problems:
+        print("coverage: " + p)
+    print(f"coverage: {len(problems)} problem(s)")
+    return 1 if problems else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1], sys.argv[2]))
