@@ -1,0 +1,84 @@
+// Launch sites of eval_fk / eval_ik: one thread per articulation walks its joints in order (parents
+// before children, checked by finalize), so each body is written once and read after it is written.
+#include "core/parallel_for.h"
+#include "e1/kinematics.h"
+
+#include <stdexcept>
+#include <string>
+
+namespace impulse {
+
+namespace {
+
+void check_sizes(const Model& m, std::int64_t nq, std::int64_t nd, const State& s, const char* who) {
+  if (nq != m.joint_coord_count || nd != m.joint_dof_count)
+    throw std::invalid_argument(std::string(who) + ": joint_q has " + std::to_string(nq) + " and joint_qd " +
+                                std::to_string(nd) + " entries; the model has " + std::to_string(m.joint_coord_count) +
+                                " coordinates and " + std::to_string(m.joint_dof_count) + " DOF");
+  if (s.body_q.size() != m.body_count || s.body_qd.size() != m.body_count)
+    throw std::invalid_argument(std::string(who) + ": the State's body arrays do not match the model's body_count");
+}
+
+}  // namespace
+
+void eval_fk(const Model& m, View<const real> joint_q, View<const real> joint_qd, State& state) {
+  check_sizes(m, joint_q.size, joint_qd.size, state, "eval_fk");
+  auto start = m.articulation_start.view();
+  auto type = m.joint_type.view();
+  auto parent = m.joint_parent.view();
+  auto child = m.joint_child.view();
+  auto X_p = m.joint_X_p.view();
+  auto X_c = m.joint_X_c.view();
+  auto axes = m.joint_axes.view();
+  auto q_start = m.joint_q_start.view();
+  auto qd_start = m.joint_qd_start.view();
+  auto com = m.body_com.view();
+  auto body_q = state.body_q.view();
+  auto body_qd = state.body_qd.view();
+  parallel_for(m.device, m.articulation_count, IMPULSE_LAMBDA(std::int64_t a) {
+    for (int j = start[a]; j < start[a + 1]; ++j) {
+      int p = parent[j], c = child[j];
+      BodyState ps{transform_identity(), spatial_vector{}};
+      vec3 pcom{};
+      if (p >= 0) {
+        ps = {body_q[p], body_qd[p]};
+        pcom = com[p];
+      }
+      BodyState cs = fk_joint(ps, pcom, X_p[j], X_c[j], JointType(type[j]), &joint_q[q_start[j]],
+                              &joint_qd[qd_start[j]], axes[j], com[c]);
+      body_q[c] = cs.X;
+      body_qd[c] = cs.v;
+    }
+  });
+}
+
+void eval_ik(const Model& m, const State& state, View<real> joint_q, View<real> joint_qd) {
+  check_sizes(m, joint_q.size, joint_qd.size, state, "eval_ik");
+  auto start = m.articulation_start.view();
+  auto type = m.joint_type.view();
+  auto parent = m.joint_parent.view();
+  auto child = m.joint_child.view();
+  auto X_p = m.joint_X_p.view();
+  auto X_c = m.joint_X_c.view();
+  auto axes = m.joint_axes.view();
+  auto q_start = m.joint_q_start.view();
+  auto qd_start = m.joint_qd_start.view();
+  auto com = m.body_com.view();
+  auto body_q = state.body_q.view();
+  auto body_qd = state.body_qd.view();
+  parallel_for(m.device, m.articulation_count, IMPULSE_LAMBDA(std::int64_t a) {
+    for (int j = start[a]; j < start[a + 1]; ++j) {
+      int p = parent[j], c = child[j];
+      BodyState ps{transform_identity(), spatial_vector{}};
+      vec3 pcom{};
+      if (p >= 0) {
+        ps = {body_q[p], body_qd[p]};
+        pcom = com[p];
+      }
+      ik_joint(ps, pcom, {body_q[c], body_qd[c]}, com[c], X_p[j], X_c[j], JointType(type[j]), axes[j],
+               &joint_q[q_start[j]], &joint_qd[qd_start[j]]);
+    }
+  });
+}
+
+}  // namespace impulse
