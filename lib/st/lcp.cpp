@@ -73,7 +73,7 @@ struct Tableau {
   Eigen::VectorXd d;
   int n;
   std::vector<int> basis;  // variable basic in each row
-  Eigen::MatrixXd Binv;    // inverse of the basis matrix
+  Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor> Binv;  // basis inverse (rows pivot)
   Eigen::VectorXd xB;      // basic values, B^-1 q
 
   Tableau(const Eigen::MatrixXd& M_, const Eigen::VectorXd& q_)
