@@ -130,12 +130,14 @@ int run_rod(const SceneArgs& a, const std::string& out, std::ostream& log) {
     o.h = hh;
     const Trajectory r = simulate(sys, s.q0(), s.v0(), s.T, o);
     bad |= check_run(r, "st-rod (h = " + std::to_string(hh) + ")", log);
-    double spike = 0;
-    for (std::size_t k = 0; k < r.t.size(); ++k) {
+    for (std::size_t k = 0; k < r.t.size(); ++k)
       refine << hh << ',' << r.t[k] << ',' << r.v[k](1) << ',' << r.v[k](2) << '\n';
-      spike = std::max(spike, std::abs(r.v[k](2)));
-    }
-    log << "st-rod: h = " << hh << " s: peak |omega| = " << spike << " rad/s\n";
+    // The p.14 spike: how far omega dips below its pre-impact value within 3 steps of the first impact.
+    std::size_t k1 = 0;
+    while (k1 < r.steps.size() && r.steps[k1].impulse <= 0) ++k1;
+    double dip = 0;
+    for (std::size_t j = k1; j < std::min(r.steps.size(), k1 + 3); ++j) dip = std::max(dip, r.v[k1](2) - r.v[j + 1](2));
+    log << "st-rod: h = " << hh << " s: first impact at " << (k1 + 1) * hh << " s, omega dip " << dip << " rad/s\n";
   }
   double first = -1;
   for (const StepSummary& st : tr.steps)

@@ -155,20 +155,22 @@ void window_errors(double h, double w, double& in, double& out) {
 }  // namespace
 
 TEST(ST_4_p14_angular_velocity_spike, SimSpikeRecordedPerH) {
-  // The largest |omega| after the first impact and its excess over the finest run's, per h:
-  // recorded as test properties, expected, never excluded (our rod, with the uniform-rod inertia,
-  // shows a mild spike; the paper's p.14 spike is reported for its own parameters).
-  const Trajectory& ref = rod_run(0.00125);
-  double ref_peak = 0;
-  for (std::size_t k = first_impact(ref); k < ref.steps.size(); ++k) ref_peak = std::max(ref_peak, std::abs(ref.v[k + 1](2)));
-  for (double h : {0.01, 0.005, 0.0025}) {
+  // Across the first impact the finest runs take omega from 4 rad/s up to about 5 rad/s; a coarse
+  // position-level step can dip below the pre-impact value for one step (the paper's p.14 spike).
+  // The dip is recorded per h, expected for some h, and never excluded from the error metrics.
+  double largest = 0;
+  for (double h : {0.01, 0.005, 0.0025, 0.00125}) {
     const Trajectory& tr = rod_run(h);
-    double peak = 0;
-    for (std::size_t k = first_impact(tr); k < tr.steps.size(); ++k) peak = std::max(peak, std::abs(tr.v[k + 1](2)));
-    RecordProperty("peak_omega_h_" + std::to_string(h), std::to_string(peak));
-    EXPECT_TRUE(std::isfinite(peak));
-    EXPECT_NEAR(peak, ref_peak, 0.1 * ref_peak) << h;  // a spike, not a blow-up
+    const std::size_t k = first_impact(tr);
+    const double before = tr.v[k](2);
+    double dip = 0;
+    for (std::size_t j = k; j < std::min(tr.steps.size(), k + 3); ++j) dip = std::max(dip, before - tr.v[j + 1](2));
+    RecordProperty("omega_dip_h_" + std::to_string(h), std::to_string(dip));
+    EXPECT_TRUE(std::isfinite(dip));
+    EXPECT_LT(dip, before);  // a spike, not a blow-up
+    largest = std::max(largest, dip);
   }
+  EXPECT_GT(largest, 0.5);
 }
 
 TEST(ST_4_first_impact_spikes, SimImpactWindowMeasuredSeparately) {
