@@ -1,7 +1,6 @@
-"""Stewart-Trinkle chapter: the falling rod (Fig. 2 and Figs. 3-4 analogues).
+"""Stewart-Trinkle chapter, Fig. 2 analogue: the falling rod's poses with time labels.
 
-Reads st-rod-poses.csv and st-rod-refine.csv (impulse run st-rod) from $IMPULSE_BOOK_DATA and
-writes st-rod-poses.png and st-rod-velocities.png into $IMPULSE_BOOK_FIGURES.
+Reads st-rod-poses.csv (impulse run st-rod) from $IMPULSE_BOOK_DATA; writes st_rod_poses.png.
 """
 import csv
 import os
@@ -39,19 +38,4 @@ ax.set_xlabel("x [m]")
 ax.set_ylabel("y [m]")
 ax.set_title("Falling rod, h = 0.0025 s (labels: simulation time [s])")
 fig.tight_layout()
-fig.savefig(os.path.join(figures, "st-rod-poses.png"), dpi=150)
-
-# Figs. 3-4 analogue: vertical and angular velocity for several h.
-ref = rows("st-rod-refine.csv")
-fig, axes = plt.subplots(2, 1, figsize=(7, 6), sharex=True)
-for h in sorted({r["h_s"] for r in ref}, reverse=True):
-    rr = [r for r in ref if r["h_s"] == h]
-    t = [r["t_s"] for r in rr]
-    axes[0].plot(t, [r["vy_mps"] for r in rr], lw=1, label=f"h = {h:g} s")
-    axes[1].plot(t, [r["omega_radps"] for r in rr], lw=1, label=f"h = {h:g} s")
-axes[0].set_ylabel("vertical velocity [m/s]")
-axes[1].set_ylabel("angular velocity [rad/s]")
-axes[1].set_xlabel("t [s]")
-axes[0].legend(fontsize=8)
-fig.tight_layout()
-fig.savefig(os.path.join(figures, "st-rod-velocities.png"), dpi=150)
+fig.savefig(os.path.join(figures, "st_rod_poses.png"), dpi=150)
