@@ -193,7 +193,7 @@ int run_balls(const SceneArgs& a, const std::string& out, std::ostream& log) {
   std::ofstream cone = open_csv(out, "st-cone.csv");
   cone << "k,polygon_error,direction_error_rad,stop_distance_m,stop_distance_circle_m,lcp_size,pivots,lcp_seconds\n";
   for (int kk : {4, 8, 16, 32}) {
-    const ConeRow r = friction_cone_row(kk, 0.001);
+    const ConeRow r = friction_cone_row(kk, 1e-4);
     const ContactLcp L = four_ball_seven_contact_lcp(s, 0.005, kk);
     const auto t0 = std::chrono::steady_clock::now();
     const LcpResult sol = solve_lcp(L.A, L.b);
