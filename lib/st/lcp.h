@@ -27,7 +27,8 @@ struct LcpOptions {
   double pivot_tol = 1e-12;    // a column entry counts as blocking when > pivot_tol * max|column|
   double tie_tol = 1e-12;      // relative tolerance under which two ratios are a lexicographic tie
   double residual_tol = 1e-9;  // relative tolerance for `solved` (see LcpResult)
-  int refactor_every = 50;     // recompute the basis inverse from scratch every so many pivots
+  int refactor_every = 50;     // check the basis inverse's drift every so many pivots (0: never)
+  double drift_tol = 1e-10;    // relative |B x_B - q| above which the inverse is recomputed
 };
 
 struct LcpResult {

@@ -7,11 +7,14 @@
 #include <cmath>
 #include <limits>
 #include <optional>
+#include <sstream>
+#include <string>
 #include <stdexcept>
 #include <vector>
 
 #include "st/lcp.h"
 #include "support/generators.h"
+#include "support/golden.h"
 
 using namespace impulse;
 using namespace impulse::st;
@@ -359,18 +362,43 @@ TEST(ST_3_lemke_lexicographic, DegenerateContactFamilyAlwaysSolved) {
   // Stewart and Trinkle's argument: M is copositive and q^T z >= 0 on the homogeneous solutions
   // (phi >= 0), so Lemke cannot end on a secondary ray. In floating point, degenerate paths drive
   // z0 to ~1e-16 without letting it leave; ~0.2% of these problems ended on a false ray before
-  // the z0-at-zero test in solve_lcp.
-  SplitMix g{12345};
+  // the z0-at-zero test in solve_lcp, and a few more before the ray-with-negligible-z0 check.
   int largest = 0;
-  for (int trial = 0; trial < 3000; ++trial) {
-    MatrixXd M;
-    VectorXd q;
-    contact_lcp(g, M, q);
-    largest = std::max(largest, int(q.size()));
-    LcpResult r = solve_lcp(M, q);
-    ASSERT_EQ(r.status, LcpStatus::solved) << "trial " << trial << ": " << r.message;
-    ASSERT_LT(r.complementarity, 1e-9) << trial;
-    ASSERT_LT(r.feasibility, 1e-9) << trial;
+  for (unsigned long long seed : {12345ULL, 1ULL, 2ULL, 3ULL}) {
+    SplitMix g{seed};
+    for (int trial = 0; trial < 2000; ++trial) {
+      MatrixXd M;
+      VectorXd q;
+      contact_lcp(g, M, q);
+      largest = std::max(largest, int(q.size()));
+      LcpResult r = solve_lcp(M, q);
+      ASSERT_EQ(r.status, LcpStatus::solved) << "seed " << seed << " trial " << trial << ": " << r.message;
+      ASSERT_LT(r.complementarity, 1e-9) << trial;
+      ASSERT_LT(r.feasibility, 1e-9) << trial;
+    }
   }
   EXPECT_GE(largest, 70);
+}
+
+TEST(ST_3_lemke_lexicographic, RegressionFalseRayWithNegligibleZ0) {
+  // golden/regression/st-lcp-false-ray-77.txt: the path reaches a ray with z0 ~ 1e-13; the point
+  // there solves the LCP and must be reported as solved (it was a ray_termination before).
+  std::istringstream in(golden::read_regression("st-lcp-false-ray-77.txt"));
+  std::string line, text;
+  while (std::getline(in, line))
+    if (line.empty() || line[0] != '#') text += line + '\n';
+  std::istringstream s(text);
+  int n = 0;
+  s >> n;
+  ASSERT_EQ(n, 77);
+  MatrixXd M(n, n);
+  VectorXd q(n);
+  for (int i = 0; i < n; ++i)
+    for (int j = 0; j < n; ++j) s >> M(i, j);
+  for (int i = 0; i < n; ++i) s >> q(i);
+  ASSERT_TRUE(bool(s));
+  const LcpResult r = solve_lcp(M, q);
+  EXPECT_EQ(r.status, LcpStatus::solved) << r.message;
+  EXPECT_LT(r.complementarity, 1e-9);
+  EXPECT_LT(r.feasibility, 1e-9);
 }
