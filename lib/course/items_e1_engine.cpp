@@ -337,6 +337,8 @@ void register_section6(Registry& r) {
   const char* s = "E1 §6";
   rule(r, "E1.6-spatial-layout-table", "table", "body_qd, body_f, FREE joint_qd and joint_f: order, frame, point", s,
        "lib/e1/model.h (field comments); lib/e1/kinematics.h; lib/e1/integrator.h: gather_body_wrenches");
+  rule(r, "E1.6-source-errata", "rule", "the primer's plus sign is wrong for r = new - old; transform_wrench's +p x f is another definition", s,
+       "lib/e1/wrench_transform.h: transform_wrench; lib/e1/spatial_shift.h: shift_torque");
   rule(r, "E1.6-body-qd", "rule", "body_qd = (v_C, omega), world, linear velocity at the COM", s,
        "lib/e1/integrator.h: integrate_rigid_body");
   rule(r, "E1.6-body-f", "rule", "body_f = (f, tau_C), world, torque about the COM; an input buffer", s,
