@@ -151,7 +151,8 @@ int add_urdf(ModelBuilder& b, const std::string& text, const UrdfOptions& opt, c
   auto add_link = [&](const std::string& name, const transform& pose) {
     const XmlNode& l = *links.at(name);
     const XmlNode* inertial = l.first("inertial");
-    bool explicit_mass = inertial && !opt.ignore_inertial_definitions;
+    // As in Newton 1.6.1: an <inertial> without <mass> or <inertia> keeps the geometry-derived values.
+    bool explicit_mass = inertial && !opt.ignore_inertial_definitions && inertial->first("mass") && inertial->first("inertia");
     MassProperties m = explicit_mass ? urdf_inertial(c, *inertial, opt.scale) : MassProperties{};
     int body = b.add_link(pose, m, false, false, name);
     ShapeConfig collide;

@@ -94,6 +94,10 @@ TEST(E1_4_native_importers, MalformedFilesAreRejectedWithFileAndLine) {
   });
   EXPECT_NE(e.find("ref.urdf:5"), std::string::npos) << e;
   EXPECT_NE(e.find("unknown link 'c'"), std::string::npos) << e;
+  ModelBuilder partial;  // an <inertial> without <inertia> keeps the geometry-derived mass (Newton 1.6.1)
+  add_urdf(partial, "<robot><link name=\"a\"><inertial><mass value=\"5\"/></inertial><collision><geometry>"
+                    "<box size=\"0.2 0.1 0.05\"/></geometry></collision></link></robot>", {}, "partial.urdf");
+  EXPECT_NEAR(partial.finalize().body_mass.to_host()[0], 1.0, 1e-12);
   e = error_of([&] {
     add_urdf(b, "<robot><link name=\"a\">\n<inertial><mass value=\"-1\"/><inertia ixx=\"1\" iyy=\"1\" izz=\"1\"/>"
                 "</inertial></link></robot>", {}, "mass.urdf");

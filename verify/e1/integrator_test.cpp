@@ -124,6 +124,30 @@ TEST(E1_10_linear_update, GoldenOneStepOfFreeFallFromRest) {
   EXPECT_VEC3_NEAR(s1.body_q.to_host()[0].p - s0.body_q.to_host()[0].p, (vec3{0, 0, -0.000981}), 1e-15);
 }
 
+// Whole-simulation check against the analytic energy error of semi-implicit Euler in uniform
+// gravity: E_{n+1} - E_n = -m g^2 h^2 / 2 exactly (from v1 = v0 - g h, z1 = z0 + h v1).
+TEST(E1_10_linear_update, SimFreeFallLosesMgSquaredHSquaredOverTwoPerStep) {
+  ModelBuilder b;
+  int body = b.add_body({vec3{0, 0, 10}, quat_identity()});
+  b.add_shape_box(body, kI, 0.10, 0.05, 0.025);
+  Model m = b.finalize();
+  State s0 = m.state(), s1 = m.state();
+  Control c = m.control();
+  SolverRigidPredictor solver(m);
+  const real h = 1.0 / 240, g = 9.81;
+  auto energy = [&](const State& s) {
+    real v = s.body_qd.to_host()[0].lin.z, z = s.body_q.to_host()[0].p.z;
+    return 0.5 * v * v + g * z;  // m = 1 kg
+  };
+  const real e0 = energy(s0);
+  const int n = 480;
+  for (int i = 0; i < n; ++i) {
+    solver.step(s0, s1, c, h);
+    std::swap(s0, s1);
+  }
+  EXPECT_NEAR(energy(s0) - e0, -n * g * g * h * h / 2, 1e-9);
+}
+
 // --- E1.10-angular-update ------------------------------------------------------------------------------
 
 RC_GTEST_PROP(E1_10_angular_update, IsotropicInertiaWithoutTorqueKeepsOmega, ()) {
