@@ -2,6 +2,8 @@
 #include <gtest/gtest.h>
 #include <rapidcheck/gtest.h>
 
+#include <omp.h>
+
 #include <Eigen/Dense>
 #include <cmath>
 #include <cstring>
@@ -107,6 +109,33 @@ TEST(E1_10_predictor_scope, GpuMatchesCpu) {
     EXPECT_VEC3_NEAR(a[i].p, g[i].p, 1e-12);
     EXPECT_TRUE(tol::near(a[i].q, g[i].q, 1e-12));
   }
+}
+
+TEST(E1_10_predictor_scope, DeterminismBitwiseForAnyThreadCount) {
+  ModelBuilder b;
+  for (int i = 0; i < 2000; ++i) {
+    int body = b.add_body({vec3{real(i), 0, 1}, quat_from_axis_angle({1, real(i % 13), 2}, 0.01 * i)});
+    b.add_shape_box(body, {vec3{0.1, 0, 0}, quat_identity()}, 0.1, 0.05, 0.025);
+  }
+  Model m = b.finalize();
+  std::vector<spatial_vector> v(2000);
+  for (int i = 0; i < 2000; ++i) v[i] = {{0, 0.01 * i, 0}, {1, -0.002 * i, 3}};
+  std::vector<transform> result[2];
+  const int saved = omp_get_max_threads();
+  for (int k = 0; k < 2; ++k) {
+    omp_set_num_threads(k == 0 ? 1 : 4);
+    State s0 = m.state(), s1 = m.state();
+    s0.body_qd.copy_from_host(v.data());
+    Control c = m.control();
+    SolverRigidPredictor solver(m, 0.1);
+    for (int n = 0; n < 20; ++n) {
+      solver.step(s0, s1, c, 0.004);
+      std::swap(s0, s1);
+    }
+    result[k] = s0.body_q.to_host();
+  }
+  omp_set_num_threads(saved);
+  EXPECT_EQ(std::memcmp(result[0].data(), result[1].data(), sizeof(transform) * result[0].size()), 0);
 }
 
 // --- E1.10-linear-update -----------------------------------------------------------------------------
