@@ -1,10 +1,12 @@
 // Registration of the E1 items implemented by the engine (model, mass, joints, FK/IK, time loop,
 // integrator, importers) and the E1 exercises other than ex3 (course seed 003).
 #include <cmath>
+#include <sstream>
 #include <stdexcept>
 
 #include "course/registry.h"
 #include "e1/integrator.h"
+#include "e1/importers.h"
 #include "e1/joints.h"
 #include "e1/kinematics.h"
 #include "e1/mass.h"
@@ -116,6 +118,35 @@ void register_section2(Registry& r) {
            if (a != 0 && a != 1 && a != 2) throw std::invalid_argument("input --up_axis must be 0, 1 or 2");
            return Values{{"gravity", as_values(ModelBuilder(Axis(int(a))).gravity)}};
          }});
+  r.add({"E1.2-mjcf-wxyz", "rule", "MJCF quaternions are w x y z; the importer stores x y z w", s, Status::implemented, "",
+         "lib/e1/importers.h: quat_from_wxyz; lib/e1/importers.cpp: add_mjcf",
+         {quat_q("quat_wxyz", "the MJCF body quat attribute, w first")}, {{"body_q", "-", 4, "imported orientation (x,y,z,w)"}},
+         [](const Values& v) {
+           const std::vector<double>& w = v.at("quat_wxyz");
+           std::ostringstream doc;
+           doc.precision(17);
+           doc << "<mujoco><worldbody><body quat=\"" << w[0] << ' ' << w[1] << ' ' << w[2] << ' ' << w[3]
+               << "\"><freejoint/><geom type=\"sphere\" size=\"0.1\"/></body></worldbody></mujoco>";
+           ModelBuilder b;
+           add_mjcf(b, doc.str(), {}, "--quat_wxyz");
+           return Values{{"body_q", as_values(b.body_q[0].q)}};
+         }});
+  r.add({"E1.2-mjcf-euler-compiler", "rule", "MJCF euler angles are read in the compiler's unit; State angles are rad", s,
+         Status::implemented, "", "lib/e1/importers.cpp: Mjcf::orientation",
+         {vec_q("euler", "deg or rad", "the MJCF euler attribute"), num_q("degree", "-", "1: compiler angle=degree, 0: radian")},
+         {{"body_q", "-", 4, "imported orientation (x,y,z,w)"}},
+         [](const Values& v) {
+           vec3 e = vector3(v, "euler");
+           double deg = scalar(v, "degree");
+           if (deg != 0 && deg != 1) throw std::invalid_argument("input --degree must be 0 or 1");
+           std::ostringstream doc;
+           doc.precision(17);
+           doc << "<mujoco><compiler angle=\"" << (deg == 1 ? "degree" : "radian") << "\"/><worldbody><body euler=\"" << e.x
+               << ' ' << e.y << ' ' << e.z << "\"><freejoint/><geom type=\"sphere\" size=\"0.1\"/></body></worldbody></mujoco>";
+           ModelBuilder b;
+           add_mjcf(b, doc.str(), {}, "--euler");
+           return Values{{"body_q", as_values(b.body_q[0].q)}};
+         }});
   rule(r, "E1.2-up-axis-consistency", "rule", "the default ground's normal follows the up axis, opposite to gravity", s,
        "lib/e1/model.cpp: ModelBuilder::add_ground_plane");
   rule(r, "E1.2-units-table", "table", "SI units and conventions of positions, rotations, joint coordinates, mass, forces", s,
@@ -211,6 +242,28 @@ void register_section4(Registry& r) {
            return Values{{"mass_density_kept", {a.mass}}, {"I_xx_density_kept", {a.inertia.m[0][0]}},
                          {"mass_mass_kept", {b.mass}}, {"I_xx_mass_kept", {b.inertia.m[0][0]}}};
          }});
+  rule(r, "E1.4-native-importers", "rule", "add_urdf and add_mjcf turn files into bodies, shapes and joints", s,
+       "lib/e1/importers.h: add_urdf, add_mjcf");
+  rule(r, "E1.4-importer-table", "table", "importer options: scale, up_axis, inertials, visuals, collapse, compiler", s,
+       "lib/e1/importers.h: UrdfOptions, MjcfOptions");
+  r.add({"E1.4-explicit-inertial-scale", "rule", "explicit inertial with scale s: mass kept, COM * s, inertia * s^2", s,
+         Status::implemented, "", "lib/e1/importers.cpp: urdf_inertial, Mjcf::inertial",
+         {num_q("mass", "kg", "URDF <mass value>"), num_q("com_x", "m", "URDF <inertial><origin xyz> x"),
+          num_q("ixx", "kg m^2", "URDF <inertia ixx> (iyy = izz = ixx)"), num_q("scale", "-", "import scale > 0")},
+         {{"body_mass", "kg", 1, "imported mass"}, {"body_com", "m", 3, "imported COM"}, {"I_xx", "kg m^2", 1, "imported I_xx"}},
+         [](const Values& v) {
+           std::ostringstream doc;
+           doc.precision(17);
+           doc << "<robot name=\"r\"><link name=\"l\"><inertial><origin xyz=\"" << scalar(v, "com_x")
+               << " 0 0\"/><mass value=\"" << scalar(v, "mass") << "\"/><inertia ixx=\"" << scalar(v, "ixx") << "\" iyy=\""
+               << scalar(v, "ixx") << "\" izz=\"" << scalar(v, "ixx") << "\"/></inertial></link></robot>";
+           UrdfOptions o;
+           o.scale = scalar(v, "scale");
+           ModelBuilder b;
+           add_urdf(b, doc.str(), o, "--mass/--com_x/--ixx");
+           const MassProperties& p = b.body_mass_properties[0];
+           return Values{{"body_mass", {p.mass}}, {"body_com", as_values(p.com)}, {"I_xx", {p.inertia.m[0][0]}}};
+         }});
   rule(r, "E1.4-asset-record", "rule", "assets need a record (source, licence, units...); the repository ships none", s,
        "verify/e1/troubleshooting_test.cpp: E1_4_asset_record");
   prose(r, "E1.4-usd-units", "rule", "legacy USD rigid import warns on non-SI stage metadata", s,
@@ -284,6 +337,8 @@ void register_section6(Registry& r) {
   const char* s = "E1 §6";
   rule(r, "E1.6-spatial-layout-table", "table", "body_qd, body_f, FREE joint_qd and joint_f: order, frame, point", s,
        "lib/e1/model.h (field comments); lib/e1/kinematics.h; lib/e1/integrator.h: gather_body_wrenches");
+  rule(r, "E1.6-source-errata", "rule", "the primer's plus sign is wrong for r = new - old; transform_wrench's +p x f is another definition", s,
+       "lib/e1/wrench_transform.h: transform_wrench; lib/e1/spatial_shift.h: shift_torque");
   rule(r, "E1.6-body-qd", "rule", "body_qd = (v_C, omega), world, linear velocity at the COM", s,
        "lib/e1/integrator.h: integrate_rigid_body");
   rule(r, "E1.6-body-f", "rule", "body_f = (f, tau_C), world, torque about the COM; an input buffer", s,

@@ -321,14 +321,13 @@ std::vector<int> ModelBuilder::collapse_fixed_joints() {
     if (p >= 0) p = remap[p];
   for (int& c : joint_child) c = remap[c];
   // Articulations left without joints disappear; the others keep their order.
+  std::vector<bool> used(articulation_label.size(), false);
+  for (int a : joint_articulation)
+    if (a >= 0) used[a] = true;
   std::vector<int> art_remap(articulation_label.size(), -1);
   std::vector<std::string> labels;
-  for (int a : joint_articulation)
-    if (a >= 0 && art_remap[a] < 0) {
-      art_remap[a] = 0;
-    }
-  for (std::size_t a = 0; a < art_remap.size(); ++a)
-    if (art_remap[a] == 0) {
+  for (std::size_t a = 0; a < used.size(); ++a)
+    if (used[a]) {
       art_remap[a] = int(labels.size());
       labels.push_back(articulation_label[a]);
     }

@@ -2,6 +2,8 @@
 #include <gtest/gtest.h>
 #include <rapidcheck/gtest.h>
 
+#include <omp.h>
+
 #include <Eigen/Dense>
 #include <cmath>
 #include <cstring>
@@ -109,6 +111,33 @@ TEST(E1_10_predictor_scope, GpuMatchesCpu) {
   }
 }
 
+TEST(E1_10_predictor_scope, DeterminismBitwiseForAnyThreadCount) {
+  ModelBuilder b;
+  for (int i = 0; i < 2000; ++i) {
+    int body = b.add_body({vec3{real(i), 0, 1}, quat_from_axis_angle({1, real(i % 13), 2}, 0.01 * i)});
+    b.add_shape_box(body, {vec3{0.1, 0, 0}, quat_identity()}, 0.1, 0.05, 0.025);
+  }
+  Model m = b.finalize();
+  std::vector<spatial_vector> v(2000);
+  for (int i = 0; i < 2000; ++i) v[i] = {{0, 0.01 * i, 0}, {1, -0.002 * i, 3}};
+  std::vector<transform> result[2];
+  const int saved = omp_get_max_threads();
+  for (int k = 0; k < 2; ++k) {
+    omp_set_num_threads(k == 0 ? 1 : 4);
+    State s0 = m.state(), s1 = m.state();
+    s0.body_qd.copy_from_host(v.data());
+    Control c = m.control();
+    SolverRigidPredictor solver(m, 0.1);
+    for (int n = 0; n < 20; ++n) {
+      solver.step(s0, s1, c, 0.004);
+      std::swap(s0, s1);
+    }
+    result[k] = s0.body_q.to_host();
+  }
+  omp_set_num_threads(saved);
+  EXPECT_EQ(std::memcmp(result[0].data(), result[1].data(), sizeof(transform) * result[0].size()), 0);
+}
+
 // --- E1.10-linear-update -----------------------------------------------------------------------------
 
 TEST(E1_10_linear_update, GoldenOneStepOfFreeFallFromRest) {
@@ -122,6 +151,30 @@ TEST(E1_10_linear_update, GoldenOneStepOfFreeFallFromRest) {
   SolverRigidPredictor(m).step(s0, s1, c, 0.01);
   EXPECT_VEC3_NEAR(s1.body_qd.to_host()[0].lin, (vec3{0, 0, -0.0981}), 1e-15);
   EXPECT_VEC3_NEAR(s1.body_q.to_host()[0].p - s0.body_q.to_host()[0].p, (vec3{0, 0, -0.000981}), 1e-15);
+}
+
+// Whole-simulation check against the analytic energy error of semi-implicit Euler in uniform
+// gravity: E_{n+1} - E_n = -m g^2 h^2 / 2 exactly (from v1 = v0 - g h, z1 = z0 + h v1).
+TEST(E1_10_linear_update, SimFreeFallLosesMgSquaredHSquaredOverTwoPerStep) {
+  ModelBuilder b;
+  int body = b.add_body({vec3{0, 0, 10}, quat_identity()});
+  b.add_shape_box(body, kI, 0.10, 0.05, 0.025);
+  Model m = b.finalize();
+  State s0 = m.state(), s1 = m.state();
+  Control c = m.control();
+  SolverRigidPredictor solver(m);
+  const real h = 1.0 / 240, g = 9.81;
+  auto energy = [&](const State& s) {
+    real v = s.body_qd.to_host()[0].lin.z, z = s.body_q.to_host()[0].p.z;
+    return 0.5 * v * v + g * z;  // m = 1 kg
+  };
+  const real e0 = energy(s0);
+  const int n = 480;
+  for (int i = 0; i < n; ++i) {
+    solver.step(s0, s1, c, h);
+    std::swap(s0, s1);
+  }
+  EXPECT_NEAR(energy(s0) - e0, -n * g * g * h * h / 2, 1e-9);
 }
 
 // --- E1.10-angular-update ------------------------------------------------------------------------------

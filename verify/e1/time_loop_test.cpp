@@ -58,7 +58,7 @@ TEST(E1_7_substep, GoldenCourseFramesAndSubsteps) { golden::expect_course_values
 
 RC_GTEST_PROP(E1_7_substep, NSubstepsAdvanceOneFrameAndFreeFallGivesGH, ()) {
   real H = *gen::in_range(0.001, 0.1);
-  int N = *rc::gen::inRange(1, 20);
+  int N = *rc::gen::inRange(1, 9);
   Model m = course_box_model();
   SolverRigidPredictor solver(m);
   State a = m.state(), b = m.state();
