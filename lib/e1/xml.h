@@ -1,9 +1,7 @@
-// A small XML reader for the URDF and MJCF subsets the importers accept.
+// XML documents for the URDF and MJCF importers, read with tinyxml2.
 //
-// It reads elements, attributes (single or double quotes, the five predefined entities), comments,
-// an optional <?xml ...?> declaration and ignores character data. DOCTYPE, CDATA and processing
-// instructions elsewhere are rejected. Every node keeps its line so that importers can report
-// "file:line: what is wrong".
+// The importers walk a small tree of XmlNode (tag, attributes, children, line) built from
+// tinyxml2's DOM, so that every error they report can say "file:line: what is wrong".
 #pragma once
 
 #include <string>
@@ -27,7 +25,7 @@ struct XmlNode {
 };
 
 /// Parses a whole document and returns its root element. Throws std::invalid_argument
-/// "file:line: message" for malformed input (unclosed or mismatched tags, bad attributes ...).
+/// "file:line: message" for malformed input (tinyxml2's diagnosis, with its line).
 XmlNode parse_xml(const std::string& text, const std::string& file);
 
 }  // namespace impulse
