@@ -32,6 +32,11 @@ std::vector<int> initial_contact_set(const ContactSystem& sys, const Eigen::Vect
   std::vector<int> set = previous_active;
   for (int i = 0; i < sys.contact_count(); ++i) {
     const ContactGeometry g = sys.contact(i, q);
+    if (g.n.size() != sys.dofs() || g.t.rows() != sys.dofs() || g.t.cols() != sys.tangent_dim())
+      throw std::invalid_argument("contact " + std::to_string(i) + ": Jacobians are " + std::to_string(g.n.size()) +
+                                  " and " + std::to_string(g.t.rows()) + " x " + std::to_string(g.t.cols()) +
+                                  ", the system declares " + std::to_string(sys.dofs()) + " dofs and tangent dimension " +
+                                  std::to_string(sys.tangent_dim()));
     if (g.phi + opt.h * g.n.dot(v_free) <= opt.gap_tol) set.push_back(i);
   }
   std::sort(set.begin(), set.end());
