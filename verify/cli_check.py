@@ -103,8 +103,16 @@ with tempfile.TemporaryDirectory() as d:
     expect(["lcp", lcp_file("extra.txt", "1\n1\n-1\n7\n")], 2, err_has="extra.txt:4:")
     expect(["lcp", os.path.join(d, "missing.txt")], 2, err_has="missing.txt")
 
+# Stewart-Trinkle scenes: the bounce reading numbers, the Lemke benchmark, bad options.
+with tempfile.TemporaryDirectory() as d:
+    expect(["run", "st-bounce", "--out", d], 0, out_has="v+ = -0.5 m/s, p = 0.7 N s")
+    expect(["run", "st-block", "--out", d], 0, out_has="F_avg = 1000 N")
+expect(["bench", "st-lcp", "--n", "70", "--repeat", "1", "--json"], 0, out_has='"four_ball_lcp_size"')
+expect(["bench", "st-lcp", "--n", "75"], 2, err_has="--n")
+expect(["run", "st-rod", "--h", "-1"], 2, err_has="--h")
+
 for f in failures:
     print("FAIL " + f)
-n = 42
+n = 47
 print(f"cli: {n - len(failures) if len(failures) < n else 0} passed, {len(failures)} failed")
 sys.exit(1 if failures else 0)

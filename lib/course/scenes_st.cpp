@@ -258,7 +258,7 @@ void register_st_scenes(SceneCatalogue& c) {
           {"T", "s", "1", "duration"},
           {"inertia", "kg m^2", "0.0208333333333", "rod inertia about its centre (ours: uniform rod m L^2/12)"},
           {"mu", "-", "0.6", "friction coefficient"},
-          {"nonlinear", "-", "5", "§3.6 re-linearisations per step (0: linearised only)"}},
+          {"nonlinear", "-", "10", "§3.6 re-linearisations per step (0: linearised only)"}},
          run_rod, nullptr});
   c.add({"st-balls", "ST", "our four-ball pile: 7 contacts, 70x70 LCP, Table 1 analogue, friction-cone study",
          {{"h", "s", "0.005", "step of the main run"},

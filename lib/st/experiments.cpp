@@ -109,9 +109,6 @@ std::vector<ConvergenceRow> convergence_table(const BallsSetup& s, const std::ve
   return rows;
 }
 
-}  // namespace impulse::st
-
-namespace impulse::st {
 
 ContactLcp row_of_balls_lcp(int balls, int contacts, int directions, double h) {
   if (balls < 1) throw std::invalid_argument("row of balls: need at least one ball");

@@ -91,9 +91,6 @@ struct ConvergenceRow {
 std::vector<ConvergenceRow> convergence_table(const BallsSetup& s, const std::vector<double>& hs, double h_ref,
                                               int directions, Trajectory* reference = nullptr);
 
-}  // namespace impulse::st
-
-namespace impulse::st {
 
 /// The contact LCP of a row of `balls` touching balls on the floor (all floor and pair contacts, the
 /// first `contacts` of them), with sideways velocities: the benchmark family of `bench st-lcp`.

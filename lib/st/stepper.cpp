@@ -32,6 +32,11 @@ std::vector<int> initial_contact_set(const ContactSystem& sys, const Eigen::Vect
   std::vector<int> set = previous_active;
   for (int i = 0; i < sys.contact_count(); ++i) {
     const ContactGeometry g = sys.contact(i, q);
+    if (g.n.size() != sys.dofs() || g.t.rows() != sys.dofs() || g.t.cols() != sys.tangent_dim())
+      throw std::invalid_argument("contact " + std::to_string(i) + ": Jacobians are " + std::to_string(g.n.size()) +
+                                  " and " + std::to_string(g.t.rows()) + " x " + std::to_string(g.t.cols()) +
+                                  ", the system declares " + std::to_string(sys.dofs()) + " dofs and tangent dimension " +
+                                  std::to_string(sys.tangent_dim()));
     if (g.phi + opt.h * g.n.dot(v_free) <= opt.gap_tol) set.push_back(i);
   }
   std::sort(set.begin(), set.end());
@@ -107,12 +112,15 @@ StepResult st_step(const ContactSystem& sys, const Eigen::VectorXd& q, const Eig
   for (r.passes = 1;; ++r.passes) {
     Eigen::VectorXd q_lin = q;
     for (int it = 0;; ++it) {
-      // Geometry at the linearisation point (ST.3-alg-02) and the gap carried back to q.
+      // Geometry (ST.3-alg-02). The gap is the true gap at the linearisation point carried back to
+      // q along the normal used in the momentum balance: n(q) (the paper's form), or n(q_lin) when
+      // jacobians_at_iterate is set.
       std::vector<ContactGeometry> geo;
       Eigen::VectorXd c(set.size());
       for (std::size_t a = 0; a < set.size(); ++a) {
-        geo.push_back(sys.contact(set[a], q_lin));
-        c(Eigen::Index(a)) = geo.back().phi + geo.back().n.dot(q - q_lin);
+        const ContactGeometry at_lin = sys.contact(set[a], q_lin);
+        geo.push_back(opt.jacobians_at_iterate ? at_lin : sys.contact(set[a], q));
+        c(Eigen::Index(a)) = at_lin.phi + geo.back().n.dot(q - q_lin);
       }
       // Assemble (ST.3-alg-04) and solve (ST.3-alg-05).
       L = assemble_contact_lcp(W, v_free, geo, c, h, opt.directions, opt.level);

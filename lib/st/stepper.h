@@ -29,8 +29,11 @@ struct StepOptions {
   double h = 0.01;                  // [s] step size
   int directions = 8;               // friction directions per spatial contact (>= 3)
   NormalLevel level = NormalLevel::position;
-  int max_nonlinear_iterations = 5; // §3.6 re-linearisations after the first LCP (0: linearised only)
+  int max_nonlinear_iterations = 10; // §3.6 re-linearisations after the first LCP (0: linearised only)
   double nonlinear_tol = 1e-9;      // [m] accepted true-gap error |phi(q+)| at impulsive contacts
+  bool jacobians_at_iterate = false; // §3.6 variant: also move the impulse directions N, D to the
+                                     // iterate (not the paper's form; it can add energy, see
+                                     // ST_4_implicit_not_unconditionally_physical)
   int max_passes = 5;               // re-solves after adding missed contacts
   double gap_tol = 1e-12;           // [m] a predicted gap below this joins the contact set
   LcpOptions lcp;
@@ -78,7 +81,8 @@ struct ContactLcp {
 ///   v+ = v_free + W (N p_n + D beta),  W = M^-1,  v_free = v + h W k
 ///   A = [[N'WN, N'WD, 0], [D'WN, D'WD, E], [U, -E', 0]],   U = diag(mu)
 ///   b = [N' v_free + c / h, D' v_free, 0]   (velocity level: b_n = N' v_free)
-///   c_i = phi_i(q_lin) + n_i^T (q - q_lin): the gap linearised at q_lin, evaluated at q   [m]
+///   c_i = phi_i(q_lin) + n_i^T (q - q_lin): the true gap at q_lin carried back to q along the
+///   normal n_i of the momentum balance (n_i at q, or at q_lin with jacobians_at_iterate)   [m]
 /// Scope: m contacts with tangent bases of dimension 0, 1 or 2; unit-consistent with p in N s.
 ContactLcp assemble_contact_lcp(const Eigen::MatrixXd& W, const Eigen::VectorXd& v_free,
                                 const std::vector<ContactGeometry>& contacts, const Eigen::VectorXd& c,

@@ -453,6 +453,27 @@ TEST(ST_3_alg_00_inputs, BadInputsRejected) {
   EXPECT_THROW(PlanarRod(1, 0.02, 0.5, 0.05, -1, 9.81), std::invalid_argument);
 }
 
+namespace {
+// A system whose contact reports a tangent basis that disagrees with its declared dimension.
+class InconsistentPoint final : public ContactSystem {
+ public:
+  VerticalPoint inner{1.0, 10.0};
+  int dofs() const override { return 1; }
+  int contact_count() const override { return 1; }
+  int tangent_dim() const override { return 1; }
+  Eigen::MatrixXd mass(const VectorXd& q) const override { return inner.mass(q); }
+  VectorXd force(const VectorXd& q, const VectorXd& v) const override { return inner.force(q, v); }
+  ContactGeometry contact(int i, const VectorXd& q) const override { return inner.contact(i, q); }
+  double energy(const VectorXd& q, const VectorXd& v) const override { return inner.energy(q, v); }
+};
+}  // namespace
+
+TEST(ST_3_alg_02_build_geometry, InconsistentJacobiansRejected) {
+  StepOptions opt;
+  opt.h = 0.01;
+  EXPECT_THROW(st_step(InconsistentPoint{}, s1(0.0), s1(-1.0), {}, opt), std::invalid_argument);
+}
+
 TEST(ST_3_alg_01_candidate_contacts, ApproachingContactIncluded) {
   // 5 mm above the ground at 1 m/s down, h = 0.01: not touching now, predicted to close.
   const VerticalPoint sys(1, 0);
