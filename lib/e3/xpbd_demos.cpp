@@ -70,9 +70,9 @@ ModelBuilder demo_platform(bool kinematic, real half) {
   return b;
 }
 
-XpbdWorld::XpbdWorld(const ModelBuilder& builder, int capacity, const FixtureOptions& fx, int iterations)
+XpbdWorld::XpbdWorld(const ModelBuilder& builder, int capacity, const FixtureOptions& fx, int iterations, Device device)
     : fixture(fx) {
-  model = std::make_unique<Model>(builder.finalize());
+  model = std::make_unique<Model>(builder.finalize(device));
   request_contact_attributes(attributes, "force");
   state_0 = std::make_unique<State>(model->state());
   state_1 = std::make_unique<State>(model->state());

@@ -32,7 +32,8 @@ ModelBuilder demo_platform(bool kinematic, real half = real(0.5));
 /// A Model, two States, a Control, a force-capable contact record and a SolverXPBD.
 class XpbdWorld {
  public:
-  XpbdWorld(const ModelBuilder& builder, int capacity, const FixtureOptions& fixture = {}, int iterations = 2);
+  XpbdWorld(const ModelBuilder& builder, int capacity, const FixtureOptions& fixture = {}, int iterations = 2,
+            Device device = Device::cpu);
   std::unique_ptr<Model> model;
   ContactAttributes attributes;
   std::unique_ptr<State> state_0, state_1;

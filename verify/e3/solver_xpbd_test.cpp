@@ -404,6 +404,19 @@ TEST(E3_7_determinism, DeterminismOneAndTwoThreadsBitwise) {
   EXPECT_TRUE(bitwise_equal(pyramid_after(1, 60), pyramid_after(2, 60)));
 }
 
+TEST(E3_7_determinism, GpuRunToRunBitwiseAndNearCpu) {
+  if (!cuda_built() || cuda_device_count() == 0) GTEST_SKIP() << "no CUDA GPU";
+  auto run = [](Device d) {
+    XpbdWorld w(demo_pyramid(), 256, {}, 2, d);
+    w.solver->enable_restitution = true;
+    for (int k = 0; k < 60; ++k) w.step(kH);
+    return w.state_0->body_q.to_host();
+  };
+  auto g1 = run(Device::cuda), g2 = run(Device::cuda), c = run(Device::cpu);
+  EXPECT_TRUE(bitwise_equal(g1, g2));
+  for (std::size_t i = 0; i < c.size(); ++i) EXPECT_VEC3_NEAR(g1[i].p, c[i].p, 1e-9);
+}
+
 TEST(E3_4_jacobi_atomics, SimReversedContactOrderAgreesWithinRounding) {
   XpbdWorld w(demo_pyramid(), 256);
   for (int k = 0; k < 20; ++k) w.step(kH);

@@ -1,0 +1,89 @@
+// Joints in SolverXPBD (course E3 §4: the joint helper's denominator (h + alpha b) w + alpha/h).
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "e3/solver_xpbd.h"
+#include "support/tolerance.h"
+
+using namespace impulse;
+
+namespace {
+
+constexpr real kH = real(1) / 600;  // [s]
+
+struct JointRun {
+  std::vector<transform> q;
+  real anchor_error = 0;  // [m] largest anchor separation over the run
+  real axis_error = 0;    // [rad] largest misalignment of the joint axis (or full rotation for FIXED/PRISMATIC)
+};
+
+// A 0.2 m cube hanging from the world by one joint at (0, 0, 2), its COM 0.5 m out along +x, given
+// an initial twist so that every locked direction is loaded. Runs 1 s.
+JointRun hang(JointType type, real compliance = 0) {
+  ModelBuilder b;
+  int body = b.add_link({{real(0.5), 0, 2}, quat_identity()});
+  b.add_shape_box(body, transform_identity(), real(0.1), real(0.1), real(0.1));
+  transform X_p{{0, 0, 2}, quat_identity()}, X_c{{real(-0.5), 0, 0}, quat_identity()};
+  int j = -1;
+  if (type == JointType::revolute) j = b.add_joint_revolute(-1, body, X_p, X_c, {0, 1, 0});
+  if (type == JointType::prismatic) j = b.add_joint_prismatic(-1, body, X_p, X_c, {0, 0, 1});
+  if (type == JointType::ball) j = b.add_joint_ball(-1, body, X_p, X_c);
+  if (type == JointType::fixed) j = b.add_joint_fixed(-1, body, X_p, X_c);
+  b.add_articulation({j});
+  Model m = b.finalize();
+  State s0 = m.state(), s1 = m.state();
+  std::vector<spatial_vector> qd{{{0, real(0.3), 0}, {real(0.5), 0, real(0.5)}}};
+  s0.body_qd.copy_from_host(qd.data());
+  Control c = m.control();
+  SolverXPBD solver(m, 4);
+  solver.joint.linear_compliance = compliance;
+  JointRun r;
+  for (int k = 0; k < 600; ++k) {
+    solver.step(s0, s1, c, nullptr, kH);
+    std::swap(s0, s1);
+    transform X = s0.body_q.to_host()[0];
+    transform Xc = transform_multiply(X, X_c);
+    vec3 d = Xc.p - X_p.p;
+    if (type == JointType::prismatic) d = d - dot(d, vec3{0, 0, 1}) * vec3{0, 0, 1};
+    r.anchor_error = std::max(r.anchor_error, length(d));
+    if (type == JointType::revolute) r.axis_error = std::max(r.axis_error, length(cross(quat_rotate(Xc.q, {0, 1, 0}), {0, 1, 0})));
+    if (type == JointType::fixed || type == JointType::prismatic)
+      r.axis_error = std::max(r.axis_error, length(quat_rotation_vector(Xc.q)));
+  }
+  r.q = s0.body_q.to_host();
+  return r;
+}
+
+}  // namespace
+
+TEST(E3_4_joint_helper_denominator, SimRevoluteKeepsAnchorAndAxis) {
+  JointRun r = hang(JointType::revolute);
+  EXPECT_LT(r.anchor_error, 2e-3);
+  EXPECT_LT(r.axis_error, 2e-2);
+  EXPECT_LT(r.q[0].p.z, 2 - 0.1);  // it swung down
+}
+
+TEST(E3_4_joint_helper_denominator, SimBallKeepsAnchor) {
+  JointRun r = hang(JointType::ball);
+  EXPECT_LT(r.anchor_error, 2e-3);
+  EXPECT_LT(r.q[0].p.z, 2 - 0.1);
+}
+
+TEST(E3_4_joint_helper_denominator, SimFixedKeepsPose) {
+  JointRun r = hang(JointType::fixed);
+  EXPECT_LT(r.anchor_error, 2e-2);
+  EXPECT_LT(r.axis_error, 5e-2);
+}
+
+TEST(E3_4_joint_helper_denominator, SimPrismaticSlidesAlongItsAxisOnly) {
+  JointRun r = hang(JointType::prismatic);
+  EXPECT_LT(r.anchor_error, 2e-2);
+  EXPECT_LT(r.axis_error, 5e-2);
+  EXPECT_LT(r.q[0].p.z, 2 - 1);  // it fell along z
+}
+
+TEST(E3_4_joint_helper_denominator, SimComplianceSoftensTheJoint) {
+  real stiff = hang(JointType::ball).anchor_error, soft = hang(JointType::ball, real(1e-4)).anchor_error;
+  EXPECT_GT(soft, 5 * stiff);
+}
