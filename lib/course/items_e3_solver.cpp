@@ -113,6 +113,8 @@ void register_readback(Registry& r) {
              "E3 §8", "lib/e3/contacts.h: request_contact_attributes"));
   r.add(rule("E3.8-update-guards", "update_contacts checks force storage, a previous step and the capacity only", "E3 §8",
              "lib/e3/solver_xpbd_kernels.cpp: SolverXPBD::update_contacts"));
+  r.add(rule("E3.8-xpbd-torque-approx", "XPBD torque accumulates each iteration's lever arms: approximate at the final COM",
+             "E3 §8", "lib/e3/xpbd_step.h: xpbd_contact_delta (angular parts r x p per iteration)"));
   r.add(rule("E3.8-mujoco-torque-gap", "a contact-point torque without the lever-arm shift is not the COM torque", "E3 §8",
              "lib/e1/spatial_shift.h: wrench_torque_at_com; lib/e3/solver_xpbd_kernels.cpp (COM torques)"));
   r.add(rule("E3.8-sensor-order", "SensorContact requests force, so it must be made before the record", "E3 §8",
