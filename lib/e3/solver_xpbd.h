@@ -71,6 +71,12 @@ class SolverXPBD {
   const Buffer<spatial_vector>& contact_impulse() const { return contact_impulse_; }
   const XpbdStepTrace& trace() const { return trace_; }
 
+  /// body_parent_f of the last step (body_count): the world wrench (f [N], tau [N m] about the child
+  /// COM) that the parent exerts on each child through its inbound joint, from the joint position
+  /// impulses divided by h, plus that joint's joint_f. Zero for bodies without one (roots, FREE).
+  /// Newton writes it into State.body_parent_f; the E1 State here has no such array.
+  const Buffer<spatial_vector>& body_parent_f() const { return body_parent_f_; }
+
  private:
   const Model* model_;
   vec3 gravity_;
@@ -81,6 +87,7 @@ class SolverXPBD {
   Buffer<spatial_vector> body_delta_;
   Buffer<int> body_count_;        // active contacts per body in the current iteration
   Buffer<spatial_vector> contact_impulse_;
+  Buffer<spatial_vector> body_parent_f_;
   int impulse_capacity_ = 0;
   bool have_impulse_ = false;
   real last_h_ = 0;

@@ -68,6 +68,7 @@ SolverXPBD::SolverXPBD(const Model& model, int iters) : iterations(iters), model
   wrench_ = Buffer<spatial_vector>(m.device, m.body_count);
   body_delta_ = Buffer<spatial_vector>(m.device, m.body_count);
   body_count_ = Buffer<int>(m.device, m.body_count);
+  body_parent_f_ = Buffer<spatial_vector>(m.device, std::vector<spatial_vector>(m.body_count));
 }
 
 void SolverXPBD::notify_model_changed() { gravity_ = model_->gravity; }
@@ -138,19 +139,11 @@ void SolverXPBD::step(const State& in, State& out, const Control& control, const
       for (std::int64_t k = jstart[b]; k < jstart[b + 1]; ++k) {
         std::int64_t j = jentry[k] >> 1;
         real sign = (jentry[k] & 1) ? real(1) : real(-1);  // child +, parent -
-        JointType t = JointType(jtype[j]);
-        if (t == JointType::distance || t == JointType::free) continue;
         transform Xp = jparent[j] >= 0 ? q_in[jparent[j]] : transform_identity();
-        quat qj = transform_multiply(Xp, jXp[j]).q;
-        const JointAxes& ax = jaxes[j];
-        const real* g = &jf[qd_start[j]];
-        if (t == JointType::prismatic) wrench[b].lin += sign * g[0] * quat_rotate(qj, ax.axis[0]);
-        if (t == JointType::revolute) wrench[b].ang += sign * g[0] * quat_rotate(qj, ax.axis[0]);
-        if (t == JointType::d6) {
-          for (int i = 0; i < ax.n_lin; ++i) wrench[b].lin += sign * g[i] * quat_rotate(qj, ax.axis[i]);
-          for (int i = 0; i < ax.n_ang; ++i)
-            wrench[b].ang += sign * g[ax.n_lin + i] * quat_rotate(qj, ax.axis[ax.n_lin + i]);
-        }
+        spatial_vector w = joint_force_on_child(JointType(jtype[j]), jaxes[j], transform_multiply(Xp, jXp[j]).q,
+                                                &jf[qd_start[j]]);
+        wrench[b].lin += sign * w.lin;
+        wrench[b].ang += sign * w.ang;
       }
     });
   }
@@ -168,6 +161,8 @@ void SolverXPBD::step(const State& in, State& out, const Control& control, const
   auto qd = out.body_qd.view();
   const bool weighting = rigid_contact_con_weighting;
   const real relax = rigid_contact_relaxation;
+  // Child-side joint impulses of this step, for body_parent_f.
+  Buffer<spatial_vector> joint_impulse(dev, std::vector<spatial_vector>(m.joint_count));
   bool has_joint_rows = false;
   for (std::int64_t k : joint_body_start_.to_host())
     if (k > 0) has_joint_rows = true;
@@ -248,12 +243,15 @@ void SolverXPBD::step(const State& in, State& out, const Control& control, const
       auto dmin = m.joint_distance_min.view();
       auto dmax = m.joint_distance_max.view();
       XpbdJointParams prm = joint;
+      auto jimp = joint_impulse.view();
       parallel_for(dev, m.joint_count, IMPULSE_LAMBDA(std::int64_t j) {
         XpbdSide P = make_side(jparent[j], q, qd, com_B, inv_m, inv_I, flags);
         XpbdSide C = make_side(jchild[j], q, qd, com_B, inv_m, inv_I, flags);
         XpbdJointDelta r = xpbd_joint_delta(JointType(jtype[j]), jaxes[j], P, C, jXp[j], jXc[j], dmin[j], dmax[j], prm, h);
         p_out[j] = r.dP;
         c_out[j] = r.dC;
+        jimp[j].lin += r.dC.lin;
+        jimp[j].ang += r.dC.ang;
       });
       ++trace_.joint_passes;
       auto js = joint_body_start_.view();
@@ -270,10 +268,36 @@ void SolverXPBD::step(const State& in, State& out, const Control& control, const
     }
   }
 
-  // 5. Save this step's position impulses for update_contacts.
+  // 5. Save this step's position impulses for update_contacts; body_parent_f from the joint impulses.
   impulse_capacity_ = cap;
   have_impulse_ = contacts != nullptr;
   last_h_ = h;
+  {
+    auto bpf = body_parent_f_.view();
+    parallel_for(dev, B, IMPULSE_LAMBDA(std::int64_t b) { bpf[b] = spatial_vector{}; });
+    auto jimp = joint_impulse.view();
+    auto jtype = m.joint_type.view();
+    auto jaxes = m.joint_axes.view();
+    auto jXp = m.joint_X_p.view();
+    auto jparent = m.joint_parent.view();
+    auto jchild = m.joint_child.view();
+    auto qd_start = m.joint_qd_start.view();
+    auto q_in = in.body_q.view();
+    View<const real> jf = control.joint_f;
+    // One inbound joint per child body: each thread writes its own child's entry.
+    parallel_for(dev, m.joint_count, IMPULSE_LAMBDA(std::int64_t j) {
+      JointType t = JointType(jtype[j]);
+      if (t == JointType::free) return;
+      spatial_vector w{jimp[j].lin / h, jimp[j].ang / h};
+      if (jf.size != 0) {
+        transform Xp = jparent[j] >= 0 ? q_in[jparent[j]] : transform_identity();
+        spatial_vector a = joint_force_on_child(t, jaxes[j], transform_multiply(Xp, jXp[j]).q, &jf[qd_start[j]]);
+        w.lin += a.lin;
+        w.ang += a.ang;
+      }
+      bpf[jchild[j]] = w;
+    });
+  }
 
   // 6. Restitution per body-pair manifold, only when enabled.
   if (enable_restitution && count > 0) {

@@ -258,6 +258,20 @@ IMPULSE_HD inline XpbdJointDelta xpbd_joint_delta(JointType type, const JointAxe
   return out;
 }
 
+/// Wrench that joint_f of one PRISMATIC, REVOLUTE or D6 joint applies to its child (the parent gets
+/// the opposite): g [N or N m] per DOF along the world axes of the parent joint frame q_pj. FREE
+/// and DISTANCE joints are handled by gather_body_wrenches; other types return zero.
+IMPULSE_HD inline spatial_vector joint_force_on_child(JointType t, const JointAxes& ax, quat q_pj, const real* g) {
+  spatial_vector w{};
+  if (t == JointType::prismatic) w.lin = g[0] * quat_rotate(q_pj, ax.axis[0]);
+  if (t == JointType::revolute) w.ang = g[0] * quat_rotate(q_pj, ax.axis[0]);
+  if (t == JointType::d6) {
+    for (int i = 0; i < ax.n_lin; ++i) w.lin += g[i] * quat_rotate(q_pj, ax.axis[i]);
+    for (int i = 0; i < ax.n_ang; ++i) w.ang += g[ax.n_lin + i] * quat_rotate(q_pj, ax.axis[ax.n_lin + i]);
+  }
+  return w;
+}
+
 /// @formula E3.5-pgs-bounds  One velocity row of the restitution PGS (course E3 §5).
 ///   dlambda = (v_target - v_n) / w;  lambda_new = max(lambda + dlambda, lower);  returns lambda_new - lambda
 /// lower = -bound in the first outer iteration (a bounded pull that removes projection

@@ -87,3 +87,39 @@ TEST(E3_4_joint_helper_denominator, SimComplianceSoftensTheJoint) {
   real stiff = hang(JointType::ball).anchor_error, soft = hang(JointType::ball, real(1e-4)).anchor_error;
   EXPECT_GT(soft, 5 * stiff);
 }
+
+// A two-link chain hanging straight down from the world on revolute joints. At rest, the wrench
+// the parent exerts on each link through its joint carries what hangs below it: m g on the end
+// link, 2 m g on the first (E3.8-body-parent-f-semantics). A joint torque changes it.
+TEST(E3_8_body_parent_f_semantics, SimHangingChainCarriesItsWeight) {
+  auto build = [] {
+    ModelBuilder b;
+    std::vector<int> joints;
+    int parent = -1;
+    for (int i = 0; i < 2; ++i) {
+      int link = b.add_link({{0, 0, real(-0.5) - i}, quat_identity()});
+      b.add_shape_box(link, transform_identity(), real(0.05), real(0.05), real(0.5));
+      transform X_p = parent < 0 ? transform_identity() : transform{{0, 0, real(-0.5)}, quat_identity()};
+      joints.push_back(b.add_joint_revolute(parent, link, X_p, {{0, 0, real(0.5)}, quat_identity()}, {0, 1, 0}));
+      parent = link;
+    }
+    b.add_articulation(joints);
+    return b.finalize();
+  };
+  Model m = build();
+  State s0 = m.state(), s1 = m.state();
+  Control c = m.control();
+  SolverXPBD solver(m, 4);
+  for (int k = 0; k < 300; ++k) {
+    solver.step(s0, s1, c, nullptr, kH);
+    std::swap(s0, s1);
+  }
+  real mg = m.body_mass.to_host()[1] * real(9.81);
+  auto bpf = solver.body_parent_f().to_host();
+  EXPECT_NEAR(bpf[1].lin.z / mg, 1, 0.02);
+  EXPECT_NEAR(bpf[0].lin.z / mg, 2, 0.04);
+  EXPECT_NEAR(bpf[1].lin.x / mg, 0, 0.02);
+  c.joint_f[1] = 5;  // [N m] about the second hinge
+  solver.step(s0, s1, c, nullptr, kH);
+  EXPECT_GT(std::abs(solver.body_parent_f().to_host()[1].ang.y - bpf[1].ang.y), 1);
+}
