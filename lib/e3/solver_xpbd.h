@@ -37,6 +37,8 @@ struct XpbdStepTrace {
 class SolverXPBD {
  public:
   /// The Model must outlive the solver. Gravity is cached (notify_model_changed after set_gravity).
+  /// Joint rows: REVOLUTE, PRISMATIC, BALL, FIXED, DISTANCE and D6 with 0, 1 or 3 angular axes (a D6
+  /// with two angular axes is refused with std::invalid_argument); FREE has none.
   explicit SolverXPBD(const Model& model, int iterations = 2);
 
   // Defaults as in the course and Newton 1.6 (newton-source-notes.md (c)).
@@ -83,6 +85,7 @@ class SolverXPBD {
   Buffer<real> inv_mass_eff_;     // [1/kg], zero for kinematic bodies
   Buffer<mat33> inv_inertia_eff_; // [1/(kg m^2)] body axes, zero for kinematic bodies
   Buffer<std::int64_t> joint_body_start_, joint_body_entry_;  // per body: (joint * 2 + is_child), in joint order
+  bool has_joint_rows_ = false;   // some joint other than FREE
   Buffer<spatial_vector> wrench_;
   Buffer<spatial_vector> body_delta_;
   Buffer<int> body_count_;        // active contacts per body in the current iteration

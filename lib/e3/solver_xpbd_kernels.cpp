@@ -55,9 +55,14 @@ SolverXPBD::SolverXPBD(const Model& model, int iters) : iterations(iters), model
   auto type = m.joint_type.to_host();
   auto parent = m.joint_parent.to_host();
   auto child = m.joint_child.to_host();
+  auto axes = m.joint_axes.to_host();
   std::vector<int> sides;
   for (int j = 0; j < m.joint_count; ++j) {
+    if (JointType(type[j]) == JointType::d6 && axes[j].n_ang == 2)
+      throw std::invalid_argument("SolverXPBD: joint " + std::to_string(j) +
+                                  " is a D6 with two angular axes, which this solver cannot lock (use 0, 1 or 3)");
     bool rows = JointType(type[j]) != JointType::free;
+    has_joint_rows_ = has_joint_rows_ || rows;
     sides.push_back(rows ? parent[j] : -1);
     sides.push_back(rows ? child[j] : -1);
   }
@@ -163,9 +168,7 @@ void SolverXPBD::step(const State& in, State& out, const Control& control, const
   const real relax = rigid_contact_relaxation;
   // Child-side joint impulses of this step, for body_parent_f.
   Buffer<spatial_vector> joint_impulse(dev, std::vector<spatial_vector>(m.joint_count));
-  bool has_joint_rows = false;
-  for (std::int64_t k : joint_body_start_.to_host())
-    if (k > 0) has_joint_rows = true;
+  Buffer<spatial_vector> jP(dev, m.joint_count), jC(dev, m.joint_count);
 
   // 4. Fixed iterations: clear deltas -> rigid contacts -> weighted apply -> joints -> apply.
   for (int it = 0; it < iterations; ++it) {
@@ -230,8 +233,7 @@ void SolverXPBD::step(const State& in, State& out, const Control& control, const
         imp[i].ang += s * a_out[i].ang;
       });
     }
-    if (has_joint_rows) {
-      Buffer<spatial_vector> jP(dev, m.joint_count), jC(dev, m.joint_count);
+    if (has_joint_rows_) {
       auto p_out = jP.view();
       auto c_out = jC.view();
       auto jtype = m.joint_type.view();

@@ -123,3 +123,13 @@ TEST(E3_8_body_parent_f_semantics, SimHangingChainCarriesItsWeight) {
   solver.step(s0, s1, c, nullptr, kH);
   EXPECT_GT(std::abs(solver.body_parent_f().to_host()[1].ang.y - bpf[1].ang.y), 1);
 }
+
+TEST(SolverXPBD, RefusesAD6WithTwoAngularAxes) {
+  ModelBuilder b;
+  int link = b.add_link({{0, 0, 1}, quat_identity()});
+  b.add_shape_box(link, transform_identity(), real(0.1), real(0.1), real(0.1));
+  int j = b.add_joint_d6(-1, link, transform_identity(), transform_identity(), {}, {{1, 0, 0}, {0, 1, 0}});
+  b.add_articulation({j});
+  Model m = b.finalize();
+  EXPECT_THROW(SolverXPBD{m}, std::invalid_argument);
+}
