@@ -105,6 +105,14 @@ class ModelBuilder {
   int add_shape_plane(int body = -1, const transform& xform = transform_identity(), real width = 0, real length = 0,
                       const ShapeConfig& cfg = {}, const std::string& label = "");
 
+  /// Appends a copy of another builder (one more "world" of the same robot), its root bodies placed
+  /// by xform. Body, joint, shape, articulation IDs and coordinate starts of the copy are all offset.
+  void add_builder(const ModelBuilder& other, const transform& xform = transform_identity());
+
+  /// Infinite static ground plane through height * up with its normal along +up_axis (so opposite to
+  /// the default gravity whatever the up axis). Returns the shape ID.
+  int add_ground_plane(real height = 0, const ShapeConfig& cfg = {}, const std::string& label = "ground");
+
   /// Merges every child of a FIXED joint (parent >= 0) into its parent: shapes move with their xforms
   /// composed, masses are summed even into a lock_inertia parent, later joints are re-parented and
   /// IDs renumbered. Returns the old-to-new body ID map (-1 for merged bodies).
