@@ -107,6 +107,8 @@ void register_numerics(Registry& r) {
 void register_readback(Registry& r) {
   r.add(rule("E3.8-contacts-force-contract", "Contacts.force: wrench of body1 on body0 at body0's COM, world", "E3 §8",
              "lib/e3/solver_xpbd_kernels.cpp: SolverXPBD::update_contacts"));
+  r.add(rule("E3.8-joint-f-is-input", "Control.joint_f is an actuation input, read by the step, never a measured force",
+             "E3 §8", "lib/e3/solver_xpbd_kernels.cpp: SolverXPBD::step (temporary wrench)"));
   r.add(rule("E3.8-body-parent-f-semantics", "body_parent_f: the parent's COM world wrench on the child through its joint, joint_f included",
              "E3 §8", "lib/e3/solver_xpbd_kernels.cpp: SolverXPBD::step (body_parent_f)"));
   r.add(rule("E3.8-body-f-semantics", "State.body_f is an external input; the XPBD step never writes it", "E3 §8",

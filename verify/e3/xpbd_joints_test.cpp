@@ -133,3 +133,30 @@ TEST(SolverXPBD, RefusesAD6WithTwoAngularAxes) {
   Model m = b.finalize();
   EXPECT_THROW(SolverXPBD{m}, std::invalid_argument);
 }
+
+// Control.joint_f is an actuation input: the step reads it and never writes it, and it shows up in
+// the joint's body_parent_f, not in any contact readback (the pendulum has no contacts at all).
+TEST(E3_8_joint_f_is_input, SimJointTorqueIsReadNotMeasured) {
+  ModelBuilder b;
+  int body = b.add_link({{1, 0, 0}, quat_identity()});
+  b.add_shape_box(body, transform_identity(), real(0.1), real(0.1), real(0.1));
+  int j = b.add_joint_revolute(-1, body, transform_identity(), {{-1, 0, 0}, quat_identity()}, {0, 1, 0});
+  b.add_articulation({j});
+  Model m = b.finalize();
+  State s0 = m.state(), s1 = m.state();
+  Control c = m.control();
+  c.joint_f[0] = real(2.5);
+  SolverXPBD solver(m);
+  solver.step(s0, s1, c, nullptr, kH);
+  EXPECT_EQ(c.joint_f[0], real(2.5));
+  EXPECT_EQ(solver.contact_impulse().size(), 0);  // nothing was measured at a contact
+  EXPECT_THROW(
+      {
+        ContactAttributes a;
+        request_contact_attributes(a, "force");
+        RigidContacts none(m, 4, a);
+        ContactsView v = none.view();
+        solver.update_contacts(v);
+      },
+      std::runtime_error);  // no step with contacts: there is no contact force to report
+}
