@@ -565,3 +565,27 @@ TEST(SolverXPBD, BadInputIsRefusedWithClearErrors) {
     EXPECT_NE(std::string(e.what()).find("overflow"), std::string::npos) << e.what();
   }
 }
+
+// A sphere resting on the plane and spinning about the normal: torsional friction brakes the spin,
+// without it the spin is untouched; rolling friction brakes a rolling sphere. The limits saturate,
+// so over T the spin drops by mu m g T / I = mu g T / (0.4 r^2) (support impulse m g T).
+TEST(E3_4_torsion_rolling_limit, SimTorsionBrakesSpinRollingBrakesRolling) {
+  const real r = real(0.1), T = 120 * kH;
+  auto run = [&](real mu_t, real mu_r, spatial_vector v0) {
+    FixtureOptions fx;
+    fx.mu = 0;
+    fx.mu_torsional = mu_t;
+    fx.mu_rolling = mu_r;
+    XpbdWorld w(demo_sphere_drop(r, 0), 16, fx);
+    std::vector<spatial_vector> qd{v0};
+    w.state_0->body_qd.copy_from_host(qd.data());
+    for (int k = 0; k < 120; ++k) w.step(kH);
+    return w.state_0->body_qd.to_host()[0].ang;
+  };
+  auto drop = [&](real mu) { return mu * real(9.81) * T / (real(0.4) * r * r); };
+  spatial_vector spin{{0, 0, 0}, {0, 0, 5}}, roll{{1, 0, 0}, {0, 10, 0}};
+  EXPECT_NEAR(run(0, 0, spin).z, 5, 1e-9);
+  EXPECT_NEAR(5 - run(real(0.005), 0, spin).z, drop(real(0.005)), 0.03 * drop(real(0.005)));
+  EXPECT_NEAR(run(0, 0, roll).y, 10, 1e-9);
+  EXPECT_NEAR(10 - run(0, real(0.001), roll).y, drop(real(0.001)), 0.03 * drop(real(0.001)));
+}
