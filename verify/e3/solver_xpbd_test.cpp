@@ -589,3 +589,18 @@ TEST(E3_4_torsion_rolling_limit, SimTorsionBrakesSpinRollingBrakesRolling) {
   EXPECT_NEAR(run(0, 0, roll).y, 10, 1e-9);
   EXPECT_NEAR(10 - run(0, real(0.001), roll).y, drop(real(0.001)), 0.03 * drop(real(0.001)));
 }
+
+// A box sliding on the plane decelerates at mu g: each iteration's friction is capped at mu p_n, and
+// the normal impulses add up to the weight's m g h per step.
+TEST(E3_4_friction_limit, SimSlidingBoxDeceleratesAtMuG) {
+  FixtureOptions fx;
+  fx.mu = real(0.5);
+  XpbdWorld w(demo_box_on_plane(), 64, fx);
+  for (int k = 0; k < 60; ++k) w.step(kH);  // settle
+  std::vector<spatial_vector> qd{{{2, 0, 0}, {0, 0, 0}}};
+  w.state_0->body_qd.copy_from_host(qd.data());
+  const int n = 120;
+  for (int k = 0; k < n; ++k) w.step(kH);
+  real expected = 2 - real(0.5) * real(9.81) * n * kH;
+  EXPECT_NEAR(w.state_0->body_qd.to_host()[0].lin.x, expected, 0.03 * (2 - expected));
+}
