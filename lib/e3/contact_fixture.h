@@ -13,7 +13,7 @@
 #pragma once
 
 #include "e1/model.h"
-#include "e3/contacts.h"
+#include "e3/contacts_view.h"
 
 namespace impulse {
 

@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "e1/model.h"
-#include "e3/contacts.h"
+#include "e3/contacts_view.h"
 
 namespace impulse {
 

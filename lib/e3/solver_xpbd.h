@@ -16,7 +16,7 @@
 #include <vector>
 
 #include "e1/model.h"
-#include "e3/contacts.h"
+#include "e3/contacts_view.h"
 #include "e3/xpbd_step.h"
 
 namespace impulse {

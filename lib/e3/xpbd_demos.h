@@ -8,7 +8,7 @@
 
 #include "e1/model.h"
 #include "e3/contact_fixture.h"
-#include "e3/contacts.h"
+#include "e3/contacts_view.h"
 #include "e3/sensor_contact.h"
 #include "e3/solver_xpbd.h"
 

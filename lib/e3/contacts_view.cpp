@@ -1,4 +1,4 @@
-#include "e3/contacts.h"
+#include "e3/contacts_view.h"
 
 #include <stdexcept>
 

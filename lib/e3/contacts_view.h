@@ -1,4 +1,4 @@
-// The rigid contact record as the XPBD solver reads it (course E3 §2, §4, §8), with Newton's field
+// The rigid contact record as the XPBD solver reads it (ContactsView) (course E3 §2, §4, §8), with Newton's field
 // names.
 //
 // ContactsView is what SolverXPBD::step and update_contacts take: plain views of a record made by
