@@ -222,8 +222,8 @@ void register_section3(Registry& r) {
          }});
   rule(r, "E1.3-inertia-validity", "rule", "inertia is symmetric positive definite and satisfies the triangle inequality", s,
        "lib/e1/inertia_validity.h: check_inertia");
-  rule(r, "E1.3-inertia-corrections", "rule", "corrections (balance_inertia) are explicit and recorded apart from the input", s,
-       "lib/e1/model.h: Model::corrections; lib/e1/inertia_validity.h: balance_inertia");
+  rule(r, "E1.3-inertia-corrections", "rule", "corrections (balance_inertia, bound_mass, bound_inertia) are explicit and recorded apart from the input", s,
+       "lib/e1/model.h: Model::corrections; lib/e1/inertia_validity.h: balance_inertia, bound_inertia_moments");
 }
 
 void register_section4(Registry& r) {

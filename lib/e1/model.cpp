@@ -388,12 +388,27 @@ Model ModelBuilder::finalize(Device d) const {
     const MassProperties& mp = body_mass_properties[b];
     bool kinematic = body_flags[b] == BodyFlag::kinematic;
     if (!std::isfinite(double(mp.mass))) throw std::invalid_argument(who + ": mass is not finite");
-    if (mp.mass < 0 || (mp.mass == 0 && !kinematic))
+    if (mp.mass < 0 || (mp.mass == 0 && !kinematic && !(bound_mass > 0)))
       throw std::invalid_argument(who + ": mass must be positive for a dynamic body (got " + fmt(mp.mass) +
                                   " kg); give it a shape with density, an explicit mass, or make it kinematic");
     if (!finite(mp.com)) throw std::invalid_argument(who + ": com is not finite");
+    real mb = mp.mass;
     mat33 I = mp.inertia;
-    if (mp.mass > 0) {
+    if (bound_mass > 0 && !kinematic && mb < bound_mass) {
+      m.corrections.push_back({b, body_label[b], "mass (bound_mass)", mb, bound_mass, I, I});
+      mb = bound_mass;
+    }
+    if (mb > 0 && bound_inertia > 0) {
+      mat33 raised = bound_inertia_moments(I, bound_inertia);
+      bool changed = false;
+      for (int i = 0; i < 3; ++i)
+        for (int k = 0; k < 3; ++k) changed = changed || raised.m[i][k] != I.m[i][k];
+      if (changed) {
+        m.corrections.push_back({b, body_label[b], "inertia (bound_inertia)", mb, mb, I, raised});
+        I = raised;
+      }
+    }
+    if (mb > 0) {
       InertiaCheck c = check_inertia(I);
       if (!c.ok()) {
         bool only_triangle = c.finite && c.symmetric && c.positive_definite && !c.triangle;
@@ -401,15 +416,15 @@ Model ModelBuilder::finalize(Device d) const {
           throw std::invalid_argument(who + ": inertia " + c.problem() +
                                       (only_triangle ? " (enable balance_inertia to correct it explicitly)" : ""));
         mat33 fixed = impulse::balance_inertia(I);
-        m.corrections.push_back({b, body_label[b], I, fixed});
+        m.corrections.push_back({b, body_label[b], "inertia (balance_inertia)", mb, mb, I, fixed});
         I = fixed;
       }
     }
-    mass[b] = mp.mass;
-    inv_mass[b] = mp.mass > 0 ? 1 / mp.mass : 0;
+    mass[b] = mb;
+    inv_mass[b] = mb > 0 ? 1 / mb : 0;
     com[b] = mp.com;
     inertia[b] = I;
-    inv_inertia[b] = mp.mass > 0 ? inverse(I) : mat33{};
+    inv_inertia[b] = mb > 0 ? inverse(I) : mat33{};
     flags[b] = int(body_flags[b]);
   }
 

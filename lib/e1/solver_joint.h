@@ -13,6 +13,7 @@ namespace impulse {
 
 class SolverJointIntegrator {
  public:
+  /// The Model must outlive the solver.
   explicit SolverJointIntegrator(const Model& model) : model_(&model) {}
   /// state_out.joint_q/qd from state_in.joint_q/qd; state_out.body_q/qd by eval_fk. state_in.body_q
   /// is not read: editing only body poses does not move a generalised-coordinate solver.

@@ -299,6 +299,25 @@ TEST(E1_3_inertia_corrections, BalanceInertiaChangesTheModelAndKeepsTheInput) {
   EXPECT_NEAR(out.m[2][2], 0.5, 1e-12);
 }
 
+TEST(E1_3_inertia_corrections, BoundMassAndBoundInertiaAreRecordedWithBothValues) {
+  ModelBuilder b;
+  b.add_body(kI, {0.01, {}, mat33_diag({1e-7, 2e-3, 2e-3})}, false, false, "light");
+  b.add_body(kI, {2, {}, mat33_diag({0.1, 0.1, 0.1})}, false, false, "fine");
+  b.bound_mass = 0.1;
+  b.bound_inertia = 1e-4;
+  Model m = b.finalize();
+  ASSERT_EQ(m.corrections.size(), 2u);  // the second body needs nothing
+  EXPECT_EQ(m.corrections[0].field, "mass (bound_mass)");
+  EXPECT_EQ(m.corrections[0].mass_before, 0.01);
+  EXPECT_EQ(m.corrections[0].mass_after, 0.1);
+  EXPECT_EQ(m.corrections[1].field, "inertia (bound_inertia)");
+  EXPECT_EQ(m.corrections[1].before.m[0][0], 1e-7);
+  EXPECT_NEAR(m.corrections[1].after.m[0][0], 1e-4, 1e-15);
+  EXPECT_EQ(m.body_mass.to_host()[0], 0.1);
+  EXPECT_EQ(m.body_mass.to_host()[1], 2);
+  EXPECT_EQ(b.body_mass_properties[0].mass, 0.01);  // the builder keeps the input
+}
+
 // --- E1.4-scaling-laws -----------------------------------------------------------------------------
 
 RC_GTEST_PROP(E1_4_scaling_laws, DensityKeptGivesS3AndS5MassKeptGivesS2, ()) {

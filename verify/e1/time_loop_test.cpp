@@ -3,6 +3,11 @@
 #include <rapidcheck/gtest.h>
 
 #include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "course/scenes.h"
 
 #include "e1/integrator.h"
 #include "e1/kinematics.h"
@@ -343,4 +348,47 @@ TEST(E1_8_minimal_example, SimColdResetRestoresBothBuffersAndReproducesTheFirstF
   auto [second, t2] = run_frame(a, b);
   EXPECT_TRUE(states_equal(first, second));
   EXPECT_EQ(t1, t2);
+}
+
+namespace {
+
+std::vector<std::string> split_csv(const std::string& line) {
+  std::vector<std::string> out;
+  std::stringstream s(line);
+  std::string cell;
+  while (std::getline(s, cell, ',')) out.push_back(cell);
+  return out;
+}
+
+}  // namespace
+
+// Regression golden: the scene's last row after one frame, produced by the command written in the
+// golden file's header. A change here is either a bug or a deliberate change that regenerates it.
+TEST(E1_8_minimal_example, RegressionOneFrameOfTheScene) {
+  using namespace impulse::course;
+  const Scene* scene = scenes().find("e1-free-body");
+  ASSERT_NE(scene, nullptr);
+  const std::string dir = (std::filesystem::temp_directory_path() / "impulse-e1-regression").string();
+  std::ostringstream log;
+  ASSERT_EQ(scene->run(parse_scene_args(*scene, {"--frames", "1"}), dir, log), 0) << log.str();
+  std::ifstream got_file(dir + "/e1-free-body.csv");
+  std::string line, header, last;
+  std::getline(got_file, header);
+  while (std::getline(got_file, line)) last = line;
+  std::stringstream want_text(golden::read_regression("e1-free-body-one-frame.csv"));
+  std::string want_header, want_row;
+  while (std::getline(want_text, line))
+    if (!line.empty() && line[0] != '#') (want_header.empty() ? want_header : want_row) = line;
+  ASSERT_EQ(header, want_header);
+  std::vector<std::string> got = split_csv(last), want = split_csv(want_row), names = split_csv(header);
+  ASSERT_EQ(got.size(), want.size());
+  for (std::size_t k = 0; k < got.size(); ++k) {
+    if (names[k] == "buffer") {
+      EXPECT_EQ(got[k], want[k]);
+      continue;
+    }
+    double g = std::stod(got[k]), w = std::stod(want[k]);
+    EXPECT_NEAR(g, w, 1e-12 * (1 + std::abs(w))) << names[k];
+  }
+  std::filesystem::remove_all(dir);
 }
