@@ -446,6 +446,8 @@ void register_section9_10(Registry& r) {
            quat q1 = quat_update(quaternion(v, "q"), vector3(v, "omega_tilde"), scalar(v, "h"));
            return Values{{"q1", as_values(q1)}, {"p1", as_values(origin_from_com(vector3(v, "c1"), q1, vector3(v, "c_B")))}};
          }});
+  rule(r, "E1.10-xpbd-not-euler", "rule", "XPBD corrects the Euler prediction: equal without constraints, not with them", s,
+       "lib/e3/solver_xpbd.h: SolverXPBD::step (predictor: lib/e1/integrator.h)");
   rule(r, "E1.10-angular-damping-order", "rule", "angular damping scales the output omega after the quaternion update", s,
        "lib/e1/integrator.h: damp_angular");
   r.add({"E1.10-unit-check", "formula", "[h f/m] = m/s and [h I^-1 tau] = rad/s", s, Status::implemented, "",
