@@ -118,8 +118,7 @@ IMPULSE_HD inline PairContacts collide_shape_pair(const ShapeView& sv, int s0, i
           T.points = tri;
           T.point_count = 3;
           if (n > kPairCandidateCap - 2 * kMaxFeature) n = reduce_contacts(buf, n);
-          n += mesh_first ? convex_contact_candidates(T, other, th0 + th1, accept, buf + n, kPairCandidateCap - n)
-                          : convex_contact_candidates(other, T, th0 + th1, accept, buf + n, kPairCandidateCap - n);
+          n += triangle_contact_candidates(T, other, mesh_first, th0 + th1, accept, buf + n, kPairCandidateCap - n);
         }
       }
       break;

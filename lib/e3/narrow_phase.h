@@ -5,8 +5,9 @@
 // penetration when they overlap; the normal n points from shape0 to shape1. A manifold is built by
 // clipping the two support features (face, edge or vertex of each core in the direction of n)
 // in the contact plane, and reduced to at most kMaxPairContacts points. Route (b), static triangle
-// meshes: each triangle the BVH reports near the other shape is a convex core of its own; the
-// union of their points is reduced to the same bound. Route (c) (SDF / hydroelastic) is not built.
+// meshes: each triangle the BVH reports near the other shape acts as a bounded one-sided plane
+// (triangle_contact_candidates); the union of their points is reduced to the same bound. Route (c)
+// (SDF / hydroelastic) is not built.
 #pragma once
 
 #include "core/hd.h"
@@ -228,48 +229,18 @@ IMPULSE_HD inline int reduce_contacts(PairContact* c, int n) {
   return kMaxPairContacts;
 }
 
-/// Candidate points of two convex cores (route a), before reduction. Writes up to
-/// 2 * kMaxFeature + kMaxFeature^2 / 2 points into out (capacity given by cap) and returns their
-/// number; points with s - thickness_sum > accept (the summed gap) are not written.
-/// Returns 0 when the cores are farther apart than thickness_sum + accept.
-IMPULSE_HD inline int convex_contact_candidates(const ConvexCore& A, const ConvexCore& B, real thickness_sum,
-                                                real accept, PairContact* out, int cap) {
+/// The manifold of a convex pair for a given normal n (shape0 -> shape1): the support features of A
+/// along +n and of B along -n are clipped in the contact plane and lifted back onto each feature;
+/// points with s - thickness_sum > accept are dropped. Returns the number of points written.
+IMPULSE_HD inline int manifold_points(const ConvexCore& A, const ConvexCore& B, vec3 n, vec3 o, real thickness_sum,
+                                      real accept, PairContact* out, int cap) {
   using namespace np_detail;
-  const GjkResult g = gjk_distance(A, B);
-  vec3 n, pa, pb;
-  real s;
-  if (!g.overlap) {
-    s = g.distance;
-    if (s - thickness_sum > accept) return 0;
-    pa = g.point_a, pb = g.point_b;
-    n = (pb - pa) / s;
-  } else {
-    const EpaResult e = epa_penetration(A, B, g);
-    if (e.ok) {
-      n = e.normal, pa = e.point_a, pb = e.point_b, s = -e.depth;
-    } else {
-      // Flat Minkowski difference (thin cores crossing): a fallback normal, touching cores.
-      vec3 d = core_center(B) - core_center(A);
-      if (A.type == SHAPE_TRIANGLE) {
-        vec3 tn = normalize(cross(A.points[1] - A.points[0], A.points[2] - A.points[0]));
-        d = dot(tn, d) >= 0 ? tn : -tn;
-      } else if (B.type == SHAPE_TRIANGLE) {
-        vec3 tn = normalize(cross(B.points[1] - B.points[0], B.points[2] - B.points[0]));
-        d = dot(tn, d) >= 0 ? -tn : tn;
-      }
-      n = dot(d, d) > real(1e-24) ? normalize(d) : vec3{0, 0, 1};
-      pa = pb = g.point_a;
-      s = 0;
-    }
-  }
   int count = 0;
-  // Manifold: clip the support features in the contact plane.
   vec3 FA[kMaxFeature], FB[kMaxFeature];
   const int na = support_feature(A, n, FA), nb = support_feature(B, -n, FB);
   if (na > 1 && nb > 1) {
     vec3 t1, t2;
     basis(n, t1, t2);
-    const vec3 o = pa;
     P2 A2[kMaxFeature], B2[kMaxFeature];
     real size = 0;
     for (int i = 0; i < na; ++i) {
@@ -312,7 +283,66 @@ IMPULSE_HD inline int convex_contact_candidates(const ConvexCore& A, const Conve
       if (sk - thickness_sum <= accept) out[count++] = {xa, xb, n, sk};
     }
   }
+  return count;
+}
+
+
+/// Candidate points of two convex cores (route a), before reduction. Writes up to
+/// 2 * kMaxFeature + kMaxFeature^2 / 2 points into out (capacity given by cap) and returns their
+/// number; points with s - thickness_sum > accept (the summed gap) are not written.
+/// Returns 0 when the cores are farther apart than thickness_sum + accept.
+IMPULSE_HD inline int convex_contact_candidates(const ConvexCore& A, const ConvexCore& B, real thickness_sum,
+                                                real accept, PairContact* out, int cap) {
+  using namespace np_detail;
+  const GjkResult g = gjk_distance(A, B);
+  vec3 n, pa, pb;
+  real s;
+  if (!g.overlap) {
+    s = g.distance;
+    if (s - thickness_sum > accept) return 0;
+    pa = g.point_a, pb = g.point_b;
+    n = (pb - pa) / s;
+  } else {
+    const EpaResult e = epa_penetration(A, B, g);
+    if (e.ok) {
+      n = e.normal, pa = e.point_a, pb = e.point_b, s = -e.depth;
+    } else {
+      // Flat Minkowski difference (two thin cores crossing, e.g. capsule segments): a fallback
+      // normal along the centres, touching cores.
+      const vec3 d = core_center(B) - core_center(A);
+      n = dot(d, d) > real(1e-24) ? normalize(d) : vec3{0, 0, 1};
+      pa = pb = g.point_a;
+      s = 0;
+    }
+  }
+  int count = manifold_points(A, B, n, pa, thickness_sum, accept, out, cap);
   if (count == 0 && s - thickness_sum <= accept && cap > 0) out[count++] = {pa, pb, n, s};
+  return count;
+}
+
+/// Route (b) for one mesh triangle T and a convex core C: the triangle acts as a bounded one-sided
+/// plane whose normal is the face normal turned toward C's centre. The deepest point of C along
+/// that normal and the clipped features give the points; a point counts only over the triangle.
+/// (Contacts of C with a sharp convex edge of the mesh alone are not generated.)
+IMPULSE_HD inline int triangle_contact_candidates(const ConvexCore& T, const ConvexCore& C, bool triangle_first,
+                                                  real thickness_sum, real accept, PairContact* out, int cap) {
+  const vec3 t0 = T.points[0], t1 = T.points[1], t2 = T.points[2];
+  vec3 nf = normalize(cross(t1 - t0, t2 - t0));
+  if (dot(nf, core_center(C) - t0) < 0) nf = -nf;
+  const vec3 pc = core_support(C, -nf);
+  const real h = dot(nf, pc - t0);
+  if (h - thickness_sum > accept) return 0;
+  const vec3 pt = pc - h * nf;
+  int count = triangle_first ? manifold_points(T, C, nf, pt, thickness_sum, accept, out, cap)
+                             : manifold_points(C, T, -nf, pt, thickness_sum, accept, out, cap);
+  if (count == 0 && cap > 0) {  // features do not overlap in the plane: the deepest point, if over T
+    const vec3 e0 = t1 - t0, e1 = t2 - t0, w = pt - t0;
+    const real d00 = dot(e0, e0), d01 = dot(e0, e1), d11 = dot(e1, e1), d20 = dot(w, e0), d21 = dot(w, e1);
+    const real den = d00 * d11 - d01 * d01;
+    const real v = (d11 * d20 - d01 * d21) / den, u = (d00 * d21 - d01 * d20) / den;
+    if (v >= 0 && u >= 0 && u + v <= 1)
+      out[count++] = triangle_first ? PairContact{pt, pc, nf, h} : PairContact{pc, pt, -nf, h};
+  }
   return count;
 }
 
