@@ -85,10 +85,20 @@ if r.returncode == 0 and json.loads(r.stdout)["metrics"]["bodies"]["value"] != 1
 expect(["bench", "e1-spatial-shift", "--n", "-5"], 2, err_has="--n")
 expect(["bench", "e1-spatial-shift", "--device", "tpu"], 2, err_has="tpu")
 expect(["bench", "e1-frames"], 2, err_has="no benchmark")
+r = expect(["bench", "e3-broadphase", "--n", "500", "--mode", "nxn", "--repeat", "1", "--json"], 0)
+if r.returncode == 0 and json.loads(r.stdout)["metrics"]["shapes"]["value"] != 500:
+    failures.append("bench e3-broadphase did not report its shape count")
+expect(["bench", "e3-broadphase", "--mode", "bvh"], 2, err_has="bvh")
+expect(["bench", "e3-broadphase", "--n", "1"], 2, err_has="--n")
+with tempfile.TemporaryDirectory() as d:
+    expect(["run", "e3-contacts", "--out", d], 0)
+    if not os.path.exists(os.path.join(d, "e3-contacts.csv")):
+        failures.append("run e3-contacts wrote no CSV")
+expect(["run", "e3-contacts", "--gap", "-1"], 2, err_has="--gap")
 expect(["frobnicate"], 2)
 
 for f in failures:
     print("FAIL " + f)
-n = 34
+n = 39
 print(f"cli: {n - len(failures) if len(failures) < n else 0} passed, {len(failures)} failed")
 sys.exit(1 if failures else 0)

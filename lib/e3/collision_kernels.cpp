@@ -98,9 +98,13 @@ Buffer<std::int64_t> broad_phase_sap(const CollisionModel& m, View<const aabb> b
   const Device d = m.device;
   const int n = m.shape_count;
   const FilterView f = m.filter_view();
-  // Sort along the axis in which the finite box centres spread most (host sort, O(n log n)).
+  // Host set-up, O(n log n): one segment per world, as Newton sweeps each world separately. A shape
+  // of world w >= 0 enters segment w; a shared shape (world -1) enters every world's segment and
+  // the segment of shared shapes, where the pairs of two shared shapes are found (only there).
   std::vector<aabb> hb(static_cast<std::size_t>(n));
   device_copy(hb.data(), Device::cpu, boxes.data, d, sizeof(aabb) * n);
+  const std::vector<int> world = m.shape_world.to_host();
+  // Sweep axis: the one along which the finite box centres spread most.
   double mean[3] = {0, 0, 0}, sq[3] = {0, 0, 0};
   int finite_count = 0;
   for (const aabb& b : hb) {
@@ -115,30 +119,50 @@ Buffer<std::int64_t> broad_phase_sap(const CollisionModel& m, View<const aabb> b
     const double var = finite_count ? sq[k] / finite_count - (mean[k] / finite_count) * (mean[k] / finite_count) : 0;
     if (var > best) best = var, axis = k;
   }
-  auto lo = [&](const aabb& b) { return axis == 0 ? b.lo.x : (axis == 1 ? b.lo.y : b.lo.z); };
-  std::vector<int> order(static_cast<std::size_t>(n));
-  std::iota(order.begin(), order.end(), 0);
-  std::sort(order.begin(), order.end(), [&](int a, int b) {
-    return lo(hb[a]) < lo(hb[b]) || (lo(hb[a]) == lo(hb[b]) && a < b);
-  });
-  std::vector<real> hlo(n), hhi(n);
-  for (int k = 0; k < n; ++k) {
-    const aabb& b = hb[order[k]];
-    hlo[k] = lo(b);
-    hhi[k] = axis == 0 ? b.hi.x : (axis == 1 ? b.hi.y : b.hi.z);
+  auto lo_of = [&](const aabb& b) { return axis == 0 ? b.lo.x : (axis == 1 ? b.lo.y : b.lo.z); };
+  auto hi_of = [&](const aabb& b) { return axis == 0 ? b.hi.x : (axis == 1 ? b.hi.y : b.hi.z); };
+  std::vector<int> worlds;
+  for (int w : world)
+    if (w >= 0) worlds.push_back(w);
+  std::sort(worlds.begin(), worlds.end());
+  worlds.erase(std::unique(worlds.begin(), worlds.end()), worlds.end());
+  struct Entry {
+    int segment, shape;
+    real lo, hi;
+  };
+  std::vector<Entry> e;
+  e.reserve(static_cast<std::size_t>(n));
+  for (int i = 0; i < n; ++i) {
+    if (world[i] >= 0) {
+      e.push_back({world[i], i, lo_of(hb[i]), hi_of(hb[i])});
+    } else {
+      e.push_back({-1, i, lo_of(hb[i]), hi_of(hb[i])});
+      for (int w : worlds) e.push_back({w, i, lo_of(hb[i]), hi_of(hb[i])});
+    }
   }
-  Buffer<int> sorted(d, order);
-  Buffer<real> slo(d, hlo), shi(d, hhi);
-  View<const int> ord = sorted.view();
-  View<const real> vlo = slo.view(), vhi = shi.view();
-  // Sweep: position a pairs with every later position b whose interval starts before a's ends.
-  Buffer<std::int64_t> counts(d, n);
+  std::sort(e.begin(), e.end(), [](const Entry& a, const Entry& b) {
+    if (a.segment != b.segment) return a.segment < b.segment;
+    if (a.lo != b.lo) return a.lo < b.lo;
+    return a.shape < b.shape;
+  });
+  const std::int64_t ne = static_cast<std::int64_t>(e.size());
+  std::vector<int> hseg(ne), hshape(ne);
+  std::vector<real> hlo(ne), hhi(ne);
+  for (std::int64_t k = 0; k < ne; ++k) hseg[k] = e[k].segment, hshape[k] = e[k].shape, hlo[k] = e[k].lo, hhi[k] = e[k].hi;
+  Buffer<int> bseg(d, hseg), bshape(d, hshape);
+  Buffer<real> blo(d, hlo), bhi(d, hhi);
+  View<const int> seg = bseg.view(), shp = bshape.view(), wv = m.shape_world.view();
+  View<const real> vlo = blo.view(), vhi = bhi.view();
+  // Sweep: entry a pairs with every later entry b of its segment whose interval starts before a's
+  // ends; in a world's segment, two shared shapes are skipped (their pair belongs to segment -1).
+  Buffer<std::int64_t> counts(d, ne);
   View<std::int64_t> cnt = counts.view();
-  parallel_for(d, n, IMPULSE_LAMBDA(std::int64_t a) {
+  parallel_for(d, ne, IMPULSE_LAMBDA(std::int64_t a) {
     std::int64_t c = 0;
-    const int i = ord[a];
-    for (std::int64_t b = a + 1; b < n && vlo[b] <= vhi[a]; ++b) {
-      const int j = ord[b];
+    const int i = shp[a];
+    for (std::int64_t b = a + 1; b < ne && seg[b] == seg[a] && vlo[b] <= vhi[a]; ++b) {
+      const int j = shp[b];
+      if (seg[a] >= 0 && wv[i] < 0 && wv[j] < 0) continue;
       if (aabb_overlap(boxes[i], boxes[j]) && shape_pair_passes_filters(f, i, j)) ++c;
     }
     cnt[a] = c;
@@ -148,11 +172,12 @@ Buffer<std::int64_t> broad_phase_sap(const CollisionModel& m, View<const aabb> b
   Buffer<std::int64_t> pairs(d, total);
   View<std::int64_t> out = pairs.view();
   View<const std::int64_t> off = offsets.view();
-  parallel_for(d, n, IMPULSE_LAMBDA(std::int64_t a) {
+  parallel_for(d, ne, IMPULSE_LAMBDA(std::int64_t a) {
     std::int64_t w = off[a];
-    const int i = ord[a];
-    for (std::int64_t b = a + 1; b < n && vlo[b] <= vhi[a]; ++b) {
-      const int j = ord[b];
+    const int i = shp[a];
+    for (std::int64_t b = a + 1; b < ne && seg[b] == seg[a] && vlo[b] <= vhi[a]; ++b) {
+      const int j = shp[b];
+      if (seg[a] >= 0 && wv[i] < 0 && wv[j] < 0) continue;
       if (aabb_overlap(boxes[i], boxes[j]) && shape_pair_passes_filters(f, i, j)) out[w++] = pair_key(i, j);
     }
   });
