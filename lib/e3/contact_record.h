@@ -16,8 +16,9 @@ IMPULSE_HD inline real contact_surface_separation(vec3 p0, vec3 p1, vec3 n, real
 }
 
 /// @formula E3.2-writer-accept  The detection writer keeps a candidate iff (course E3 §2)
-///   d <= gap0 + gap1        (inclusive; a kept record may be separated, d > 0)
-IMPULSE_HD inline bool writer_accepts(real d, real gap0, real gap1) { return d <= gap0 + gap1; }
+///   d <= gap_sum,   gap_sum = gap0 + gap1 (+ the optional speculative widening)
+/// inclusive; a kept record may be separated (d > 0).
+IMPULSE_HD inline bool writer_accepts(real d, real gap_sum) { return d <= gap_sum; }
 
 /// @formula E3.2-speculative-gap  Detection distance with the optional speculative widening
 /// (course E3 §2):

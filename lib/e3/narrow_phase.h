@@ -12,6 +12,7 @@
 
 #include "core/hd.h"
 #include "core/math.h"
+#include "e3/contact_record.h"
 #include "e3/geometry.h"
 
 namespace impulse {
@@ -280,7 +281,7 @@ IMPULSE_HD inline int manifold_points(const ConvexCore& A, const ConvexCore& B, 
       const vec3 xa = lift(HA, PA, ma, Q[k], o, t1, t2, n);
       const vec3 xb = lift(HB, PB, mb, Q[k], o, t1, t2, n);
       const real sk = dot(n, xb - xa);
-      if (sk - thickness_sum <= accept) out[count++] = {xa, xb, n, sk};
+      if (writer_accepts(sk - thickness_sum, accept)) out[count++] = {xa, xb, n, sk};
     }
   }
   return count;
@@ -299,7 +300,7 @@ IMPULSE_HD inline int convex_contact_candidates(const ConvexCore& A, const Conve
   real s;
   if (!g.overlap) {
     s = g.distance;
-    if (s - thickness_sum > accept) return 0;
+    if (!writer_accepts(s - thickness_sum, accept)) return 0;
     pa = g.point_a, pb = g.point_b;
     n = (pb - pa) / s;
   } else {
@@ -316,7 +317,7 @@ IMPULSE_HD inline int convex_contact_candidates(const ConvexCore& A, const Conve
     }
   }
   int count = manifold_points(A, B, n, pa, thickness_sum, accept, out, cap);
-  if (count == 0 && s - thickness_sum <= accept && cap > 0) out[count++] = {pa, pb, n, s};
+  if (count == 0 && writer_accepts(s - thickness_sum, accept) && cap > 0) out[count++] = {pa, pb, n, s};
   return count;
 }
 
@@ -331,7 +332,7 @@ IMPULSE_HD inline int triangle_contact_candidates(const ConvexCore& T, const Con
   if (dot(nf, core_center(C) - t0) < 0) nf = -nf;
   const vec3 pc = core_support(C, -nf);
   const real h = dot(nf, pc - t0);
-  if (h - thickness_sum > accept) return 0;
+  if (!writer_accepts(h - thickness_sum, accept)) return 0;
   const vec3 pt = pc - h * nf;
   int count = triangle_first ? manifold_points(T, C, nf, pt, thickness_sum, accept, out, cap)
                              : manifold_points(C, T, -nf, pt, thickness_sum, accept, out, cap);
@@ -356,7 +357,7 @@ IMPULSE_HD inline int plane_contact_candidates(const transform& plane, const Con
   int count = 0;
   for (int i = 0; i < nf && count < cap; ++i) {
     const real h = dot(np, F[i] - plane.p);
-    if (h - thickness_sum > accept) continue;
+    if (!writer_accepts(h - thickness_sum, accept)) continue;
     const vec3 on_plane = F[i] - h * np;
     if (plane_first) out[count++] = {on_plane, F[i], np, h};
     else out[count++] = {F[i], on_plane, -np, h};

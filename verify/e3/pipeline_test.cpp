@@ -236,8 +236,18 @@ RC_GTEST_PROP(E3_2_writer_accept, RecordExistsIffDAtMostTheSummedGap, ()) {
   SpherePair s(dx, gap);
   const real d = dx - 0.5;  // analytic sphere-sphere gap function
   const Record r = collide(s.m, s.q);
-  RC_ASSERT((r.count == 1) == writer_accepts(d, gap, gap));
-  RC_ASSERT(writer_accepts(2 * gap, gap, gap));  // the boundary is inclusive
+  RC_ASSERT((r.count == 1) == writer_accepts(d, gap + gap));
+}
+
+TEST(E3_2_writer_accept, TheBoundaryIsInclusive) {
+  // Radii 0.3 and 0.2, centres 0.75 m apart, gaps 0.125 each: d = 0.25 = gap0 + gap1 exactly
+  // (every number here is exact in binary floating point).
+  SpherePair s(0.75, 0.125);
+  EXPECT_EQ(collide(s.m, s.q).count, 1);
+  SpherePair t(0.75 + 1.0 / 1024, 0.125);
+  EXPECT_EQ(collide(t.m, t.q).count, 0);
+  EXPECT_TRUE(writer_accepts(0.25, 0.25));
+  EXPECT_FALSE(writer_accepts(0.25 + 1e-12, 0.25));
 }
 
 // --- E3.2-gap ------------------------------------------------------------------------------------
