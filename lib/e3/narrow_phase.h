@@ -307,6 +307,12 @@ IMPULSE_HD inline int convex_contact_candidates(const ConvexCore& A, const Conve
     const EpaResult e = epa_penetration(A, B, g);
     if (e.ok) {
       n = e.normal, pa = e.point_a, pb = e.point_b, s = -e.depth;
+      if (A.type == SHAPE_CYLINDER || B.type == SHAPE_CYLINDER) {  // curved core: refine EPA
+        n = refine_penetration_direction(A, B, n);
+        pa = core_support(A, n);
+        pb = core_support(B, -n);
+        s = dot(n, pb - pa);
+      }
     } else {
       // Flat Minkowski difference (two thin cores crossing, e.g. capsule segments): a fallback
       // normal along the centres, touching cores.
@@ -317,7 +323,12 @@ IMPULSE_HD inline int convex_contact_candidates(const ConvexCore& A, const Conve
     }
   }
   int count = manifold_points(A, B, n, pa, thickness_sum, accept, out, cap);
-  if (count == 0 && writer_accepts(s - thickness_sum, accept) && cap > 0) out[count++] = {pa, pb, n, s};
+  // The GJK/EPA pair is the deepest point; the clipped features may miss it (a cylinder cap is
+  // sampled by an octagon), so it is added whenever no manifold point is as deep.
+  real deepest = real(1e300);
+  for (int k = 0; k < count; ++k) deepest = rmin(deepest, out[k].s);
+  if (count < cap && writer_accepts(s - thickness_sum, accept) && deepest > s + real(1e-9) * (rabs(s) + real(1e-3)))
+    out[count++] = {pa, pb, n, s};
   return count;
 }
 
