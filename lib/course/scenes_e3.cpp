@@ -31,7 +31,6 @@ std::ofstream open_csv(const std::string& dir, const std::string& name) {
 // capsule lying on the ground, and a small box resting on the big one.
 struct ContactScene {
   CollisionSceneBuilder b;
-  std::vector<std::string> what;
 };
 
 ContactScene contact_scene(real gap) {
@@ -39,20 +38,15 @@ ContactScene contact_scene(real gap) {
   s.b.rigid_gap = gap;
   const quat about_y = quat_from_axis_angle({0, 1, 0}, 0.25);
   s.b.add_shape_plane(-1, {});
-  s.what.push_back("plane");
   const real hx = 0.3, hz = 0.15;
   // lowest corner of the tilted box at z = -0.002
   const real zc = -0.002 + hx * std::sin(0.25) + hz * std::cos(0.25);
   s.b.add_shape_box(s.b.add_body({{0, 0, zc}, about_y}), hx, 0.2, hz);
-  s.what.push_back("box");
   s.b.add_shape_sphere(s.b.add_body({{0.8, 0, 0.13}, quat_identity()}), 0.1);
-  s.what.push_back("sphere");
   s.b.add_shape_capsule(s.b.add_body({{-0.85, 0, 0.06}, quat_from_axis_angle({0, 1, 0}, 1.5707963267948966)}), 0.06,
                         0.2);
-  s.what.push_back("capsule");
   const vec3 up = quat_rotate(about_y, {0, 0, 1});
   s.b.add_shape_box(s.b.add_body({vec3{0, 0, zc} + (hz + 0.05 - 0.001) * up, about_y}), 0.08, 0.08, 0.05);
-  s.what.push_back("small box");
   return s;
 }
 

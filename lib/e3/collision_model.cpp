@@ -63,12 +63,6 @@ int build_bvh(std::vector<BvhNode>& nodes, std::vector<int>& order, const std::v
 
 }  // namespace
 
-std::string CollisionSceneBuilder::name(int shape) const {
-  std::string s = "shape " + std::to_string(shape);
-  if (shape >= 0 && shape < shape_count() && !label_[shape].empty()) s += " ('" + label_[shape] + "')";
-  return s;
-}
-
 int CollisionSceneBuilder::add_body(const transform& q, const std::string& label) {
   const int b = body_count();
   if (!finite(q)) throw std::invalid_argument("body " + std::to_string(b) + (label.empty() ? "" : " ('" + label + "')") +
@@ -76,7 +70,6 @@ int CollisionSceneBuilder::add_body(const transform& q, const std::string& label
   if (std::abs(quat_norm(q.q) - 1) > 1e-6)
     throw std::invalid_argument("body " + std::to_string(b) + ": orientation is not a unit quaternion");
   body_q_.push_back(q);
-  body_label_.push_back(label);
   return b;
 }
 
@@ -107,7 +100,6 @@ int CollisionSceneBuilder::add_shape(int body, int type, vec3 scale, ShapeOption
   margin_.push_back(o.margin);
   gap_.push_back(o.gap < 0 ? rigid_gap : o.gap);
   material_.push_back(o.material);
-  label_.push_back(o.label);
   src_start_.push_back(0);
   src_count_.push_back(0);
   return s;
@@ -277,7 +269,6 @@ CollisionModel CollisionSceneBuilder::finalize(Device d, bool explicit_pairs) co
   m.mesh_bvh_nodes = Buffer<BvhNode>(d, nodes);
   m.shape_collision_filter_pairs = Buffer<std::int64_t>(d, excl);
   m.joint_filter_body_pairs = Buffer<std::int64_t>(d, joints);
-  m.shape_label = label_;
   if (explicit_pairs) {
     // The explicit broad phase's list: every pair that passes the filters, evaluated on the host
     // with the same filter function the kernels use.

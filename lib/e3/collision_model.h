@@ -58,8 +58,6 @@ struct CollisionModel {
   Buffer<std::int64_t> shape_contact_pairs;           // sorted pairs passing every filter (explicit mode)
   bool has_shape_contact_pairs = false;
 
-  std::vector<std::string> shape_label;  // host: name of each shape, for messages
-
   FilterView filter_view() const {
     return {shape_world.view(), shape_collision_group.view(), shape_body.view(), shape_collision_filter_pairs.view(),
             joint_filter_body_pairs.view()};
@@ -117,16 +115,13 @@ class CollisionSceneBuilder {
 
  private:
   int add_shape(int body, int type, vec3 scale, ShapeOptions& o);
-  std::string name(int shape) const;
 
   std::vector<transform> body_q_;
-  std::vector<std::string> body_label_;
   std::vector<int> type_, body_, world_, group_, src_start_, src_count_;
   std::vector<transform> xform_;
   std::vector<vec3> scale_;
   std::vector<real> margin_, gap_;
   std::vector<ShapeMaterial> material_;
-  std::vector<std::string> label_;
   std::vector<vec3> points_;
   std::vector<int> triangles_;
   std::vector<std::int64_t> exclusions_, joint_pairs_;

@@ -396,7 +396,7 @@ IMPULSE_HD inline EpaResult epa_penetration(const ConvexCore& A, const ConvexCor
       int a = t[tri[f][0]], b = t[tri[f][1]], c = t[tri[f][2]];
       Face face;
       if (!make_face(V, a, b, c, face)) return out;
-      if (dot(face.n, centroid - V[a].w) > 0 && make_face(V, a, c, b, face)) {}  // orient outward
+      if (dot(face.n, centroid - V[a].w) > 0) make_face(V, a, c, b, face);  // turn the normal outward
       F[nf++] = face;
     }
   }
