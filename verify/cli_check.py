@@ -9,6 +9,7 @@ import tempfile
 
 BIN = sys.argv[1]
 failures = []
+checks = 0
 
 
 def run(*args, stdin=None):
@@ -16,6 +17,8 @@ def run(*args, stdin=None):
 
 
 def expect(args, code, out_has=None, err_has=None):
+    global checks
+    checks += 1
     r = run(*args)
     ok = r.returncode == code
     if out_has is not None and out_has not in r.stdout:
@@ -85,6 +88,16 @@ if r.returncode == 0 and json.loads(r.stdout)["metrics"]["bodies"]["value"] != 1
 expect(["bench", "e1-spatial-shift", "--n", "-5"], 2, err_has="--n")
 expect(["bench", "e1-spatial-shift", "--device", "tpu"], 2, err_has="tpu")
 expect(["bench", "e1-frames"], 2, err_has="no benchmark")
+r = expect(["bench", "e3-broadphase", "--n", "500", "--mode", "nxn", "--repeat", "1", "--json"], 0)
+if r.returncode == 0 and json.loads(r.stdout)["metrics"]["shapes"]["value"] != 500:
+    failures.append("bench e3-broadphase did not report its shape count")
+expect(["bench", "e3-broadphase", "--mode", "bvh"], 2, err_has="bvh")
+expect(["bench", "e3-broadphase", "--n", "1"], 2, err_has="--n")
+with tempfile.TemporaryDirectory() as d:
+    expect(["run", "e3-contacts", "--out", d], 0)
+    if not os.path.exists(os.path.join(d, "e3-contacts.csv")):
+        failures.append("run e3-contacts wrote no CSV")
+expect(["run", "e3-contacts", "--gap", "-1"], 2, err_has="--gap")
 expect(["frobnicate"], 2)
 
 # lcp (Stewart-Trinkle chapter): a solvable 2x2, an infeasible one, bad files naming the line.
@@ -113,6 +126,5 @@ expect(["run", "st-rod", "--h", "-1"], 2, err_has="--h")
 
 for f in failures:
     print("FAIL " + f)
-n = 47
-print(f"cli: {n - len(failures) if len(failures) < n else 0} passed, {len(failures)} failed")
+print(f"cli: {max(0, checks - len(failures))} passed, {len(failures)} failed")
 sys.exit(1 if failures else 0)

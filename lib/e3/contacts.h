@@ -1,0 +1,83 @@
+// The Contacts record (course E3 §2, the record table) and the functions that read it.
+//
+// Field names are Newton's. Rows [0, rigid_contact_count) are valid; rows beyond it may hold stale
+// data (clear() resets only the count, E3.2-clear). The writer takes a slot by counting first and
+// skips the write when the slot is >= rigid_contact_max, so the count can exceed the capacity: the
+// record is then incomplete (E3.2-overflow-count) and every reader here refuses it
+// (E3.2-overflow-policy).
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "core/buffer.h"
+#include "core/math.h"
+#include "core/spatial.h"
+
+namespace impulse {
+
+struct CollisionModel;
+
+struct Contacts {
+  /// Allocates rows for rigid_contact_max contacts on device d. request_force allocates the
+  /// optional force array up front (E3.2-field-force); a negative capacity is an error.
+  Contacts(Device d, int rigid_contact_max, bool request_force = false);
+
+  Device device = Device::cpu;
+  int rigid_contact_max = 0;                   // capacity [rows]
+
+  Buffer<int> rigid_contact_count;             // single element: contacts written or attempted (1)
+  Buffer<int> rigid_contact_shape0;            // shape id of side 0 (rigid_contact_max)
+  Buffer<int> rigid_contact_shape1;            // shape id of side 1 (rigid_contact_max)
+  Buffer<vec3> rigid_contact_point0;           // core point, body-0 frame (world if static) [m]
+  Buffer<vec3> rigid_contact_point1;           // core point, body-1 frame (world if static) [m]
+  Buffer<vec3> rigid_contact_normal;           // world unit normal from shape0 to shape1 [-]
+  Buffer<vec3> rigid_contact_offset0;          // body-0 frame offset core -> effective surface [m]
+  Buffer<vec3> rigid_contact_offset1;          // body-1 frame offset core -> effective surface [m]
+  Buffer<real> rigid_contact_margin0;          // effective thickness radius + margin, side 0 [m]
+  Buffer<real> rigid_contact_margin1;          // effective thickness radius + margin, side 1 [m]
+  Buffer<real> rigid_contact_stiffness;        // per-contact stiffness override, 0 = unset [N/m]
+  Buffer<real> rigid_contact_damping;          // per-contact damping override, 0 = unset [N s/m]
+  Buffer<real> rigid_contact_friction;         // per-contact friction scale, 0 = unset [-]
+  Buffer<int> rigid_contact_match_index;       // matching: row of the same contact last frame, -1 (rigid_contact_max)
+  Buffer<spatial_vector> force;                // optional (f [N], tau [N m]); empty unless requested
+
+  bool has_force() const { return force.size() > 0; }
+
+  /// @formula E3.2-clear  Resets the count only; the rows keep whatever they held (course E3 §2).
+  void clear();
+
+  /// The raw count, which may exceed rigid_contact_max after an overflow.
+  int count() const;
+  bool overflowed() const { return count() > rigid_contact_max; }
+
+  /// @formula E3.2-overflow-policy  The count of a complete record (course E3 §2). Throws
+  /// std::runtime_error naming the count, the capacity and how to raise it when
+  /// not (0 <= count <= rigid_contact_max).
+  int checked_count() const;
+};
+
+/// The message of an overflowed record.
+std::string overflow_message(int count, int capacity);
+
+/// A host copy of the geometry of a complete record, in world frame (the course's §9 snapshot).
+struct ContactGeometrySnapshot {
+  int count = 0;
+  std::vector<real> distance_m;
+  std::vector<vec3> point0_world_m, point1_world_m, normal_world;
+};
+
+/// @formula E3.2-field-point  eval_rigid_contact_kinematics (course E3 §2, §9): for every row
+/// i < count, rebuilds the world core points from the body-frame points and the *given* body
+/// poses and evaluates the gap function against the record's normal:
+///   p0 = X_b0 point0 (identity for body -1), p1 = X_b1 point1,
+///   d  = n . (p1 - p0) - (margin0 + margin1)                         [m]
+/// The normal and the set of rows still come from the last collide. Refuses an overflowed record.
+void eval_rigid_contact_kinematics(const CollisionModel& model, View<const transform> body_q, const Contacts& c,
+                                   View<real> out_distance, View<vec3> out_point0_world, View<vec3> out_point1_world);
+
+/// The snapshot helper of the course's §9 (checks overflow first, then reads back).
+ContactGeometrySnapshot snapshot_contact_geometry(const CollisionModel& model, View<const transform> body_q,
+                                                  const Contacts& c);
+
+}  // namespace impulse

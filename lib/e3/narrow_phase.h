@@ -1,0 +1,379 @@
+// Narrow phase: contact points of one candidate shape pair (course E3 §2, geometry routes and
+// reduction).
+//
+// Route (a), primitive/convex pairs: GJK gives the core distance when the cores are apart, EPA the
+// penetration when they overlap; the normal n points from shape0 to shape1. A manifold is built by
+// clipping the two support features (face, edge or vertex of each core in the direction of n)
+// in the contact plane, and reduced to at most kMaxPairContacts points. Route (b), static triangle
+// meshes: each triangle the BVH reports near the other shape acts as a bounded one-sided plane
+// (triangle_contact_candidates); the union of their points is reduced to the same bound. Route (c)
+// (SDF / hydroelastic) is not built.
+#pragma once
+
+#include "core/hd.h"
+#include "core/math.h"
+#include "e3/contact_record.h"
+#include "e3/geometry.h"
+
+namespace impulse {
+
+/// Most contact points one shape pair contributes after reduction (E3.2-reduction).
+constexpr int kMaxPairContacts = 4;
+/// Most support-feature vertices considered per side (a cylinder cap is sampled with 8).
+constexpr int kMaxFeature = 16;
+
+/// One contact of a pair, before it becomes a record row.
+struct PairContact {
+  vec3 a;  // core point on shape0, world [m]
+  vec3 b;  // core point on shape1, world [m]
+  vec3 n;  // unit normal from shape0 to shape1, world
+  real s;  // signed core distance n.(b - a) [m]; d = s - (thickness0 + thickness1)
+};
+
+struct PairContacts {
+  PairContact c[kMaxPairContacts];
+  int count = 0;
+};
+
+/// @formula E3.2-geometry-routes  Which geometry route a shape-type pair takes (course E3 §2).
+///   primitive/convex x primitive/convex -> GJK/EPA (route a); mesh x primitive/convex -> mesh BVH
+///   (route b); SDF and hydroelastic (route c) are not built here; mesh x mesh and plane x plane
+///   pairs produce no contacts.
+enum class GeometryRoute { none, convex, plane_convex, mesh_bvh, hydroelastic };
+IMPULSE_HD inline GeometryRoute geometry_route(int t0, int t1, bool hydro0 = false, bool hydro1 = false) {
+  if (hydro0 && hydro1 && t0 != SHAPE_PLANE && t1 != SHAPE_PLANE) return GeometryRoute::hydroelastic;
+  const bool p0 = t0 == SHAPE_PLANE, p1 = t1 == SHAPE_PLANE, m0 = t0 == SHAPE_MESH, m1 = t1 == SHAPE_MESH;
+  if ((p0 && p1) || (m0 && m1) || (p0 && m1) || (m0 && p1)) return GeometryRoute::none;
+  if (m0 || m1) return GeometryRoute::mesh_bvh;
+  if (p0 || p1) return GeometryRoute::plane_convex;
+  return GeometryRoute::convex;
+}
+
+/// Vertices of the core's support feature in world direction dir: every vertex whose support
+/// value is within a small tolerance of the maximum (a face, an edge or one vertex). A cylinder cap
+/// is represented by 8 rim points (an inscribed octagon), its side by a segment.
+IMPULSE_HD inline int support_feature(const ConvexCore& c, vec3 dir, vec3* out) {
+  const vec3 top = core_support(c, dir);
+  const real h = dot(top, dir);
+  int n = 0;
+  auto take = [&](vec3 p, real size) {
+    if (n < kMaxFeature && dot(p, dir) >= h - real(1e-3) * size) out[n++] = p;
+  };
+  switch (c.type) {
+    case SHAPE_SPHERE: out[n++] = top; break;
+    case SHAPE_CAPSULE: {
+      const real hh = c.scale.y;
+      take(transform_point(c.X, {0, 0, hh}), 2 * hh);
+      take(transform_point(c.X, {0, 0, -hh}), 2 * hh);
+      break;
+    }
+    case SHAPE_BOX: {
+      const real size = 2 * rmax(c.scale.x, rmax(c.scale.y, c.scale.z));
+      for (int i = 0; i < 8; ++i)
+        take(transform_point(c.X, {(i & 1) ? c.scale.x : -c.scale.x, (i & 2) ? c.scale.y : -c.scale.y,
+                                   (i & 4) ? c.scale.z : -c.scale.z}),
+             size);
+      break;
+    }
+    case SHAPE_CYLINDER: {
+      const vec3 dl = quat_rotate_inv(c.X.q, dir);
+      const real r = c.scale.x, hh = c.scale.y;
+      if (rabs(dl.z) > real(0.9999)) {  // a cap faces dir
+        const real z = dl.z > 0 ? hh : -hh;
+        for (int k = 0; k < 8; ++k) {
+          const real t = real(0.78539816339744831) * k;
+          out[n++] = transform_point(c.X, {r * cos(t), r * sin(t), z});
+        }
+      } else if (rabs(dl.z) < real(1e-2)) {  // the side faces dir: a line on the mantle
+        const real rr = sqrt(dl.x * dl.x + dl.y * dl.y);
+        out[n++] = transform_point(c.X, {r * dl.x / rr, r * dl.y / rr, hh});
+        out[n++] = transform_point(c.X, {r * dl.x / rr, r * dl.y / rr, -hh});
+      } else {
+        out[n++] = top;
+      }
+      break;
+    }
+    case SHAPE_CONVEX_HULL: {
+      vec3 lo = mul_elem(c.points[0], c.scale), hi = lo;
+      for (int i = 1; i < c.point_count; ++i) {
+        lo = vmin(lo, mul_elem(c.points[i], c.scale));
+        hi = vmax(hi, mul_elem(c.points[i], c.scale));
+      }
+      const real size = length(hi - lo);
+      for (int i = 0; i < c.point_count; ++i) take(transform_point(c.X, mul_elem(c.points[i], c.scale)), size);
+      break;
+    }
+    case SHAPE_TRIANGLE: {
+      const real size = rmax(length(c.points[1] - c.points[0]), length(c.points[2] - c.points[0]));
+      for (int i = 0; i < 3; ++i) take(c.points[i], size);
+      break;
+    }
+    default: out[n++] = top; break;
+  }
+  if (n == 0) out[n++] = top;
+  return n;
+}
+
+namespace np_detail {
+
+struct P2 {
+  real x, y;
+};
+IMPULSE_HD inline real cross2(P2 o, P2 a, P2 b) { return (a.x - o.x) * (b.y - o.y) - (a.y - o.y) * (b.x - o.x); }
+
+/// 2-D convex hull (Andrew's monotone chain), counter-clockwise; idx maps hull to input order.
+IMPULSE_HD inline int hull2(const P2* p, int n, int* idx, real tol) {
+  int order[kMaxFeature];
+  for (int i = 0; i < n; ++i) order[i] = i;
+  for (int i = 1; i < n; ++i) {  // insertion sort by (x, y)
+    int k = order[i], j = i - 1;
+    while (j >= 0 && (p[order[j]].x > p[k].x || (p[order[j]].x == p[k].x && p[order[j]].y > p[k].y))) {
+      order[j + 1] = order[j];
+      --j;
+    }
+    order[j + 1] = k;
+  }
+  if (n == 1) {
+    idx[0] = order[0];
+    return 1;
+  }
+  int h[2 * kMaxFeature];
+  int m = 0;
+  for (int i = 0; i < n; ++i) {
+    while (m >= 2 && cross2(p[h[m - 2]], p[h[m - 1]], p[order[i]]) <= tol) --m;
+    h[m++] = order[i];
+  }
+  for (int i = n - 2, t = m + 1; i >= 0; --i) {
+    while (m >= t && cross2(p[h[m - 2]], p[h[m - 1]], p[order[i]]) <= tol) --m;
+    h[m++] = order[i];
+  }
+  --m;  // the last point repeats the first
+  if (m < 1) m = 1;
+  for (int i = 0; i < m; ++i) idx[i] = h[i];
+  // Drop duplicated points of a degenerate (segment) hull.
+  if (m == 2 && rabs(p[h[0]].x - p[h[1]].x) + rabs(p[h[0]].y - p[h[1]].y) <= tol) m = 1;
+  return m;
+}
+
+IMPULSE_HD inline bool inside_polygon(P2 q, const P2* poly, int m, real tol) {
+  if (m < 3) return false;
+  for (int i = 0; i < m; ++i)
+    if (cross2(poly[i], poly[(i + 1) % m], q) < -tol) return false;
+  return true;
+}
+
+/// Lifts a contact-plane point q = o + x t1 + y t2 onto a support feature along n.
+IMPULSE_HD inline vec3 lift(const vec3* F, const P2* F2, int m, P2 q, vec3 o, vec3 t1, vec3 t2, vec3 n) {
+  const vec3 base = o + q.x * t1 + q.y * t2;
+  if (m >= 3) {
+    vec3 nf{}, c{};
+    for (int i = 0; i < m; ++i) {  // Newell's normal of the ordered polygon
+      const vec3 u = F[i], v = F[(i + 1) % m];
+      nf += vec3{(u.y - v.y) * (u.z + v.z), (u.z - v.z) * (u.x + v.x), (u.x - v.x) * (u.y + v.y)};
+      c += u;
+    }
+    c = c / real(m);
+    const real dn = dot(nf, n);
+    if (rabs(dn) > real(1e-9) * length(nf)) return base + (dot(nf, c - base) / dn) * n;
+  }
+  if (m >= 2) {
+    const P2 d{F2[1].x - F2[0].x, F2[1].y - F2[0].y};
+    const real dd = d.x * d.x + d.y * d.y;
+    real t = dd > 0 ? ((q.x - F2[0].x) * d.x + (q.y - F2[0].y) * d.y) / dd : real(0);
+    t = rmin(rmax(t, real(0)), real(1));
+    return F[0] + t * (F[1] - F[0]);
+  }
+  return F[0];
+}
+
+IMPULSE_HD inline void basis(vec3 n, vec3& t1, vec3& t2) {
+  t1 = rabs(n.x) < real(0.57) ? normalize(cross(n, vec3{1, 0, 0})) : normalize(cross(n, vec3{0, 1, 0}));
+  t2 = cross(n, t1);
+}
+
+}  // namespace np_detail
+
+/// @formula E3.2-reduction  Reduces candidate contact points to at most kMaxPairContacts (course
+/// E3 §2): keep the deepest point, then the point farthest from it, then the one spanning the
+/// largest triangle with those two, then the one farthest from all three. Deterministic (ties go
+/// to the lower index); the result is a subset of the input, in selection order.
+IMPULSE_HD inline int reduce_contacts(PairContact* c, int n) {
+  if (n <= kMaxPairContacts) return n;
+  int pick[kMaxPairContacts];
+  int deepest = 0;
+  for (int i = 1; i < n; ++i)
+    if (c[i].s < c[deepest].s) deepest = i;
+  pick[0] = deepest;
+  int best = -1;
+  real bv = -1;
+  for (int i = 0; i < n; ++i) {
+    const vec3 d = c[i].a - c[pick[0]].a;
+    if (dot(d, d) > bv) bv = dot(d, d), best = i;
+  }
+  pick[1] = best;
+  best = -1, bv = -1;
+  for (int i = 0; i < n; ++i) {
+    const real v = length(cross(c[pick[1]].a - c[pick[0]].a, c[i].a - c[pick[0]].a));
+    if (i != pick[0] && i != pick[1] && v > bv) bv = v, best = i;
+  }
+  pick[2] = best;
+  best = -1, bv = -1;
+  for (int i = 0; i < n; ++i) {
+    if (i == pick[0] || i == pick[1] || i == pick[2]) continue;
+    const real v = length(c[i].a - c[pick[0]].a) + length(c[i].a - c[pick[1]].a) + length(c[i].a - c[pick[2]].a);
+    if (v > bv) bv = v, best = i;
+  }
+  pick[3] = best;
+  PairContact kept[kMaxPairContacts];
+  for (int k = 0; k < kMaxPairContacts; ++k) kept[k] = c[pick[k]];
+  for (int k = 0; k < kMaxPairContacts; ++k) c[k] = kept[k];
+  return kMaxPairContacts;
+}
+
+/// The manifold of a convex pair for a given normal n (shape0 -> shape1): the support features of A
+/// along +n and of B along -n are clipped in the contact plane and lifted back onto each feature;
+/// points with s - thickness_sum > accept are dropped. Returns the number of points written.
+IMPULSE_HD inline int manifold_points(const ConvexCore& A, const ConvexCore& B, vec3 n, vec3 o, real thickness_sum,
+                                      real accept, PairContact* out, int cap) {
+  using namespace np_detail;
+  int count = 0;
+  vec3 FA[kMaxFeature], FB[kMaxFeature];
+  const int na = support_feature(A, n, FA), nb = support_feature(B, -n, FB);
+  if (na > 1 && nb > 1) {
+    vec3 t1, t2;
+    basis(n, t1, t2);
+    P2 A2[kMaxFeature], B2[kMaxFeature];
+    real size = 0;
+    for (int i = 0; i < na; ++i) {
+      A2[i] = {dot(FA[i] - o, t1), dot(FA[i] - o, t2)};
+      size = rmax(size, rabs(A2[i].x) + rabs(A2[i].y));
+    }
+    for (int i = 0; i < nb; ++i) {
+      B2[i] = {dot(FB[i] - o, t1), dot(FB[i] - o, t2)};
+      size = rmax(size, rabs(B2[i].x) + rabs(B2[i].y));
+    }
+    const real tol = real(1e-9) * (size * size + real(1e-30));
+    int ia[kMaxFeature], ib[kMaxFeature];
+    const int ma = hull2(A2, na, ia, tol), mb = hull2(B2, nb, ib, tol);
+    vec3 HA[kMaxFeature], HB[kMaxFeature];
+    P2 PA[kMaxFeature], PB[kMaxFeature];
+    for (int i = 0; i < ma; ++i) HA[i] = FA[ia[i]], PA[i] = A2[ia[i]];
+    for (int i = 0; i < mb; ++i) HB[i] = FB[ib[i]], PB[i] = B2[ib[i]];
+    P2 Q[kMaxFeature * 2 + kMaxFeature * kMaxFeature];
+    int nq = 0;
+    const real ptol = real(1e-9) * size * size;
+    for (int i = 0; i < ma; ++i)
+      if (mb >= 3 ? inside_polygon(PA[i], PB, mb, ptol) : false) Q[nq++] = PA[i];
+    for (int i = 0; i < mb; ++i)
+      if (ma >= 3 ? inside_polygon(PB[i], PA, ma, ptol) : false) Q[nq++] = PB[i];
+    const int ea = ma >= 3 ? ma : ma - 1, eb = mb >= 3 ? mb : mb - 1;
+    for (int i = 0; i < ea; ++i)
+      for (int j = 0; j < eb; ++j) {
+        const P2 p = PA[i], p2 = PA[(i + 1) % ma], q = PB[j], q2 = PB[(j + 1) % mb];
+        const P2 r{p2.x - p.x, p2.y - p.y}, sv{q2.x - q.x, q2.y - q.y};
+        const real den = r.x * sv.y - r.y * sv.x;
+        if (rabs(den) <= real(1e-12) * (r.x * r.x + r.y * r.y + sv.x * sv.x + sv.y * sv.y)) continue;
+        const real t = ((q.x - p.x) * sv.y - (q.y - p.y) * sv.x) / den;
+        const real u = ((q.x - p.x) * r.y - (q.y - p.y) * r.x) / den;
+        if (t >= 0 && t <= 1 && u >= 0 && u <= 1) Q[nq++] = {p.x + t * r.x, p.y + t * r.y};
+      }
+    for (int k = 0; k < nq && count < cap; ++k) {
+      const vec3 xa = lift(HA, PA, ma, Q[k], o, t1, t2, n);
+      const vec3 xb = lift(HB, PB, mb, Q[k], o, t1, t2, n);
+      const real sk = dot(n, xb - xa);
+      if (writer_accepts(sk - thickness_sum, accept)) out[count++] = {xa, xb, n, sk};
+    }
+  }
+  return count;
+}
+
+
+/// Candidate points of two convex cores (route a), before reduction. Writes up to
+/// 2 * kMaxFeature + kMaxFeature^2 / 2 points into out (capacity given by cap) and returns their
+/// number; points with s - thickness_sum > accept (the summed gap) are not written.
+/// Returns 0 when the cores are farther apart than thickness_sum + accept.
+IMPULSE_HD inline int convex_contact_candidates(const ConvexCore& A, const ConvexCore& B, real thickness_sum,
+                                                real accept, PairContact* out, int cap) {
+  using namespace np_detail;
+  const GjkResult g = gjk_distance(A, B);
+  vec3 n, pa, pb;
+  real s;
+  if (!g.overlap) {
+    s = g.distance;
+    if (!writer_accepts(s - thickness_sum, accept)) return 0;
+    pa = g.point_a, pb = g.point_b;
+    n = (pb - pa) / s;
+  } else {
+    const EpaResult e = epa_penetration(A, B, g);
+    if (e.ok) {
+      n = e.normal, pa = e.point_a, pb = e.point_b, s = -e.depth;
+      if (A.type == SHAPE_CYLINDER || B.type == SHAPE_CYLINDER) {  // curved core: refine EPA
+        n = refine_penetration_direction(A, B, n);
+        pa = core_support(A, n);
+        pb = core_support(B, -n);
+        s = dot(n, pb - pa);
+      }
+    } else {
+      // Flat Minkowski difference (two thin cores crossing, e.g. capsule segments): a fallback
+      // normal along the centres, touching cores.
+      const vec3 d = core_center(B) - core_center(A);
+      n = dot(d, d) > real(1e-24) ? normalize(d) : vec3{0, 0, 1};
+      pa = pb = g.point_a;
+      s = 0;
+    }
+  }
+  int count = manifold_points(A, B, n, pa, thickness_sum, accept, out, cap);
+  // The GJK/EPA pair is the deepest point; the clipped features may miss it (a cylinder cap is
+  // sampled by an octagon), so it is added whenever no manifold point is as deep.
+  real deepest = real(1e300);
+  for (int k = 0; k < count; ++k) deepest = rmin(deepest, out[k].s);
+  if (count < cap && writer_accepts(s - thickness_sum, accept) && deepest > s + real(1e-9) * (rabs(s) + real(1e-3)))
+    out[count++] = {pa, pb, n, s};
+  return count;
+}
+
+/// Route (b) for one mesh triangle T and a convex core C: the triangle acts as a bounded one-sided
+/// plane whose normal is the face normal turned toward C's centre. The deepest point of C along
+/// that normal and the clipped features give the points; a point counts only over the triangle.
+/// (Contacts of C with a sharp convex edge of the mesh alone are not generated.)
+IMPULSE_HD inline int triangle_contact_candidates(const ConvexCore& T, const ConvexCore& C, bool triangle_first,
+                                                  real thickness_sum, real accept, PairContact* out, int cap) {
+  const vec3 t0 = T.points[0], t1 = T.points[1], t2 = T.points[2];
+  vec3 nf = normalize(cross(t1 - t0, t2 - t0));
+  if (dot(nf, core_center(C) - t0) < 0) nf = -nf;
+  const vec3 pc = core_support(C, -nf);
+  const real h = dot(nf, pc - t0);
+  if (!writer_accepts(h - thickness_sum, accept)) return 0;
+  const vec3 pt = pc - h * nf;
+  int count = triangle_first ? manifold_points(T, C, nf, pt, thickness_sum, accept, out, cap)
+                             : manifold_points(C, T, -nf, pt, thickness_sum, accept, out, cap);
+  if (count == 0 && cap > 0) {  // features do not overlap in the plane: the deepest point, if over T
+    const vec3 e0 = t1 - t0, e1 = t2 - t0, w = pt - t0;
+    const real d00 = dot(e0, e0), d01 = dot(e0, e1), d11 = dot(e1, e1), d20 = dot(w, e0), d21 = dot(w, e1);
+    const real den = d00 * d11 - d01 * d01;
+    const real v = (d11 * d20 - d01 * d21) / den, u = (d00 * d21 - d01 * d20) / den;
+    if (v >= 0 && u >= 0 && u + v <= 1)
+      out[count++] = triangle_first ? PairContact{pt, pc, nf, h} : PairContact{pc, pt, -nf, h};
+  }
+  return count;
+}
+
+/// Route (a) for a plane (shape0 when plane_first, else shape1) and a convex core: every vertex of
+/// the core's support feature toward the plane is a candidate point.
+IMPULSE_HD inline int plane_contact_candidates(const transform& plane, const ConvexCore& C, bool plane_first,
+                                               real thickness_sum, real accept, PairContact* out, int cap) {
+  const vec3 np = quat_rotate(plane.q, vec3{0, 0, 1});
+  vec3 F[kMaxFeature];
+  const int nf = support_feature(C, -np, F);
+  int count = 0;
+  for (int i = 0; i < nf && count < cap; ++i) {
+    const real h = dot(np, F[i] - plane.p);
+    if (!writer_accepts(h - thickness_sum, accept)) continue;
+    const vec3 on_plane = F[i] - h * np;
+    if (plane_first) out[count++] = {on_plane, F[i], np, h};
+    else out[count++] = {F[i], on_plane, -np, h};
+  }
+  return count;
+}
+
+}  // namespace impulse
