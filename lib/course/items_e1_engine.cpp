@@ -446,6 +446,10 @@ void register_section9_10(Registry& r) {
            quat q1 = quat_update(quaternion(v, "q"), vector3(v, "omega_tilde"), scalar(v, "h"));
            return Values{{"q1", as_values(q1)}, {"p1", as_values(origin_from_com(vector3(v, "c1"), q1, vector3(v, "c_B")))}};
          }});
+  rule(r, "E1.1-contacts-sample", "rule", "a Contacts record samples the state it was collided on, not the stepped one",
+       "E1 §1", "lib/e3/collision_pipeline.h: CollisionPipeline::collide");
+  rule(r, "E1.7-sample-phase", "rule", "pre-step contacts belong to the input pose; collide again for post-step geometry",
+       "E1 §7", "lib/e3/collision_pipeline.h: CollisionPipeline::collide, lib/e3/solver_xpbd.h: update_contacts");
   rule(r, "E1.10-xpbd-not-euler", "rule", "XPBD corrects the Euler prediction: equal without constraints, not with them", s,
        "lib/e3/solver_xpbd.h: SolverXPBD::step (predictor: lib/e1/integrator.h)");
   rule(r, "E1.10-angular-damping-order", "rule", "angular damping scales the output omega after the quaternion update", s,

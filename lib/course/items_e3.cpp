@@ -30,6 +30,8 @@ ShapeMaterial material_from(const Values& v, const char* side) {
 }
 
 void register_section1(Registry& r) {
+  r.add(plain("E3.1-local-linearization", "rule", "a fixed normal and Jacobian are a local assumption; orientations use the quaternion map",
+              "E3 §1", "lib/e1/integrator.h: quat_update"));
   r.add(prose("E3.1-source-identity", "rule", "the course reads Newton 1.6.1 at a fixed commit; its numbers are paper derivations",
               "E3 §1", "context of the course text; every E3 golden value cites its seed line and says 'analytic'"));
   r.add(prose("E3.1-three-layers", "rule", "contact model, integrator and numerical solver are separate layers", "E3 §1",
@@ -82,6 +84,8 @@ void register_section1(Registry& r) {
 
 void register_section2(Registry& r) {
   const char* S = "E3 §2";
+  r.add(plain("E3.2-xpbd-activation", "rule", "a record inside the gap is kept but gets no XPBD normal correction", S,
+              "lib/e3/xpbd_contact.h: xpbd_normal_impulse; lib/e3/model_collision.h: XpbdContactInput"));
   r.add(plain("E3.2-pipeline-api", "rule", "CollisionPipeline(model), pipeline.contacts(), pipeline.collide(state, contacts)",
               S, "lib/e3/collision_pipeline.h: CollisionPipeline"));
   r.add(plain("E3.2-pipeline-order", "rule", "clear/AABB, filtering, broad phase, narrow phase, reduction/matching, Contacts",

@@ -36,7 +36,7 @@ struct CollisionModel {
   int body_count = 0;
   real rigid_gap = 0.1;  // the builder's default shape gap [m]
 
-  Buffer<int> shape_type;              // ShapeType (shape_count)
+  Buffer<int> shape_type;              // CollisionShapeType (shape_count)
   Buffer<int> shape_body;              // owning body, -1 = static world shape (shape_count)
   Buffer<transform> shape_transform;   // shape pose in its body's frame (world for body -1) (shape_count)
   Buffer<vec3> shape_scale;            // sizes, see geometry.h [m] or [-] (shape_count)

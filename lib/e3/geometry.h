@@ -20,7 +20,7 @@
 namespace impulse {
 
 /// Shape types of the collision model (a subset of Newton's GeoType, with our own numbering).
-enum ShapeType : int {
+enum CollisionShapeType : int {
   SHAPE_PLANE = 0,
   SHAPE_SPHERE = 1,
   SHAPE_CAPSULE = 2,

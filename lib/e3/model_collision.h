@@ -1,0 +1,46 @@
+// The bridge from the E1 Model to the E3 collision pipeline and from its Contacts record to the
+// XPBD solver's contact view: Model -> CollisionModel -> CollisionPipeline::collide -> Contacts ->
+// XpbdContactInput::view() -> SolverXPBD::step / update_contacts.
+#pragma once
+
+#include "e3/collision_model.h"
+#include "e3/contacts.h"
+#include "e3/contacts_view.h"
+#include "e3/materials.h"
+
+namespace impulse {
+
+class Model;
+
+struct ModelCollisionOptions {
+  real rigid_gap = 0.1;    // default shape gap [m] (Newton ModelBuilder.rigid_gap)
+  real margin = 0;         // surface margin of every shape [m]
+  ShapeMaterial material;  // material of every shape (Newton's ShapeConfig defaults)
+};
+
+/// Builds the collision model of a Model, shape for shape (the same shape IDs): type, body,
+/// body-relative transform and sizes; shapes without collision get collision group 0 so that they
+/// keep their ID but never collide; every joint with a parent body filters its parent/child pair.
+/// Throws std::invalid_argument naming the shape for what the pipeline cannot take (finite planes)
+/// and for whatever CollisionSceneBuilder rejects.
+CollisionModel collision_model_from(const Model& model, const ModelCollisionOptions& options = {});
+
+/// The XPBD solver's view of a collision pipeline record: geometry columns are the record's own
+/// arrays (thickness = the record's margin columns), the combined XPBD materials (E3.3, arithmetic
+/// means) are computed per row by update() after every collide. The force column is the record's,
+/// present when the record was made with request_force.
+class XpbdContactInput {
+ public:
+  XpbdContactInput(const Model& model, const CollisionModel& collision, Contacts& contacts);
+  /// Recomputes the per-row materials of rows [0, min(count, capacity)).
+  void update();
+  ContactsView view();
+
+ private:
+  const Model* model_;
+  const CollisionModel* collision_;
+  Contacts* contacts_;
+  Buffer<real> mu_, mu_torsional_, mu_rolling_, restitution_;  // (rigid_contact_max) [-], [m], [m], [-]
+};
+
+}  // namespace impulse
