@@ -124,6 +124,14 @@ expect(["bench", "st-lcp", "--n", "70", "--repeat", "1", "--json"], 0, out_has='
 expect(["bench", "st-lcp", "--n", "75"], 2, err_has="--n")
 expect(["run", "st-rod", "--h", "-1"], 2, err_has="--h")
 
+# the whole chain: Model -> collide -> SolverXPBD -> update_contacts
+with tempfile.TemporaryDirectory() as d:
+    expect(["run", "e3-box-drop", "--duration", "0.3", "--out", d], 0, out_has="e3-box-drop: after")
+    if not os.path.exists(os.path.join(d, "e3-box-drop.csv")):
+        failures.append("run e3-box-drop wrote no CSV")
+expect(["run", "e3-box-drop", "--h", "-1"], 2, err_has="--h")
+expect(["run", "e3-box-drop", "--iterations", "0"], 2, err_has="--iterations")
+
 for f in failures:
     print("FAIL " + f)
 print(f"cli: {max(0, checks - len(failures))} passed, {len(failures)} failed")
