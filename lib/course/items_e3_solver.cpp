@@ -285,6 +285,32 @@ void register_observation(Registry& r) {
          }});
 }
 
+void register_readback_contract(Registry& r) {
+  auto rule = [&](const char* id, const char* kind, const char* title, const char* section, const char* where) {
+    r.add({id, kind, title, section, Status::implemented, "", where, {}, {}, {}});
+  };
+  rule("E3.7-kinematics-gradient", "rule", "with the set and normals frozen, distance is affine in the pose; no event derivative",
+       "E3 §7", "lib/e3/contacts.h: eval_rigid_contact_kinematics");
+  r.add({"E3.7-float32", "rule", "float32 arrays cap the meaningful tolerance; a tiny threshold is not float64 precision",
+         "E3 §7", Status::prose_only,
+         "impulse runs in double unless built with IMPULSE_SINGLE_PRECISION; the rule is how to read a float32 run's tolerances",
+         "", {}, {}, {}});
+  rule("E3.8-four-objects-table", "table", "joint_f, body_f, body_parent_f and Contacts.force are four different things",
+       "E3 §8", "lib/e3/solver_xpbd.h: step, update_contacts, body_parent_f");
+  rule("E3.8-kamino-wrench-conversion", "rule", "a conversion to the COM uses the State it is given: pass that step's State",
+       "E3 §8", "lib/e1/spatial_shift.h: wrench_torque_at_com");
+  rule("E3.9-readback-example-contract", "rule", "request, create, collide, overflow check, step, update, copy: one step, read once",
+       "E3 §9", "lib/e3/readback_example.h: run_readback_example");
+  rule("E3.9-snapshot-function", "rule", "snapshot_contact_geometry refuses overflow and returns count-long arrays of d and points",
+       "E3 §9", "lib/e3/contacts.h: snapshot_contact_geometry");
+  rule("E3.9-mixed-sampling", "rule", "snapshot distances follow the State given; normals and the set follow the last collide",
+       "E3 §9", "lib/e3/contacts.h: eval_rigid_contact_kinematics");
+  rule("E3.10-pitfalls-table", "table", "ten readback pitfalls, each demonstrated by the rule it links", "E3 §10",
+       "verify/e3/readback_example_test.cpp (links the demonstrating rules)");
+  r.add({"E3.11-acceptance-scope", "rule", "the chapter's review scope and what comes next", "E3 §11", Status::prose_only,
+         "a statement about the course's own review process and later chapters; nothing in it runs", "", {}, {}, {}});
+}
+
 void register_exercises(Registry& r) {
   const char* ids[][2] = {
       {"E3.10-ex2-xpbd-normal", "XPBD normal impulse and its average force for d = -0.002 m"},
@@ -309,6 +335,7 @@ void register_e3_solver(Registry& r) {
   register_xpbd(r);
   register_restitution(r);
   register_observation(r);
+  register_readback_contract(r);
   register_exercises(r);
 }
 
