@@ -36,7 +36,7 @@ void print_calc_help(const Item& it) {
   std::cout << it.id << "  (" << it.kind << ", " << it.section << "): " << it.title << "\n  function: " << it.function
             << "\ninputs:\n";
   for (const Quantity& q : it.inputs)
-    std::cout << "  --" << q.name << " " << (q.dim == 1 ? "VALUE" : q.dim == 3 ? "X,Y,Z" : "X,Y,Z,W") << "  [" << q.unit
+    std::cout << "  --" << q.name << " " << (q.dim == 1 ? "VALUE" : q.dim == 3 ? "X,Y,Z" : q.dim == 4 ? "X,Y,Z,W" : "V1,V2,...") << "  [" << q.unit
               << "]  " << q.doc << '\n';
   std::cout << "outputs:\n";
   for (const Quantity& q : it.outputs) std::cout << "  " << q.name << "  [" << q.unit << "]  " << q.doc << '\n';

@@ -21,6 +21,7 @@ const Registry& registry() {
     Registry reg;
     register_e1(reg);
     register_e3(reg);
+    register_e3_solver(reg);
     register_st(reg);
     return reg;
   }();
@@ -36,10 +37,13 @@ Values evaluate(const Item& item, const Values& inputs) {
     for (const Quantity& in : item.inputs)
       if (in.name == name) q = &in;
     if (!q) throw std::invalid_argument("unknown input --" + name + " for " + item.id);
-    if (static_cast<int>(value.size()) != q->dim)
-      throw std::invalid_argument("input --" + name + " of " + item.id + " takes " + std::to_string(q->dim) +
-                                  (q->dim == 1 ? " number" : " comma-separated numbers") + ", got " +
+    if (q->dim == 0 ? value.empty() : static_cast<int>(value.size()) != q->dim) {
+      std::string takes = q->dim == 0   ? "one or more comma-separated numbers"
+                          : q->dim == 1 ? "1 number"
+                                        : std::to_string(q->dim) + " comma-separated numbers";
+      throw std::invalid_argument("input --" + name + " of " + item.id + " takes " + takes + ", got " +
                                   std::to_string(value.size()));
+    }
     for (double x : value)
       if (!std::isfinite(x)) throw std::invalid_argument("input --" + name + " of " + item.id + " is not finite");
   }

@@ -17,8 +17,9 @@ namespace impulse::course {
 
 enum class Status { implemented, prose_only };
 
-/// A named input or output: a scalar (dim 1), a vector "x,y,z" (dim 3) or a quaternion
-/// "x,y,z,w" (dim 4); unit in SI ("m", "N m", "1/kg", "-" for dimensionless).
+/// A named input or output: a scalar (dim 1), a vector "x,y,z" (dim 3), a quaternion
+/// "x,y,z,w" (dim 4) or a list of one or more numbers (dim 0); unit in SI ("m", "N m", "1/kg",
+/// "-" for dimensionless).
 struct Quantity {
   std::string name;
   std::string unit;
@@ -74,6 +75,7 @@ std::vector<double> as_values(quat q);
 // Per-chapter registration (lib/course/items_*.cpp).
 void register_e1(Registry& r);
 void register_e3(Registry& r);
+void register_e3_solver(Registry& r);  // E3 §4-§8: XPBD contact formulas and force observation
 void register_st(Registry& r);
 
 }  // namespace impulse::course

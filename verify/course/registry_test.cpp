@@ -14,7 +14,7 @@ TEST(CourseRegistry, EveryCalculatorDeclaresItsOutputs) {
   for (const Item& it : registry().items()) {
     if (!it.calc) continue;
     EXPECT_FALSE(it.outputs.empty()) << it.id;
-    for (const Quantity& q : it.inputs) EXPECT_TRUE(q.dim == 1 || q.dim == 3 || q.dim == 4) << it.id << " " << q.name;
+    for (const Quantity& q : it.inputs) EXPECT_TRUE(q.dim == 0 || q.dim == 1 || q.dim == 3 || q.dim == 4) << it.id << " " << q.name;
   }
 }
 

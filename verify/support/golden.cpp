@@ -27,6 +27,19 @@ void expect_course_values(const std::string& id) {
   }
 }
 
+void expect_exercise_key_matches_course(const std::string& id) {
+  const course::Exercise* e = course::find_exercise(id);
+  ASSERT_NE(e, nullptr) << "no exercise " << id;
+  for (const course::AnswerPart& p : e->parts) {
+    if (p.kind != "number") continue;
+    std::vector<double> key = course::answer_key(p);
+    ASSERT_EQ(key.size(), p.course.size()) << id << " " << p.name << ": the course answer has another size";
+    for (std::size_t i = 0; i < key.size(); ++i)
+      EXPECT_TRUE(course::within_tolerance(key[i], p.course[i], p.abs_tol, p.rel_tol))
+          << id << " " << p.name << "[" << i << "]: key " << key[i] << ", course " << p.course[i];
+  }
+}
+
 std::string read_regression(const std::string& name) {
   std::ifstream f(std::string(IMPULSE_SOURCE_DIR) + "/golden/regression/" + name);
   EXPECT_TRUE(f.good()) << "missing golden/regression/" << name;

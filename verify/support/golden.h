@@ -16,6 +16,10 @@ namespace impulse::golden {
 /// no golden check at all (a golden test that checks nothing is a defect).
 void expect_course_values(const std::string& id);
 
+/// Exercise answer key (computed by the engine) equals the course's printed answer, part by part,
+/// within the part's tolerance.
+void expect_exercise_key_matches_course(const std::string& id);
+
 /// Reads a file of golden/regression/ as text; fails the test when it is missing.
 std::string read_regression(const std::string& name);
 

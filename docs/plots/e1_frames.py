@@ -1,0 +1,36 @@
+"""E1 §6: torque about, and velocity of, reference points along the x axis (scene e1-frames)."""
+import csv
+import os
+import pathlib
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+
+data = pathlib.Path(os.environ["IMPULSE_BOOK_DATA"]) / "e1-frames.csv"
+out = pathlib.Path(os.environ["IMPULSE_BOOK_FIGURES"]) / "e1_frames.png"
+rows = list(csv.DictReader(open(data)))
+x = [float(r["x_m"]) for r in rows]
+tau = [float(r["tau_z_Nm"]) for r in rows]
+vy = [float(r["v_y_mps"]) for r in rows]
+
+fig, (a, b) = plt.subplots(1, 2, figsize=(9, 3.4))
+a.plot(x, tau, color="tab:blue")
+a.axhline(0, color="0.7", lw=0.8)
+a.plot([0], [2], "o", color="tab:blue")
+a.annotate("COM: (0, 0, 2) N m", (0, 2), textcoords="offset points", xytext=(8, 4))
+a.plot([0.2], [0], "s", color="tab:red")
+a.annotate("P: 0", (0.2, 0), textcoords="offset points", xytext=(6, 6))
+a.set_xlabel("reference point x [m]")
+a.set_ylabel("torque z [N m]")
+a.set_title("f = (0, 10, 0) N at P = (0.2, 0, 0) m")
+b.plot(x, vy, color="tab:green")
+b.axhline(0, color="0.7", lw=0.8)
+b.plot([-0.1], [-0.2], "o", color="tab:green")
+b.annotate("origin of exercise 3: -0.2 m/s", (-0.1, -0.2), textcoords="offset points", xytext=(8, -4))
+b.set_xlabel("point x [m]")
+b.set_ylabel("velocity y [m/s]")
+b.set_title("omega = (0, 0, 2) rad/s, COM at rest")
+fig.tight_layout()
+fig.savefig(out, dpi=130)

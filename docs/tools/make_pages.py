@@ -1,0 +1,113 @@
+#!/usr/bin/env python3
+"""Generate the book's verification matrix and formula index.
+
+matrix.md lists every inventory ID (golden/course/inventory.tsv): its status in the registry, the
+function that implements it, the tests whose gtest suite names it with their result from the last
+`ctest` run (JUnit file), and whether `impulse calc` can evaluate it.
+Usage: make_pages.py --impulse BIN --junit FILE --out DIR
+"""
+import argparse
+import json
+import pathlib
+import re
+import subprocess
+import xml.etree.ElementTree as ET
+
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+
+
+def suite_of(ident):
+    return re.sub(r"[.-]", "_", ident)
+
+
+def test_results(junit):
+    results = {}
+    p = pathlib.Path(junit)
+    if not p.exists():
+        return results
+    for case in ET.parse(p).getroot().iter("testcase"):
+        name = case.get("name", "")
+        if case.find("failure") is not None or case.find("error") is not None:
+            state = "failed"
+        elif case.find("skipped") is not None or case.get("status") in ("notrun", "disabled"):
+            state = "skipped"
+        else:
+            state = "passed"
+        results[name] = state
+    return results
+
+
+def test_names():
+    names = {}
+    for src in sorted((ROOT / "verify").rglob("*_test.cpp")):
+        for m in re.finditer(r"(?:RC_GTEST_PROP|TEST|TEST_F)\(\s*([A-Za-z0-9_]+)\s*,\s*([A-Za-z0-9_]+)",
+                             src.read_text(encoding="utf-8")):
+            names.setdefault(m.group(1), []).append((m.group(2), str(src.relative_to(ROOT))))
+    return names
+
+
+def cell(s):
+    return s.replace("|", "\\|").replace("\n", " ")
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--impulse", required=True)
+    ap.add_argument("--junit", required=True)
+    ap.add_argument("--out", required=True)
+    a = ap.parse_args()
+    out = pathlib.Path(a.out)
+    out.mkdir(parents=True, exist_ok=True)
+
+    items = {i["id"]: i for i in json.loads(subprocess.run([a.impulse, "formulas", "--json"], check=True,
+                                                           capture_output=True, text=True).stdout)}
+    inventory = []
+    with open(ROOT / "golden" / "course" / "inventory.tsv", encoding="utf-8") as f:
+        next(f)
+        for line in f:
+            inventory.append(line.rstrip("\n").split("\t"))
+    results = test_results(a.junit)
+    tests = test_names()
+    have_results = bool(results)
+
+    lines = ["# Verification matrix", "",
+             "Every item of the course inventories, with what implements and checks it. Test results are those of",
+             "the last `./run test` (" + ("read from its JUnit file" if have_results else
+                                           "no test run was found: results are shown as 'not run'") + ").",
+             "A test is listed under an ID when its gtest suite is the ID with `.` and `-` replaced by `_`.", ""]
+    for chapter, title in (("E1", "E1: model, coordinates, state and time"),
+                           ("E3", "E3: contacts, solvers and force observation"),
+                           ("ST", "ST: Stewart and Trinkle 1996")):
+        rows = [r for r in inventory if r[1] == chapter]
+        done = sum(1 for r in rows if items.get(r[0], {}).get("status") == "implemented")
+        prose = sum(1 for r in rows if items.get(r[0], {}).get("status") == "prose-only")
+        lines += [f"## {title}", "",
+                  f"{done} implemented, {prose} prose-only, {len(rows) - done - prose} not yet implemented, of {len(rows)}.", "",
+                  "| ID | kind | status | function | tests | calc |", "|---|---|---|---|---|---|"]
+        for ident, _, kind, _lines, _summary in rows:
+            it = items.get(ident)
+            status = it["status"] if it else "not yet"
+            if it and it["status"] == "prose-only":
+                status += ": " + it.get("reason", "")
+            function = f"`{it['function']}`" if it and it.get("function") else ""
+            ts = []
+            for name, src in tests.get(suite_of(ident), []):
+                full = f"{suite_of(ident)}.{name}"
+                ts.append(f"{name} ({results.get(full, 'not run')})")
+            calc = "yes" if it and it.get("calculator") else ""
+            lines.append(f"| {ident} | {kind} | {cell(status)} | {cell(function)} | {cell('; '.join(ts))} | {calc} |")
+        lines.append("")
+    (out / "matrix.md").write_text("\n".join(lines) + "\n", encoding="utf-8")
+
+    fl = ["# Formula index", "",
+          "Every registered item with a calculator; evaluate any of them with",
+          "`impulse calc ID --<input> VALUE ...` (`impulse calc ID --help` lists inputs and units).", "",
+          "| ID | title | function |", "|---|---|---|"]
+    for ident, it in items.items():
+        if it.get("calculator"):
+            fl.append(f"| {ident} | {cell(it['title'])} | `{cell(it['function'])}` |")
+    (out / "formulas.md").write_text("\n".join(fl) + "\n", encoding="utf-8")
+
+
+if __name__ == "__main__":
+    main()
