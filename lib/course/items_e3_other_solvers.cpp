@@ -4,6 +4,8 @@
 #include <stdexcept>
 
 #include "course/registry.h"
+#include "e3/padmm.h"
+#include "e3/solver_padmm.h"
 #include "e3/penalty_contact.h"
 
 namespace impulse::course {
@@ -55,8 +57,61 @@ void register_penalty(Registry& r) {
              "lib/e3/penalty_contacts_view.h: UpdateContactsNotImplemented"));
 }
 
+void register_padmm(Registry& r) {
+  r.add({"E3.1-discrete-dynamics", "formula", "M (v_{n+1} - v_n) = h f_ext + J^T p, one body's velocity update",
+         "E3 §1", Status::implemented, "", "lib/e3/padmm.h: discrete_velocity_update (used by SolverPADMM)",
+         {s("m", "kg", "mass"), s("v", "m/s", "velocity before the step"), s("h", "s", "step"),
+          s("f_ext", "N", "external force"), s("Jt_p", "N s", "constraint impulse J^T p")},
+         {{"v_next", "m/s", 1, "velocity after the step"}},
+         [](const Values& x) {
+           real m = scalar(x, "m");
+           if (!(m > 0)) throw std::invalid_argument("input --m of E3.1-discrete-dynamics must be > 0");
+           spatial_vector out = discrete_velocity_update({{scalar(x, "v"), 0, 0}, {}}, 1 / m, mat33{}, scalar(x, "h"),
+                                                         {{scalar(x, "f_ext"), 0, 0}, {}}, {{scalar(x, "Jt_p"), 0, 0}, {}});
+           return Values{{"v_next", {out.lin.x}}};
+         }});
+  r.add({"E3.1-delassus", "formula", "the Delassus operator W = J M^-1 J^T (here: one contact between two bodies)",
+         "E3 §1", Status::implemented, "", "lib/e3/solver_padmm.h: assemble_delassus",
+         {s("inv_m_0", "1/kg", "inverse mass of body0"), v("inv_I_0", "1/(kg m^2)", "diagonal of body0's world inverse inertia"),
+          v("r_0", "m", "body0 COM to contact point"), s("inv_m_1", "1/kg", "inverse mass of body1"),
+          v("inv_I_1", "1/(kg m^2)", "diagonal of body1's world inverse inertia"), v("r_1", "m", "body1 COM to contact point"),
+          v("n", "-", "unit normal from body0 to body1")},
+         {{"W_nn", "1/kg", 1, "normal-normal entry"}, {"W_trace", "1/kg", 1, "trace of the 3x3 contact block"}},
+         [](const Values& x) {
+           PADMMContactRow row;
+           row.body0 = 0;
+           row.body1 = 1;
+           row.n = normalize(vector3(x, "n"));
+           vec3 a = row.n.x * row.n.x < real(0.33) ? vec3{1, 0, 0} : vec3{0, 1, 0};
+           row.t1 = normalize(cross(row.n, a));
+           row.t2 = cross(row.n, row.t1);
+           row.r0 = vector3(x, "r_0");
+           row.r1 = vector3(x, "r_1");
+           std::vector<PADMMBodyInverse> b = {{scalar(x, "inv_m_0"), mat33_diag(vector3(x, "inv_I_0"))},
+                                              {scalar(x, "inv_m_1"), mat33_diag(vector3(x, "inv_I_1"))}};
+           Eigen::MatrixXd W = assemble_delassus({row}, b);
+           return Values{{"W_nn", {W(0, 0)}}, {"W_trace", {W.trace()}}};
+         }});
+  r.add(rule("E3.1-ncp", "formula", "0 <= p_n perp u_n >= 0 and |p_t| <= mu p_n, checked on PADMM at convergence",
+             "E3 §1", "lib/e3/padmm.h: padmm_solve"));
+  r.add(rule("E3.6-kamino-overview", "rule",
+             "Kamino-style maximal coordinates: forward dynamics, then velocity, then pose (Euler)", "E3 §6",
+             "lib/e3/solver_padmm.h: SolverPADMM::step"));
+  r.add(rule("E3.6-padmm-defaults", "rule", "PADMM defaults: tolerances 1e-6, 200 iterations, containers warm start 0.9",
+             "E3 §6", "lib/e3/padmm.h: PADMMSettings"));
+  r.add(rule("E3.6-padmm-convergence", "rule", "converged only when iterations > 1 and all three residuals meet tolerance",
+             "E3 §6", "lib/e3/padmm.h: padmm_converged"));
+  r.add(rule("E3.6-kamino-status", "rule", "per-world status (converged, iterations, r_p [N s], r_d [m/s], r_c [J])",
+             "E3 §6", "lib/e3/solver_padmm.h: SolverPADMM::status"));
+  r.add(rule("E3.10-ex7-padmm-vs-xpbd", "exercise", "reporting an exhausted PADMM budget", "E3 §10",
+             "exercises/e3/E3.10-ex7-padmm-vs-xpbd.toml"));
+}
+
 }  // namespace
 
-void register_e3_other_solvers(Registry& r) { register_penalty(r); }
+void register_e3_other_solvers(Registry& r) {
+  register_penalty(r);
+  register_padmm(r);
+}
 
 }  // namespace impulse::course
