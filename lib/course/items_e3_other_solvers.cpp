@@ -5,6 +5,7 @@
 
 #include "course/registry.h"
 #include "e3/padmm.h"
+#include "e3/solver_featherstone.h"
 #include "e3/solver_padmm.h"
 #include "e3/penalty_contact.h"
 
@@ -107,9 +108,55 @@ void register_padmm(Registry& r) {
              "exercises/e3/E3.10-ex7-padmm-vs-xpbd.toml"));
 }
 
+void register_generalized(Registry& r) {
+  r.add(rule("E3.6-featherstone", "formula",
+             "Featherstone: FK, J^T projection, H = J^T I J + armature, Cholesky, qdd, joint-space integration",
+             "E3 §6", "lib/e3/generalized_dynamics.h: GeneralizedDynamics::mass_matrix; lib/e3/solver_featherstone.h"));
+  r.add(rule("E3.6-shared-penalty-kernel", "rule", "SemiImplicit and Featherstone call the same penalty contact kernel",
+             "E3 §6", "lib/e3/penalty_contact_kernels.h: apply_penalty_contacts"));
+  r.add(rule("E3.6-mujoco-integrator-default", "rule", "integrators euler, rk4, implicit, implicitfast; default implicitfast",
+             "E3 §6", "lib/e3/solver_featherstone.h: parse_integrator"));
+  r.add(rule("E3.6-integrator-table", "table", "what each of the four integrators does, and its order on a smooth chain",
+             "E3 §6", "lib/e3/solver_featherstone.h: SolverGeneralizedIntegrator"));
+  r.add(rule("E3.6-rk4-stages", "rule", "rk4: four forward evaluations per step with the classic weights", "E3 §6",
+             "lib/e3/solver_featherstone.h: SolverGeneralizedIntegrator::step"));
+  r.add(rule("E3.6-euler-damping", "rule", "euler: velocity first, joint damping implicit", "E3 §6",
+             "lib/e3/solver_featherstone.h: SolverGeneralizedIntegrator::step"));
+  r.add(rule("E3.6-implicit-vs-implicitfast", "rule",
+             "implicit adds the RNE velocity derivative and solves by LU; implicitfast keeps the symmetric part", "E3 §6",
+             "lib/e3/solver_featherstone.h: SolverGeneralizedIntegrator::step"));
+  r.add({"E3.6-velocity-implicit", "formula", "(M - h D) dv = h r, velocity-implicit update", "E3 §6",
+         Status::implemented, "", "lib/e3/solver_featherstone.h: velocity_implicit_step",
+         {s("M", "kg", "mass (1 DOF)"), s("D", "kg/s", "force derivative df/dv"), s("h", "s", "step"), s("r", "N", "total force")},
+         {{"dv", "m/s", 1, "velocity change"}},
+         [](const Values& x) {
+           Eigen::MatrixXd M(1, 1), D(1, 1);
+           M << scalar(x, "M");
+           D << scalar(x, "D");
+           Eigen::VectorXd r(1);
+           r << scalar(x, "r");
+           return Values{{"dv", {velocity_implicit_step(M, D, r, scalar(x, "h"), false)[0]}}};
+         }});
+  r.add({"E3.6-linear-damping", "example", "linear damping f = -B v puts M + h B in the matrix", "E3 §6",
+         Status::implemented, "", "lib/e3/solver_featherstone.h: velocity_implicit_step (D = -B)",
+         {s("M", "kg", "mass"), s("B", "kg/s", "damping coefficient"), s("h", "s", "step"), s("r", "N", "total force")},
+         {{"dv", "m/s", 1, "velocity change"}},
+         [](const Values& x) {
+           Eigen::MatrixXd M(1, 1), D(1, 1);
+           M << scalar(x, "M");
+           D << -scalar(x, "B");
+           Eigen::VectorXd r(1);
+           r << scalar(x, "r");
+           return Values{{"dv", {velocity_implicit_step(M, D, r, scalar(x, "h"), true)[0]}}};
+         }});
+  r.add(rule("E3.6-advance-order", "rule", "velocity first, then positions; quaternions by rotation, not addition",
+             "E3 §6", "lib/e3/generalized_dynamics.h: GeneralizedDynamics::integrate_coords"));
+}
+
 }  // namespace
 
 void register_e3_other_solvers(Registry& r) {
+  register_generalized(r);
   register_penalty(r);
   register_padmm(r);
 }
