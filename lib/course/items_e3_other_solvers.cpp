@@ -7,6 +7,7 @@
 #include "e3/padmm.h"
 #include "e3/solver_featherstone.h"
 #include "e3/solver_padmm.h"
+#include "e3/vbd_rigid.h"
 #include "e3/penalty_contact.h"
 
 namespace impulse::course {
@@ -153,9 +154,27 @@ void register_generalized(Registry& r) {
              "E3 §6", "lib/e3/generalized_dynamics.h: GeneralizedDynamics::integrate_coords"));
 }
 
+void register_vbd(Registry& r) {
+  r.add({"E3.6-vbd-keff", "formula", "k_eff = k rho / (k + rho) of a compliant ALM row", "E3 §6", Status::implemented, "",
+         "lib/e3/vbd_rigid.h: compliant_alm_coefficients",
+         {s("k", "N/m", "material stiffness"), s("rho", "N/m", "numerical metric")},
+         {{"k_eff", "N/m", 1, "effective stiffness"}, {"s", "-", 1, "retention k / (k + rho)"}},
+         [](const Values& x) {
+           CompliantAlmCoefficients c = compliant_alm_coefficients(scalar(x, "k"), scalar(x, "rho"));
+           return Values{{"k_eff", {c.k_eff}}, {"s", {c.s}}};
+         }});
+  r.add(rule("E3.6-vbd-structure", "rule",
+             "VBD: fixed iterations of block descent, multiplier history, velocities from the pose history", "E3 §6",
+             "lib/e3/vbd_rigid.h: SolverVBD::step"));
+  r.add(rule("E3.6-vbd-readback", "rule",
+             "collect_rigid_contact_forces returns the force on body1 and needs the pose history actually used",
+             "E3 §6", "lib/e3/vbd_rigid.h: SolverVBD::collect_rigid_contact_forces"));
+}
+
 }  // namespace
 
 void register_e3_other_solvers(Registry& r) {
+  register_vbd(r);
   register_generalized(r);
   register_penalty(r);
   register_padmm(r);
