@@ -5,6 +5,7 @@
 
 #include "course/registry.h"
 #include "e3/padmm.h"
+#include "e3/solver_compare.h"
 #include "e3/solver_featherstone.h"
 #include "e3/solver_padmm.h"
 #include "e3/vbd_rigid.h"
@@ -171,9 +172,38 @@ void register_vbd(Registry& r) {
              "E3 §6", "lib/e3/vbd_rigid.h: SolverVBD::collect_rigid_contact_forces"));
 }
 
+Item prose(const char* id, const char* kind, const char* title, const char* section, const char* reason) {
+  return {id, kind, title, section, Status::prose_only, reason, "", {}, {}, {}};
+}
+
+void register_table_and_scope(Registry& r) {
+  r.add(rule("E3.6-summary-table", "table", "the §6 summary table: every built solver on the same scenes, with its readback",
+             "E3 §6", "lib/e3/solver_compare.h: solver_summary_table, AnySolver"));
+  r.add(rule("E3.1-paradigms", "rule", "penalty, position-level, regularised and hard-dual contact are different paradigms",
+             "E3 §1", "lib/e3/solver_compare.h: SolverSummaryRow::paradigm"));
+  r.add(rule("E3.1-local-linearization", "rule",
+             "a fixed normal and Jacobian are a local assumption; orientations are never advanced by vector addition",
+             "E3 §1", "lib/e1/integrator.h: quat_update; lib/e3/generalized_dynamics.h: integrate_coords"));
+  r.add(prose("E3.1-source-identity", "rule", "the chapter reads Newton 1.6.1 at one fixed commit; its numbers are paper derivations",
+              "E3 §1", "provenance of the course text (which Newton commit was read); nothing in the engine computes it"));
+  r.add(prose("E3.1-three-layers", "rule", "contact model, integrator and numerical solver are three separate layers", "E3 §1",
+              "a way of organising the chapter; the engine follows it by taking integrator, solver and contact law as explicit settings"));
+  r.add(prose("E3.6-mujoco-branches", "rule", "SolverMuJoCo has a CPU mj_step branch and a MuJoCo-Warp branch", "E3 §6",
+              "about Newton's MuJoCo adapter; this engine has no MuJoCo backend to branch into"));
+  r.add(prose("E3.6-mujoco-dependency-pins", "rule", "mujoco / mujoco-warp 3.12.0 pins and the checked MuJoCo-Warp commit",
+              "E3 §6", "dependency identity of Newton's Python package; nothing here depends on MuJoCo"));
+  r.add(prose("E3.6-mujoco-warp-solvers", "rule", "MuJoCo-Warp's CG and Newton optimisers and their scaled stop tests",
+              "E3 §6", "internals of the MuJoCo-Warp backend, which this engine does not contain"));
+  r.add(prose("E3.6-mujoco-ke-mapping", "rule", "ke/kd are mapped to MuJoCo solref through backend weights, not one-to-one",
+              "E3 §6", "a property of Newton's MuJoCo adapter; there is no solref conversion in this engine"));
+  r.add(prose("E3.6-special-paths", "rule", "Style3D and ImplicitMPM are specialised paths, not rows of the rigid table",
+              "E3 §6", "scope statement: those solvers are deferred to chapter E6 and are not part of this engine"));
+}
+
 }  // namespace
 
 void register_e3_other_solvers(Registry& r) {
+  register_table_and_scope(r);
   register_vbd(r);
   register_generalized(r);
   register_penalty(r);
