@@ -67,6 +67,7 @@ SceneArgs parse_scene_args(const Scene& s, const std::vector<std::string>& args)
 // Per-chapter registration (lib/course/scenes_*.cpp).
 void register_e1_scenes(SceneCatalogue& c);
 void register_e3_scenes(SceneCatalogue& c);
+void register_e3_solver_scenes(SceneCatalogue& c);  // E3 §6: the other solvers
 void register_st_scenes(SceneCatalogue& c);
 
 }  // namespace impulse::course

@@ -49,7 +49,7 @@ const char* row_name(SolverKind k) {
 TEST(E3_6_summary_table, SimBoxSlidingToRestEverySolver) {
   const PenaltyMaterial mat{1e5, 300, 100, 0, 0.5};
   for (SolverKind k : kAll) {
-    Model m = ground_box_model(1, {0.1, 0.1, 0.1}, {0, 0, 0.0995});
+    Model m = ground_box_model(1, {0.1, 0.1, 0.1}, {0, 0, 0.1 - 9.81 / 4e5});
     State s = m.state();
     set_twist(m, s, {1, 0, 0}, {});
     auto samples = simulate_ground_scene(k, m, s, mat, 1e-3, 800, 100);
