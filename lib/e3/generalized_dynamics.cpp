@@ -163,6 +163,36 @@ Eigen::VectorXd GeneralizedDynamics::generalized_force(const std::vector<real>& 
   return tau;
 }
 
+std::vector<spatial_vector> GeneralizedDynamics::parent_joint_wrenches(const std::vector<real>& q,
+                                                                      const std::vector<real>& qd,
+                                                                      const Eigen::VectorXd& qdd,
+                                                                      const std::vector<spatial_vector>& body_f,
+                                                                      vec3 g) const {
+  Eigen::MatrixXd J = jacobian(q);
+  auto s = fk(q, qd);
+  auto a0 = bias_accelerations(q, qd);
+  Eigen::VectorXd a = J * qdd;
+  std::vector<spatial_vector> f(nb_);
+  std::vector<vec3> c(nb_);
+  for (int b = 0; b < nb_; ++b) {
+    c[b] = world_com(s[b].X, com_[b]);
+    mat33 R = quat_to_mat33(s[b].X.q);
+    mat33 I_w = R * inertia_[b] * transpose(R);
+    vec3 lin = vec3{a[6 * b], a[6 * b + 1], a[6 * b + 2]} + a0[b].lin;
+    vec3 ang = vec3{a[6 * b + 3], a[6 * b + 4], a[6 * b + 5]} + a0[b].ang;
+    vec3 w = s[b].v.ang;
+    f[b] = {mass_[b] * lin - body_f[b].lin - mass_[b] * g, I_w * ang + cross(w, I_w * w) - body_f[b].ang};
+  }
+  // Leaves first: each child's parent wrench is carried to its parent's COM.
+  for (auto it = order_.rbegin(); it != order_.rend(); ++it) {
+    int p = parent_[*it], ch = child_[*it];
+    if (p < 0) continue;
+    f[p].lin += f[ch].lin;
+    f[p].ang += f[ch].ang + cross(c[ch] - c[p], f[ch].lin);
+  }
+  return f;
+}
+
 std::vector<real> GeneralizedDynamics::integrate_coords(const std::vector<real>& q, const Eigen::VectorXd& qd,
                                                         real h) const {
   std::vector<real> out(q);

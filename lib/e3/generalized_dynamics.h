@@ -43,6 +43,15 @@ class GeneralizedDynamics {
                                     const std::vector<spatial_vector>& body_f, const std::vector<real>& joint_f,
                                     vec3 gravity) const;
 
+  /// Wrench each body receives from its parent joint (world, about the body's COM), from the
+  /// Newton-Euler balance of its subtree, leaves first:
+  ///   W_b = I_b a_b + (0, omega x I_b omega) - F_b,  a_b = J_b qdd + a0_b   (F_b incl. gravity)
+  ///   f_parent_b = W_b + sum over children c of (f_c, tau_c + (c_c - c_b) x f_c)
+  /// A joint wrench, not a contact force: a FREE joint transmits zero.
+  std::vector<spatial_vector> parent_joint_wrenches(const std::vector<real>& q, const std::vector<real>& qd,
+                                                    const Eigen::VectorXd& qdd, const std::vector<spatial_vector>& body_f,
+                                                    vec3 gravity) const;
+
   /// Joint-coordinate step q + h N(q) qd (E1's integrate_joint_coords per joint).
   std::vector<real> integrate_coords(const std::vector<real>& q, const Eigen::VectorXd& qd, real h) const;
 

@@ -74,9 +74,11 @@ void SolverFeatherstone::step(const State& in, State& out, const Control& contro
     ++mass_matrix_updates_;
   }
   ++steps_;
-  Eigen::VectorXd tau = dyn_.generalized_force(q, qd, wrench_.to_host(), host_of(control.joint_f, m.joint_dof_count),
-                                               m.gravity);
-  Eigen::VectorXd v = Eigen::Map<const Eigen::VectorXd>(qd.data(), qd.size()) + h * llt_.solve(tau);
+  auto body_f = wrench_.to_host();
+  Eigen::VectorXd tau = dyn_.generalized_force(q, qd, body_f, host_of(control.joint_f, m.joint_dof_count), m.gravity);
+  Eigen::VectorXd qdd = llt_.solve(tau);
+  body_parent_f_ = dyn_.parent_joint_wrenches(q, qd, qdd, body_f, m.gravity);
+  Eigen::VectorXd v = Eigen::Map<const Eigen::VectorXd>(qd.data(), qd.size()) + h * qdd;
   write_state(m, dyn_.integrate_coords(q, v, h), v, out);
 }
 

@@ -32,6 +32,10 @@ class SolverFeatherstone {
   void assemble_body_forces(const State& state, const PenaltyContactsView* contacts, View<spatial_vector> out);
   /// Always throws UpdateContactsNotImplemented (the contact kernel writes body forces only).
   void update_contacts(PenaltyContactsView& contacts) const;
+  /// body_parent_f of the last step: the wrench each body received from its parent joint (world,
+  /// at its COM) [N, N m]. Joint wrenches, kept apart from contact forces (there is no per-contact
+  /// producer here).
+  const std::vector<spatial_vector>& body_parent_f() const { return body_parent_f_; }
   /// How many times H was assembled and factored.
   long mass_matrix_updates() const { return mass_matrix_updates_; }
   const GeneralizedDynamics& dynamics() const { return dyn_; }
@@ -41,6 +45,7 @@ class SolverFeatherstone {
   GeneralizedDynamics dyn_;
   Eigen::LLT<Eigen::MatrixXd> llt_;
   long steps_ = 0, mass_matrix_updates_ = 0;
+  std::vector<spatial_vector> body_parent_f_;
   Buffer<transform> fk_q_;
   Buffer<spatial_vector> fk_qd_, wrench_, scratch_A_, scratch_B_;
 };

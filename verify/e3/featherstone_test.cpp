@@ -429,3 +429,69 @@ TEST(E3_6_advance_order, VelocityFirstAndUnitQuaternion) {
   auto q = f0.joint_q.to_host();
   EXPECT_NEAR(std::sqrt(q[3] * q[3] + q[4] * q[4] + q[5] * q[5] + q[6] * q[6]), 1.0, 1e-12);
 }
+
+// body_parent_f is a joint wrench: a hanging pendulum at rest receives m g upward from its joint,
+// a box resting on the ground through a FREE joint receives nothing from it, although its contacts
+// carry m g; neither is a per-contact force, and update_contacts stays an error.
+TEST(E3_6_no_update_contacts, FeatherstoneJointWrenchIsNotAContactForce) {
+  Model p = pendulum_chain_model(1, 2, 1, 0.05, 0);
+  State p0 = p.state(), p1 = p.state();
+  Control pc = p.control();
+  SolverFeatherstone pend(p);
+  pend.step(p0, p1, pc, nullptr, 1e-3);
+  EXPECT_VEC3_NEAR(pend.body_parent_f()[0].lin, (vec3{0, 0, 2 * 9.81}), 1e-9);
+  EXPECT_VEC3_NEAR(pend.body_parent_f()[0].ang, (vec3{}), 1e-9);
+
+  Model m = ground_box_model(1, {0.1, 0.1, 0.1}, {0, 0, 0.1 - 9.81 / 4e5});
+  State s0 = m.state(), s1 = m.state();
+  Control c = m.control();
+  GroundContactFixture fx(m.device, 16, 0.01, PenaltyMaterial{1e5, 300, 100, 0, 0.5}, true);
+  fx.generate(m, s0);
+  PenaltyContactsView v = fx.view();
+  SolverFeatherstone fs(m);
+  fs.step(s0, s1, c, &v, 1e-3);
+  EXPECT_VEC3_NEAR(fs.body_parent_f()[0].lin, (vec3{}), 1e-9);
+  Buffer<spatial_vector> w(m.device, 1);
+  fs.assemble_body_forces(s0, &v, w.view());
+  EXPECT_NEAR(w.to_host()[0].lin.z, 9.81, 1e-6);
+  EXPECT_THROW(fs.update_contacts(v), UpdateContactsNotImplemented);
+}
+
+// Oracle: the parent-joint wrenches of a random tree agree with the generalized force balance: the
+// wrench on each joint's child, projected on that joint's own motion subspace, equals joint_f
+// (the joint transmits exactly the commanded generalized force along its free directions).
+RC_GTEST_PROP(E3_6_featherstone, OracleParentWrenchesMatchJointForces, ()) {
+  Model m = random_tree();
+  GeneralizedDynamics dyn(m);
+  auto q = random_q(m);
+  auto qd = random_qd(m);
+  const int nd = m.joint_dof_count, nb = m.body_count;
+  std::vector<spatial_vector> body_f(nb);
+  for (auto& f : body_f) f = {*gen::vector(5), *gen::vector(5)};
+  std::vector<real> joint_f(nd);
+  for (real& t : joint_f) t = *gen::in_range(-3, 3);
+  vec3 g{0, 0, -9.81};
+  Eigen::VectorXd qdd = cholesky_or_throw(dyn.mass_matrix(q)).solve(dyn.generalized_force(q, qd, body_f, joint_f, g));
+  auto fp = dyn.parent_joint_wrenches(q, qd, qdd, body_f, g);
+  auto child = m.joint_child.to_host();
+  auto parent = m.joint_parent.to_host();
+  auto qds = m.joint_qd_start.to_host();
+  auto com = m.body_com.to_host();
+  for (int j = 0; j < m.joint_count; ++j)
+    for (int k = qds[j]; k < qds[j + 1]; ++k) {
+      // Motion of the child relative to the parent for qd = e_k, as twists at the child COM.
+      std::vector<real> ek(nd, 0);
+      ek[k] = 1;
+      auto tw = eval_fk_states(m, q, ek);
+      int c = child[j], p = parent[j];
+      vec3 v_rel = tw[c].v.lin, w_rel = tw[c].v.ang;
+      if (p >= 0) {
+        auto s0 = eval_fk_states(m, q, std::vector<real>(nd, 0));
+        vec3 cc = transform_point(s0[c].X, com[c]), cp = transform_point(s0[p].X, com[p]);
+        v_rel = v_rel - (tw[p].v.lin + cross(tw[p].v.ang, cc - cp));
+        w_rel = w_rel - tw[p].v.ang;
+      }
+      real power = dot(fp[c].lin, v_rel) + dot(fp[c].ang, w_rel);
+      RC_ASSERT(std::abs(power - joint_f[k]) <= 1e-6 * (1 + std::abs(joint_f[k])));
+    }
+}
