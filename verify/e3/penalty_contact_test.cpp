@@ -273,3 +273,20 @@ TEST(E3_6_semiimplicit_single_pass, GpuParityWithCpu) {
     EXPECT_TRUE(tol::same_rotation(cpu[b].q, gpu[b].q, 1e-10));
   }
 }
+
+// With ke = 0 only damping and friction act; their power on the two bodies, summed over force and
+// torque (sum of f . v_COM + tau . omega), is never positive. This checks the lever-arm torques.
+RC_GTEST_PROP(E3_6_penalty_write_and_adhesion, DampingAndFrictionNeverAddPower, ()) {
+  transform X_A = *gen::rigid_transform(1), X_B = *gen::rigid_transform(1);
+  vec3 c_A = X_A.p + *gen::vector(0.2), c_B = X_B.p + *gen::vector(0.2);
+  spatial_vector V_A{*gen::vector(2), *gen::vector(2)}, V_B{*gen::vector(2), *gen::vector(2)};
+  vec3 n = *gen::unit_vector(), p0 = *gen::vector(0.5);
+  // Put p1 so that the gap is negative: x_B = x_A - depth n.
+  real depth = *gen::in_range(1e-4, 0.05);
+  vec3 p1 = transform_point(transform_inverse(X_B), transform_point(X_A, p0) - depth * n);
+  PenaltyMaterial mat{0, *gen::in_range(0, 100), *gen::in_range(0, 100), 0, *gen::in_range(0, 1)};
+  PenaltyContactWrench w = eval_body_contact(X_A, c_A, V_A, X_B, c_B, V_B, p0, p1, n, 0, 0, mat, 1);
+  RC_ASSERT(w.active);
+  real power = dot(w.on_A.lin, V_A.lin) + dot(w.on_A.ang, V_A.ang) + dot(w.on_B.lin, V_B.lin) + dot(w.on_B.ang, V_B.ang);
+  RC_ASSERT(power <= 1e-9);
+}
