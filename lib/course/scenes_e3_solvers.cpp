@@ -1,6 +1,7 @@
 // E3 §6 scenes: the stability bound of the penalty spring on both sides (`e3-penalty-stability`),
 // one sliding box stepped by every solver built here (`e3-solver-compare`), and a grid of falling
-// spheres as a per-solver benchmark (`e3-spheres`).
+// spheres as a per-solver benchmark (`e3-solver-spheres`; bench_solver_spheres is meant to serve
+// `e3-spheres --solver NAME` for the non-XPBD solvers once the branches meet).
 #include <chrono>
 #include <filesystem>
 #include <fstream>
@@ -8,7 +9,7 @@
 
 #include "course/scenes.h"
 #include "e1/kinematics.h"
-#include "e3/contact_fixture.h"
+#include "e3/penalty_contact_fixture.h"
 #include "e3/penalty_contact.h"
 #include "e3/solver_compare.h"
 #include "e3/solver_fixture_scenes.h"
@@ -114,7 +115,9 @@ int run_compare(const SceneArgs& a, const std::string& out, std::ostream& log) {
   return 0;
 }
 
-std::vector<Metric> bench_spheres(const SceneArgs& a) {
+}  // namespace
+
+std::vector<Metric> bench_solver_spheres(const SceneArgs& a) {
   const SolverKind kind = parse_solver_kind(a.text("solver"));
   const long long n = a.integer("n"), steps = a.integer("steps");
   if (n <= 0) throw std::invalid_argument("option --n must be positive, got " + a.text("n"));
@@ -138,9 +141,7 @@ std::vector<Metric> bench_spheres(const SceneArgs& a) {
           {"lowest_centre_height", lowest, "m"}};
 }
 
-}  // namespace
-
-void register_e3_solver_scenes(SceneCatalogue& c) {
+void register_e3_other_solver_scenes(SceneCatalogue& c) {
   c.add({"e3-penalty-stability", "E3",
          "SolverSemiImplicit on a penalty spring below and above h sqrt(k/m) = 2 (E3.6-symplectic-stability)",
          {{"ke", "N/m", "10000", "contact stiffness"},
@@ -155,17 +156,17 @@ void register_e3_solver_scenes(SceneCatalogue& c) {
           {"h", "s", "0.001", "step"},
           {"T", "s", "0.6", "duration"}},
          run_compare, nullptr});
-  c.add({"e3-spheres", "E3",
+  c.add({"e3-solver-spheres", "E3",
          "N spheres falling onto the ground, stepped by one solver (semi_implicit, featherstone, padmm, vbd)",
          {{"solver", "-", "semi_implicit", "semi_implicit, featherstone, padmm or vbd"},
           {"n", "-", "64", "number of spheres (PADMM's dense Delassus solve grows as (3 contacts)^3)"},
           {"steps", "-", "100", "steps"},
           {"h", "s", "0.001", "step"}},
          [](const SceneArgs& a, const std::string&, std::ostream& log) {
-           for (const Metric& x : bench_spheres(a)) log << x.name << " = " << x.value << ' ' << x.unit << '\n';
+           for (const Metric& x : bench_solver_spheres(a)) log << x.name << " = " << x.value << ' ' << x.unit << '\n';
            return 0;
          },
-         bench_spheres});
+         bench_solver_spheres});
 }
 
 }  // namespace impulse::course

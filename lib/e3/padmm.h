@@ -77,8 +77,8 @@ std::string padmm_status_report(const PADMMStatus& s, int max_iterations);
 PADMMStatus padmm_solve(const Eigen::MatrixXd& W, const Eigen::VectorXd& b, const std::vector<real>& mu,
                         const PADMMSettings& settings, Eigen::VectorXd& x, Eigen::VectorXd* u = nullptr);
 
-/// @formula E3.1-discrete-dynamics  Velocity update of one rigid body in the explanatory model of
-/// course E3 §1:  M (v_{n+1} - v_n) = h f_ext + J^T p,  i.e.
+/// Velocity update of one rigid body in the explanatory model of course E3 §1 (E3.1-discrete-dynamics),
+/// as Kamino's Euler step uses it (E3.6-kamino-overview):  M (v_{n+1} - v_n) = h f_ext + J^T p,  i.e.
 ///   v_{n+1} = v_n + inv_m (h f + p_lin),  omega_{n+1} = omega_n + I_w^-1 (h tau + p_ang)
 /// v (COM [m/s], omega [rad/s]) world; f [N], tau [N m] about the COM; Jt_p = J^T p (an impulse
 /// [N s, N m s] about the COM); inv_m [1/kg]; inv_I_w world [1/(kg m^2)]; h [s].

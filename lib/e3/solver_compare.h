@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "e1/model.h"
-#include "e3/contact_fixture.h"
+#include "e3/penalty_contact_fixture.h"
 
 namespace impulse {
 

@@ -31,8 +31,8 @@ struct PADMMBodyInverse {
   mat33 inv_I_w{};   // [1/(kg m^2)] world
 };
 
-/// @formula E3.1-delassus  The Delassus operator W = J M^-1 J^T of a contact set (course E3 §1),
-/// assembled block by block: W_ij = sum over bodies k shared by contacts i and j of
+/// The Delassus operator W = J M^-1 J^T of a contact set (E3.1-delassus, course E3 §1) in the block
+/// form PADMM assembles: W_ij = sum over bodies k shared by contacts i and j of
 /// G_ik M_k^-1 G_jk^T, with G_ik = s [C, -C [r_ik]x] (s = +1 for body1, -1 for body0, C = [n; t1; t2]).
 /// Units [1/kg] on the linear rows. Symmetric positive semidefinite.
 Eigen::MatrixXd assemble_delassus(const std::vector<PADMMContactRow>& rows, const std::vector<PADMMBodyInverse>& bodies);

@@ -7,7 +7,7 @@
 #include <cmath>
 
 #include "e1/kinematics.h"
-#include "e3/contact_fixture.h"
+#include "e3/penalty_contact_fixture.h"
 #include "e3/solver_featherstone.h"
 #include "e3/solver_fixture_scenes.h"
 #include "e3/solver_semi_implicit.h"

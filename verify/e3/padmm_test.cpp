@@ -1,11 +1,11 @@
-// Tests of lib/e3/padmm.h and SolverPADMM (course E3 §1, §6, §10 ex. 7): the Delassus operator
-// against a dense J M^-1 J^T, the NCP at convergence, the stop rule and the per-world status.
+// Tests of lib/e3/padmm.h and SolverPADMM (course E3 §6, §10 ex. 7; the §1 Delassus operator and
+// NCP as PADMM uses them): W against a dense J M^-1 J^T, the NCP at convergence, the stop rule and the per-world status.
 #include <gtest/gtest.h>
 #include <rapidcheck/gtest.h>
 
 #include <cmath>
 
-#include "e3/contact_fixture.h"
+#include "e3/penalty_contact_fixture.h"
 #include "e3/padmm.h"
 #include "e3/solver_fixture_scenes.h"
 #include "e3/solver_padmm.h"
@@ -68,7 +68,7 @@ PADMMStatus sphere_on_ground_status(const PADMMSettings& st, int steps = 1) {
 
 // Oracle: the block assembly equals the dense J M^-1 J^T (Eigen), J written row by row from the
 // definition of the contact velocity; W is symmetric positive semidefinite.
-RC_GTEST_PROP(E3_1_delassus, OracleEqualsDenseJMinvJT, ()) {
+RC_GTEST_PROP(E3_6_kamino_overview, OracleDelassusEqualsDenseJMinvJT, ()) {
   const int nb = *rc::gen::inRange(1, 4), nc = *rc::gen::inRange(1, 5);
   std::vector<PADMMBodyInverse> bodies(nb);
   Eigen::MatrixXd Minv = Eigen::MatrixXd::Zero(6 * nb, 6 * nb);
@@ -97,7 +97,7 @@ RC_GTEST_PROP(E3_1_delassus, OracleEqualsDenseJMinvJT, ()) {
 }
 
 // A single normal row between two bodies equals the XPBD inverse effective mass w (E3.4-xpbd-w).
-RC_GTEST_PROP(E3_1_delassus, NormalRowEqualsXpbdW, ()) {
+RC_GTEST_PROP(E3_6_kamino_overview, DelassusNormalRowEqualsXpbdW, ()) {
   std::vector<PADMMBodyInverse> bodies = {{*gen::in_range(0.05, 5), random_inv_inertia()},
                                           {*gen::in_range(0.05, 5), random_inv_inertia()}};
   PADMMContactRow r = random_row(2);
@@ -109,7 +109,7 @@ RC_GTEST_PROP(E3_1_delassus, NormalRowEqualsXpbdW, ()) {
 }
 
 // With p = 0 the update is v + h M^-1 f; with an impulse the momentum change is h f + J^T p.
-RC_GTEST_PROP(E3_1_discrete_dynamics, MomentumChangeEqualsImpulse, ()) {
+RC_GTEST_PROP(E3_6_kamino_overview, VelocityUpdateMomentumChangeEqualsImpulse, ()) {
   real inv_m = *gen::in_range(0.05, 5), h = *gen::in_range(1e-4, 0.1);
   mat33 inv_I = random_inv_inertia();
   spatial_vector v{*gen::vector(3), *gen::vector(3)}, f{*gen::vector(10), *gen::vector(10)},
@@ -123,7 +123,7 @@ RC_GTEST_PROP(E3_1_discrete_dynamics, MomentumChangeEqualsImpulse, ()) {
 
 // At convergence the hard-contact conditions hold: p_n >= 0, u_n >= 0, p_n u_n = 0, |p_t| <= mu p_n
 // (eps from the tolerances). Random two-body problems with a ground.
-RC_GTEST_PROP(E3_1_ncp, HoldsAtConvergence, ()) {
+RC_GTEST_PROP(E3_6_padmm_convergence, NcpHoldsAtConvergence, ()) {
   const int nc = *rc::gen::inRange(1, 4);
   std::vector<PADMMBodyInverse> bodies = {{*gen::in_range(0.2, 2), random_inv_inertia()},
                                           {*gen::in_range(0.2, 2), random_inv_inertia()}};

@@ -11,7 +11,7 @@
 
 #include "core/device.h"
 
-#include "e3/contact_fixture.h"
+#include "e3/penalty_contact_fixture.h"
 #include "e3/penalty_contact.h"
 #include "e3/solver_fixture_scenes.h"
 #include "e3/solver_semi_implicit.h"

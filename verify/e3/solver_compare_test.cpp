@@ -104,8 +104,8 @@ TEST(E3_6_summary_table, TableRowsAndNames) {
 }
 
 // Penalty paths rest at a finite penetration m g / ke; the hard-contact dual path (PADMM) keeps the
-// gap at zero; VBD's compliant rows rest at m g / k (its material k).
-TEST(E3_1_paradigms, PenaltyPenetratesHardContactDoesNot) {
+// gap at zero; VBD's compliant rows rest at m g / k (its material k). (The paradigms of E3.1.)
+TEST(E3_6_summary_table, SimParadigmsPenaltyPenetratesHardContactDoesNot) {
   const PenaltyMaterial mat{1e4, 100, 0, 0, 0.5};
   for (SolverKind k : kAll) {
     Model m = ground_sphere_model(1, 0.1, {0, 0, 0.1});

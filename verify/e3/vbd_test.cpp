@@ -5,7 +5,7 @@
 
 #include <cmath>
 
-#include "e3/contact_fixture.h"
+#include "e3/penalty_contact_fixture.h"
 #include "e3/solver_fixture_scenes.h"
 #include "e3/vbd_rigid.h"
 #include "support/generators.h"

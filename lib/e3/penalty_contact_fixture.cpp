@@ -1,5 +1,5 @@
 // TEST AND SCENE FIXTURE: analytic sphere/box-on-plane and sphere-sphere contact records.
-#include "e3/contact_fixture.h"
+#include "e3/penalty_contact_fixture.h"
 
 #include <stdexcept>
 #include <string>
