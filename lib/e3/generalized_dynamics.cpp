@@ -51,11 +51,20 @@ GeneralizedDynamics::GeneralizedDynamics(const Model& m, std::vector<real> armat
                                   " is not supported (a DISTANCE joint is a loop-closing constraint; D6 is not implemented here)");
     if (joint_art[j] < 0) throw std::invalid_argument("generalized dynamics: " + name + " belongs to no articulation");
   }
-  for (int a = 0; a + 1 < int(art.size()); ++a)
+  body_dof_begin_.assign(nb_, 0);
+  body_dof_end_.assign(nb_, 0);
+  for (int a = 0; a + 1 < int(art.size()); ++a) {
+    art_joint_begin_.push_back(int(order_.size()));
+    art_dof_begin_.push_back(art[a] < art[a + 1] ? qd_start_[art[a]] : 0);
+    art_dof_end_.push_back(art[a] < art[a + 1] ? qd_start_[art[a + 1]] : 0);
     for (int j = art[a]; j < art[a + 1]; ++j) {
       order_.push_back(j);
       moved[child_[j]] = true;
+      body_dof_begin_[child_[j]] = art_dof_begin_.back();
+      body_dof_end_[child_[j]] = art_dof_end_.back();
     }
+    art_joint_end_.push_back(int(order_.size()));
+  }
   auto flags = m.body_flags.to_host();
   for (int b = 0; b < nb_; ++b)
     if (!moved[b] && mass_[b] > 0 && !(flags[b] & int(BodyFlag::kinematic)))
@@ -65,7 +74,14 @@ GeneralizedDynamics::GeneralizedDynamics(const Model& m, std::vector<real> armat
 
 std::vector<BodyState> GeneralizedDynamics::fk(const std::vector<real>& q, const std::vector<real>& qd) const {
   std::vector<BodyState> s(nb_, BodyState{transform_identity(), spatial_vector{}});
-  for (int j : order_) {
+  fk_joints(q, qd, 0, int(order_.size()), s);
+  return s;
+}
+
+void GeneralizedDynamics::fk_joints(const std::vector<real>& q, const std::vector<real>& qd, int begin, int end,
+                                    std::vector<BodyState>& s) const {
+  for (int i = begin; i < end; ++i) {
+    int j = order_[i];
     int p = parent_[j], c = child_[j];
     BodyState ps{transform_identity(), spatial_vector{}};
     vec3 pcom{};
@@ -76,21 +92,24 @@ std::vector<BodyState> GeneralizedDynamics::fk(const std::vector<real>& q, const
     s[c] = fk_joint(ps, pcom, X_p_[j], X_c_[j], JointType(type_[j]), &q[q_start_[j]], &qd[qd_start_[j]], axes_[j],
                     com_[c]);
   }
-  return s;
 }
 
 Eigen::MatrixXd GeneralizedDynamics::jacobian(const std::vector<real>& q) const {
   Eigen::MatrixXd J = Eigen::MatrixXd::Zero(6 * nb_, nd_);
   std::vector<real> e(nd_, 0);
-  for (int k = 0; k < nd_; ++k) {
-    e[k] = 1;
-    auto s = fk(q, e);
-    for (int b = 0; b < nb_; ++b) {
-      J.block<3, 1>(6 * b, k) = eig(s[b].v.lin);
-      J.block<3, 1>(6 * b + 3, k) = eig(s[b].v.ang);
+  std::vector<BodyState> s = fk(q, e);
+  // Column k moves only the bodies of k's articulation: run that articulation's joints alone.
+  for (std::size_t a = 0; a < art_joint_begin_.size(); ++a)
+    for (int k = art_dof_begin_[a]; k < art_dof_end_[a]; ++k) {
+      e[k] = 1;
+      fk_joints(q, e, art_joint_begin_[a], art_joint_end_[a], s);
+      for (int i = art_joint_begin_[a]; i < art_joint_end_[a]; ++i) {
+        int b = child_[order_[i]];
+        J.block<3, 1>(6 * b, k) = eig(s[b].v.lin);
+        J.block<3, 1>(6 * b + 3, k) = eig(s[b].v.ang);
+      }
+      e[k] = 0;
     }
-    e[k] = 0;
-  }
   return J;
 }
 
@@ -103,8 +122,10 @@ Eigen::MatrixXd GeneralizedDynamics::mass_matrix(const std::vector<real>& q) con
     Eigen::Matrix<double, 6, 6> I = Eigen::Matrix<double, 6, 6>::Zero();
     I.topLeftCorner<3, 3>() = mass_[b] * Eigen::Matrix3d::Identity();
     I.bottomRightCorner<3, 3>() = eig(R * inertia_[b] * transpose(R));
-    auto Jb = J.middleRows<6>(6 * b);
-    H += Jb.transpose() * I * Jb;
+    const int d0 = body_dof_begin_[b], n = body_dof_end_[b] - d0;
+    if (n <= 0) continue;
+    auto Jb = J.block(6 * b, d0, 6, n);
+    H.block(d0, d0, n, n) += Jb.transpose() * I * Jb;
   }
   for (int k = 0; k < nd_; ++k) H(k, k) += armature_[k];
   return H;
@@ -158,7 +179,8 @@ Eigen::VectorXd GeneralizedDynamics::generalized_force(const std::vector<real>& 
     vec3 tq = body_f[b].ang - I_w * a0[b].ang - cross(w, I_w * w);
     Eigen::Matrix<double, 6, 1> F;
     F << f.x, f.y, f.z, tq.x, tq.y, tq.z;
-    tau += J.middleRows<6>(6 * b).transpose() * F;
+    const int d0 = body_dof_begin_[b], n = body_dof_end_[b] - d0;
+    if (n > 0) tau.segment(d0, n) += J.block(6 * b, d0, 6, n).transpose() * F;
   }
   return tau;
 }

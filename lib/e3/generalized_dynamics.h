@@ -64,6 +64,12 @@ class GeneralizedDynamics {
   std::vector<mat33> inertia_;
   std::vector<real> mass_;
   std::vector<int> order_;  // joints in articulation order (parents first)
+  // Articulations are independent trees: joints [art_joint_begin_[a], art_joint_end_[a]) of order_,
+  // DOF [art_dof_begin_[a], art_dof_end_[a]); a body's Jacobian is zero outside its articulation's DOF.
+  std::vector<int> art_joint_begin_, art_joint_end_, art_dof_begin_, art_dof_end_;
+  std::vector<int> body_dof_begin_, body_dof_end_;  // per body (empty range: moved by no joint)
+  void fk_joints(const std::vector<real>& q, const std::vector<real>& qd, int begin, int end,
+                 std::vector<BodyState>& s) const;
   std::vector<real> armature_;
 };
 
