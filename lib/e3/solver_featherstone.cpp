@@ -34,6 +34,12 @@ SolverFeatherstone::SolverFeatherstone(const Model& model, int interval, real sm
       dyn_((check_cpu(model, "SolverFeatherstone"), model), std::move(armature)), fk_q_(model.device, model.body_count),
       fk_qd_(model.device, model.body_count), wrench_(model.device, model.body_count) {
   if (interval < 1) throw std::invalid_argument("SolverFeatherstone: update_mass_matrix_interval must be >= 1");
+  auto flags = model.body_flags.to_host();
+  auto mass = model.body_mass.to_host();
+  bool any_dynamic = false;
+  for (int b = 0; b < model.body_count; ++b) any_dynamic |= !(flags[b] & int(BodyFlag::kinematic)) && mass[b] > 0;
+  if (!any_dynamic || model.joint_dof_count == 0)
+    throw std::invalid_argument("SolverFeatherstone: the model has no dynamic body moved by a joint DOF (kinematic-only world)");
   if (!(smoothing > 0)) throw std::invalid_argument("SolverFeatherstone: friction_smoothing must be > 0 m/s");
 }
 

@@ -19,7 +19,7 @@ class SolverFeatherstone {
  public:
   /// update_mass_matrix_interval >= 1 (1: every step, Newton's default; larger reuses a cached
   /// factorization, an explicit approximation). Throws std::invalid_argument for a model it cannot
-  /// handle (see GeneralizedDynamics) or one not on the CPU.
+  /// handle (see GeneralizedDynamics), a kinematic-only world, or one not on the CPU.
   explicit SolverFeatherstone(const Model& model, int update_mass_matrix_interval = 1, real friction_smoothing = 1,
                               std::vector<real> armature = {});
 

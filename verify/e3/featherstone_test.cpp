@@ -218,6 +218,8 @@ TEST(E3_6_featherstone, MassMatrixIntervalDefaultEveryStep) {
 // reported, not regularised (Newton gives kinematic joints a 1e10 armature); explicit armature fixes it.
 TEST(E3_6_featherstone, NonSpdMassMatrixIsReported) {
   ModelBuilder b;
+  int arm = b.add_link(transform_identity(), MassProperties{1, vec3{}, mat33_identity()}, true);
+  b.add_articulation({b.add_joint_revolute(-1, arm, transform_identity(), {vec3{0, 0, 1}, quat_identity()}, {0, 1, 0})});
   int body = b.add_link(transform_identity(), MassProperties{}, true, true);
   b.add_articulation({b.add_joint_revolute(-1, body, transform_identity(), transform_identity(), {0, 1, 0})});
   Model m = b.finalize();
@@ -225,7 +227,7 @@ TEST(E3_6_featherstone, NonSpdMassMatrixIsReported) {
   Control c = m.control();
   SolverFeatherstone bare(m);
   EXPECT_THROW(bare.step(s0, s1, c, nullptr, 1e-3), std::runtime_error);
-  SolverFeatherstone with_armature(m, 1, 1, {0.1});
+  SolverFeatherstone with_armature(m, 1, 1, {0, 0.1});
   EXPECT_NO_THROW(with_armature.step(s0, s1, c, nullptr, 1e-3));
 }
 
@@ -238,6 +240,11 @@ TEST(E3_6_featherstone, RejectsModelsItCannotHandle) {
   EXPECT_THROW(SolverFeatherstone{m}, std::invalid_argument);
   Model p = pendulum_chain_model(1, 1, 1, 0.05, 0);
   EXPECT_THROW(SolverFeatherstone(p, 0), std::invalid_argument);
+  ModelBuilder kb;
+  int kin = kb.add_link(transform_identity(), MassProperties{}, true, true);
+  kb.add_articulation({kb.add_joint_revolute(-1, kin, transform_identity(), transform_identity(), {0, 1, 0})});
+  Model kinematic_only = kb.finalize();
+  EXPECT_THROW(SolverFeatherstone{kinematic_only}, std::invalid_argument);
 }
 
 // SemiImplicit and Featherstone call the same penalty kernel: the same contact inputs give the same
