@@ -502,3 +502,18 @@ RC_GTEST_PROP(E3_6_featherstone, OracleParentWrenchesMatchJointForces, ()) {
       RC_ASSERT(std::abs(power - joint_f[k]) <= 1e-6 * (1 + std::abs(joint_f[k])));
     }
 }
+
+// Free fall through a FREE joint: the semi-implicit joint-space step gives z_n = z_0 - g h^2 n (n+1)/2.
+TEST(E3_6_featherstone, SimFreeFall) {
+  Model m = ground_sphere_model(2, 0.1, {0, 0, 5});
+  State s0 = m.state(), s1 = m.state();
+  Control c = m.control();
+  SolverFeatherstone solver(m);
+  const real h = 0.01;
+  for (int i = 0; i < 100; ++i) {
+    solver.step(s0, s1, c, nullptr, h);
+    std::swap(s0, s1);
+  }
+  EXPECT_NEAR(s0.body_q.to_host()[0].p.z, 5 - 9.81 * h * h * 100 * 101 / 2, 1e-10);
+  EXPECT_NEAR(s0.joint_qd.to_host()[2], -9.81 * h * 100, 1e-10);
+}
