@@ -169,8 +169,7 @@ RC_GTEST_PROP(E3_6_featherstone, OracleQddSatisfiesNewtonEulerOnRandomTrees, ())
 
 // Verification: a compound pendulum (1 kg sphere of radius 0.05 m, 1 m below a revolute joint),
 // amplitude 0.01 rad. Exact small-amplitude period T = 2 pi sqrt(I_p / (m g l)) (1 + theta0^2/16);
-// semi-implicit Euler keeps the amplitude and shifts the frequency by (w h)^2 / 24: with
-// h = 1e-3 s the bound is 1e-6 relative, plus 1e-5 for reading crossings.
+// semi-implicit Euler keeps the amplitude and shortens the period by (w h)^2 / 24.
 TEST(E3_6_featherstone, SimPendulumPeriod) {
   const real mass = 1, l = 1, r = 0.05, th0 = 0.01, h = 1e-3;
   Model m = pendulum_chain_model(1, mass, l, r, th0);
@@ -192,7 +191,10 @@ TEST(E3_6_featherstone, SimPendulumPeriod) {
   }
   ASSERT_GE(crossings.size(), 3u);
   real measured = (crossings.back() - crossings.front()) / (crossings.size() - 1);
-  EXPECT_NEAR(measured / T, 1.0, std::pow(w * h, 2) / 24 + 1e-5);
+  // Semi-implicit Euler on the linearised pendulum: cos(w_d h) = 1 - (w h)^2 / 2, so the measured
+  // period is short by (w h)^2 / 24 (4.1e-7 here); a quarter of that is left for everything else.
+  const real shift = std::pow(w * h, 2) / 24;
+  EXPECT_NEAR(measured / T - 1, -shift, 0.25 * shift);
 }
 
 TEST(E3_6_featherstone, MassMatrixIntervalDefaultEveryStep) {
