@@ -21,7 +21,7 @@ Eigen::Vector3d eig(vec3 v) { return {v.x, v.y, v.z}; }
 }  // namespace
 
 GeneralizedDynamics::GeneralizedDynamics(const Model& m, std::vector<real> armature)
-    : nb_(m.body_count), nj_(m.joint_count), nq_(m.joint_coord_count), nd_(m.joint_dof_count),
+    : nb_(m.body_count), nj_(m.joint_count), nd_(m.joint_dof_count),
       armature_(std::move(armature)) {
   type_ = m.joint_type.to_host();
   parent_ = m.joint_parent.to_host();

@@ -24,8 +24,6 @@ class GeneralizedDynamics {
   GeneralizedDynamics(const Model& model, std::vector<real> armature = {});
 
   int dof_count() const { return nd_; }
-  int coord_count() const { return nq_; }
-  int body_count() const { return nb_; }
 
   /// Body poses and twists from (q, qd): eval_fk's recursion, on the host.
   std::vector<BodyState> fk(const std::vector<real>& q, const std::vector<real>& qd) const;
@@ -56,7 +54,7 @@ class GeneralizedDynamics {
   std::vector<real> integrate_coords(const std::vector<real>& q, const Eigen::VectorXd& qd, real h) const;
 
  private:
-  int nb_ = 0, nj_ = 0, nq_ = 0, nd_ = 0;
+  int nb_ = 0, nj_ = 0, nd_ = 0;
   std::vector<int> type_, parent_, child_, q_start_, qd_start_;
   std::vector<transform> X_p_, X_c_;
   std::vector<JointAxes> axes_;

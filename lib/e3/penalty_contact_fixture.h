@@ -26,9 +26,7 @@ class GroundContactFixture {
 
   int count() const { return count_; }
   PenaltyContactsView view();
-  /// Host copies of the records (for tests).
-  std::vector<int> shape0_host() const { return shape0_.to_host(); }
-  std::vector<int> shape1_host() const { return shape1_.to_host(); }
+  /// Host copy of the optional force array (for tests).
   std::vector<spatial_vector> force_host() const { return force_.to_host(); }
 
  private:

@@ -71,7 +71,6 @@ AnySolver::AnySolver(SolverKind kind, Model& model) : kind_(kind), impl_(std::ma
   }
 }
 AnySolver::~AnySolver() = default;
-AnySolver::AnySolver(AnySolver&&) noexcept = default;
 
 void AnySolver::step(const State& in, State& out, const Control& c, const PenaltyContactsView* contacts, real dt) {
   if (impl_->semi) impl_->semi->step(in, out, c, contacts, dt);

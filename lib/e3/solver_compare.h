@@ -39,7 +39,6 @@ class AnySolver {
  public:
   AnySolver(SolverKind kind, Model& model);
   ~AnySolver();
-  AnySolver(AnySolver&&) noexcept;
   SolverKind kind() const { return kind_; }
   void step(const State& in, State& out, const Control& control, const PenaltyContactsView* contacts, real dt);
   /// Per-contact average force on body0 [N], world, after the last step (PADMM: update_contacts;

@@ -38,7 +38,6 @@ class SolverFeatherstone {
   const std::vector<spatial_vector>& body_parent_f() const { return body_parent_f_; }
   /// How many times H was assembled and factored.
   long mass_matrix_updates() const { return mass_matrix_updates_; }
-  const GeneralizedDynamics& dynamics() const { return dyn_; }
 
  private:
   const Model* model_;

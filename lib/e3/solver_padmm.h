@@ -46,7 +46,6 @@ class SolverPADMM {
   /// Throws std::invalid_argument for bad settings or a model not on the CPU.
   explicit SolverPADMM(const Model& model, const PADMMSettings& settings = {});
 
-  const PADMMSettings& settings() const { return settings_; }
   void step(const State& state_in, State& state_out, const Control& control, const PenaltyContactsView* contacts,
             real dt);
   /// Kamino's update_contacts(contacts, state): writes contacts.force[i] = the last step's average
@@ -55,9 +54,8 @@ class SolverPADMM {
   void update_contacts(PenaltyContactsView& contacts, const State& state) const;
   /// Per-world status of the last step (one world).
   const std::vector<PADMMStatus>& status() const { return status_; }
-  /// Contact rows and impulses (N s, contact frame) of the last step.
+  /// Contact rows of the last step.
   const std::vector<PADMMContactRow>& last_rows() const { return rows_; }
-  const Eigen::VectorXd& last_impulses() const { return x_; }
   /// Clears the warm-start history (the containers) and the status.
   void reset();
 
