@@ -39,7 +39,9 @@ vec3 rotation_between(quat p, quat q) {
 
 }  // namespace
 
-SolverVBD::SolverVBD(const Model& model, int iters, real rho_) : iterations(iters), rho(rho_), model_(&model) {
+SolverVBD::SolverVBD(const Model& model, int iters, real rho_, real eps_v)
+    : iterations(iters), rho(rho_), friction_epsilon(eps_v), model_(&model) {
+  if (!(eps_v > 0)) throw std::invalid_argument("SolverVBD: friction_epsilon must be > 0 m/s");
   if (iters < 1) throw std::invalid_argument("SolverVBD: iterations must be >= 1 (got " + std::to_string(iters) + ")");
   if (!(rho_ > 0)) throw std::invalid_argument("SolverVBD: rho must be > 0 N/m");
   if (model.device != Device::cpu) throw std::invalid_argument("SolverVBD: the model must be on the CPU (host solver)");
@@ -66,12 +68,12 @@ std::vector<SolverVBD::Row> SolverVBD::read_rows(const PenaltyContactsView& c) c
   auto p0 = host(c.rigid_contact_point0, d, n), p1 = host(c.rigid_contact_point1, d, n);
   auto nrm = host(c.rigid_contact_normal, d, n);
   auto t0 = host(c.rigid_contact_thickness0, d, n), t1 = host(c.rigid_contact_thickness1, d, n);
-  auto ke = host(c.rigid_contact_ke, d, n), kd = host(c.rigid_contact_kd, d, n);
+  auto ke = host(c.rigid_contact_ke, d, n), kd = host(c.rigid_contact_kd, d, n), mu = host(c.rigid_contact_mu, d, n);
   auto shape_body = model_->shape_body.to_host();
   std::map<std::pair<int, int>, int> ordinal;
   std::vector<Row> rows;
   for (int i = 0; i < n; ++i)
-    rows.push_back({shape_body[s0[i]], shape_body[s1[i]], p0[i], p1[i], nrm[i], t0[i], t1[i], ke[i], kd[i],
+    rows.push_back({shape_body[s0[i]], shape_body[s1[i]], p0[i], p1[i], nrm[i], t0[i], t1[i], ke[i], kd[i], mu[i],
                     {s0[i], s1[i], ordinal[{s0[i], s1[i]}]++}});
   return rows;
 }
@@ -80,6 +82,13 @@ real SolverVBD::gap(const Row& r, const std::vector<transform>& q) const {
   vec3 x0 = (r.body0 >= 0 ? transform_point(q[r.body0], r.p0) : r.p0) + r.m0 * r.n;
   vec3 x1 = (r.body1 >= 0 ? transform_point(q[r.body1], r.p1) : r.p1) - r.m1 * r.n;
   return dot(r.n, x1 - x0);
+}
+
+vec3 SolverVBD::slip_velocity(const Row& r, const std::vector<transform>& now, const std::vector<transform>& prev,
+                              real dt) const {
+  auto point = [&](int b, vec3 p, const std::vector<transform>& X) { return b >= 0 ? transform_point(X[b], p) : p; };
+  vec3 u = ((point(r.body1, r.p1, now) - point(r.body1, r.p1, prev)) - (point(r.body0, r.p0, now) - point(r.body0, r.p0, prev))) / dt;
+  return u - dot(u, r.n) * r.n;
 }
 
 void SolverVBD::step(const State& in, State& out, const Control& control, const PenaltyContactsView* contacts, real h) {
@@ -151,6 +160,21 @@ void SolverVBD::step(const State& in, State& out, const Control& control, const 
         J << side * r.n.x, side * r.n.y, side * r.n.z, side * rxn.x, side * rxn.y, side * rxn.z;
         g -= fn * J;
         H += (cf.k_eff + r.kd / h) * J * J.transpose();
+        // Friction from the slip over the step, with its lagged stiffness on the tangent plane.
+        vec3 u_t = slip_velocity(r, q, q0, h);
+        vec3 ft = side * vbd_friction_force(r.mu, fn, u_t, friction_epsilon);
+        Eigen::Matrix<double, 6, 1> F;
+        vec3 rxf = cross(x - c, ft);
+        F << ft.x, ft.y, ft.z, rxf.x, rxf.y, rxf.z;
+        g -= F;
+        real kt = r.mu * fn / (std::max(length(u_t), friction_epsilon) * h);
+        vec3 t1 = normalize(cross(r.n, std::abs(r.n.x) < real(0.57) ? vec3{1, 0, 0} : vec3{0, 1, 0}));
+        for (vec3 t : {t1, cross(r.n, t1)}) {
+          vec3 rxt = cross(x - c, t);
+          Eigen::Matrix<double, 6, 1> Jt;
+          Jt << t.x, t.y, t.z, rxt.x, rxt.y, rxt.z;
+          H += kt * Jt * Jt.transpose();
+        }
       }
       Eigen::Matrix<double, 6, 1> d = -H.ldlt().solve(g);
       vec3 dlin{d[0], d[1], d[2]}, dang{d[3], d[4], d[5]};
@@ -191,7 +215,8 @@ std::vector<VbdContactForce> SolverVBD::collect_rigid_contact_forces(const std::
     real u_n = dot(r.n, (point(r.body1, r.p1, body_q) - point(r.body1, r.p1, body_q_prev)) -
                             (point(r.body0, r.p0, body_q) - point(r.body0, r.p0, body_q_prev))) / dt;
     real fn = vbd_contact_normal_force(compliant_alm_coefficients(r.k, rho), dot(r.n, x1 - x0), lam, r.kd, u_n);
-    out.push_back({r.body0, r.body1, x0, x1, fn * r.n});
+    vec3 ft = vbd_friction_force(r.mu, fn, slip_velocity(r, body_q, body_q_prev, dt), friction_epsilon);
+    out.push_back({r.body0, r.body1, x0, x1, fn * r.n + ft});
   }
   return out;
 }

@@ -1,6 +1,7 @@
 // Rigid-body VBD with compliant augmented-Lagrangian contacts (course E3 §6), a compact version:
-// normal contacts only (no friction rows), per-body 6x6 block descent in body order, a fixed
-// iteration count, a dual (lambda) history per contact, velocities from the pose history.
+// per-body 6x6 block descent in body order, a fixed iteration count, a dual (lambda) history per
+// normal row, smoothed Coulomb friction from the pose history (no Dahl model, no contact matching
+// beyond a per-pair ordinal key), velocities from the pose history.
 #pragma once
 
 #include <map>
@@ -44,21 +45,31 @@ IMPULSE_HD inline real vbd_contact_normal_force(const CompliantAlmCoefficients& 
   return f > 0 ? f : real(0);
 }
 
+/// Smoothed Coulomb friction of a VBD contact from the pose history (IPC-style lagged friction):
+///   f_t = -mu f_n u_t / max(|u_t|, eps_v)          [N], the force on body1
+/// u_t [m/s] the tangential slip of body1's point relative to body0's over the step, f_n [N] the
+/// normal force, eps_v [m/s] the slip speed below which friction is viscous.
+IMPULSE_HD inline vec3 vbd_friction_force(real mu, real f_n, vec3 u_t, real eps_v) {
+  real s = length(u_t);
+  return (-mu * f_n / (s > eps_v ? s : eps_v)) * u_t;
+}
+
 /// One contact's readback for collect_rigid_contact_forces.
 struct VbdContactForce {
   int body0 = -1, body1 = -1;
   vec3 point0_world, point1_world;  // [m]
-  vec3 force_on_body1;              // [N] world; Contacts.force (on body0) is its negative
+  vec3 force_on_body1;              // [N] world, normal + friction; Contacts.force (on body0) is its negative
 };
 
 class SolverVBD {
  public:
   /// iterations >= 1 (Newton's default 10), rho > 0 [N/m] the numerical metric. Throws
   /// std::invalid_argument otherwise, for a model with joints other than FREE, or a non-CPU model.
-  explicit SolverVBD(const Model& model, int iterations = 10, real rho = real(1e5));
+  explicit SolverVBD(const Model& model, int iterations = 10, real rho = real(1e5), real friction_epsilon = real(0.01));
 
   int iterations;
-  real rho;  // [N/m]
+  real rho;               // [N/m]
+  real friction_epsilon;  // [m/s] eps_v of vbd_friction_force
 
   /// Newton's step(state_in, state_out, control, contacts, dt). Uses the contacts' ke (material k)
   /// and kd; keeps body_q_prev = state_in.body_q (the history this step used).
@@ -81,11 +92,13 @@ class SolverVBD {
   struct Row {
     int body0, body1;
     vec3 p0, p1, n;  // body-frame points, world normal shape0 -> shape1
-    real m0, m1, k, kd;
+    real m0, m1, k, kd, mu;
     std::tuple<int, int, int> key;
   };
   std::vector<Row> read_rows(const PenaltyContactsView& c) const;
   real gap(const Row& r, const std::vector<transform>& q) const;
+  /// Slip of body1's contact point relative to body0's between two pose sets, divided by dt [m/s].
+  vec3 slip_velocity(const Row& r, const std::vector<transform>& now, const std::vector<transform>& prev, real dt) const;
 
   const Model* model_;
   std::vector<transform> body_q_prev_;

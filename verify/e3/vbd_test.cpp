@@ -132,3 +132,13 @@ TEST(E3_6_vbd_readback, ForceOnBody1AndPoseHistory) {
   auto wrong = impact.collect_rigid_contact_forces(q, q, v, 0.01);
   EXPECT_GT(std::abs(used[0].force_on_body1.z - wrong[0].force_on_body1.z), 1.0);
 }
+
+// Smoothed Coulomb friction: opposite to the slip, never above mu f_n, viscous below eps_v.
+RC_GTEST_PROP(E3_6_vbd_structure, FrictionOpposesSlipWithinTheCone, ()) {
+  vec3 u = *gen::vector(2);
+  real mu = *gen::in_range(0, 1.5), fn = *gen::in_range(0, 100), eps = *gen::in_range(1e-4, 0.1);
+  vec3 f = vbd_friction_force(mu, fn, u, eps);
+  RC_ASSERT(length(f) <= mu * fn * (1 + 1e-12) + 1e-15);
+  RC_ASSERT(dot(f, u) <= 0);
+  if (length(u) < eps) RC_ASSERT(tol::near(f, (-mu * fn / eps) * u, 1e-12));
+}
