@@ -25,7 +25,7 @@ for solver, style in [("semi_implicit", "-"), ("featherstone", "--"), ("padmm", 
 a.plot(cmp["t_s"], cmp["x_coulomb_m"], color="0.5", lw=0.8, label="Coulomb, v0^2/(2 mu g)")
 a.set_xlabel("t [s]")
 a.set_ylabel("box x [m]")
-a.set_ylim(0, 0.25)
+a.set_ylim(0, 0.12)
 a.set_title("box launched at 1 m/s, mu = 0.5")
 a.legend(fontsize=7)
 
