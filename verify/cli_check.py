@@ -87,8 +87,32 @@ expect(["bench", "e1-spatial-shift", "--device", "tpu"], 2, err_has="tpu")
 expect(["bench", "e1-frames"], 2, err_has="no benchmark")
 expect(["frobnicate"], 2)
 
+# lcp (Stewart-Trinkle chapter): a solvable 2x2, an infeasible one, bad files naming the line.
+with tempfile.TemporaryDirectory() as d:
+    def lcp_file(name, text):
+        path = os.path.join(d, name)
+        with open(path, "w") as f:
+            f.write(text)
+        return path
+    expect(["lcp", lcp_file("ok.txt", "2\n2 1\n1 2\n-5 -6\n")], 0, out_has="status: solved")
+    expect(["lcp", lcp_file("ok2.txt", "2\n2 1\n1 2\n-5 -6\n"), "--json"], 0, out_has='"pivots"')
+    expect(["lcp", lcp_file("ray.txt", "1\n-1\n-1\n")], 1, out_has="ray_termination")
+    expect(["lcp", lcp_file("short.txt", "2\n1 0\n0 1\n-1\n")], 2, err_has="short.txt:4:")
+    expect(["lcp", lcp_file("word.txt", "2\n1 0\n0 x\n-1 -1\n")], 2, err_has="word.txt:3:")
+    expect(["lcp", lcp_file("nan.txt", "1\nnan\n-1\n")], 2, err_has="not finite")
+    expect(["lcp", lcp_file("extra.txt", "1\n1\n-1\n7\n")], 2, err_has="extra.txt:4:")
+    expect(["lcp", os.path.join(d, "missing.txt")], 2, err_has="missing.txt")
+
+# Stewart-Trinkle scenes: the bounce reading numbers, the Lemke benchmark, bad options.
+with tempfile.TemporaryDirectory() as d:
+    expect(["run", "st-bounce", "--out", d], 0, out_has="v+ = -0.5 m/s, p = 0.7 N s")
+    expect(["run", "st-block", "--out", d], 0, out_has="F_avg = 1000 N")
+expect(["bench", "st-lcp", "--n", "70", "--repeat", "1", "--json"], 0, out_has='"four_ball_lcp_size"')
+expect(["bench", "st-lcp", "--n", "75"], 2, err_has="--n")
+expect(["run", "st-rod", "--h", "-1"], 2, err_has="--h")
+
 for f in failures:
     print("FAIL " + f)
-n = 34
+n = 47
 print(f"cli: {n - len(failures) if len(failures) < n else 0} passed, {len(failures)} failed")
 sys.exit(1 if failures else 0)

@@ -2,7 +2,8 @@
 //
 //   parallel_for(device, n, IMPULSE_LAMBDA(std::int64_t i) { ... });
 //
-// On the CPU it is an OpenMP loop with a static schedule; on the GPU a 1-D CUDA kernel of 256
+// On the CPU it is an OpenMP loop with a static schedule (serial below 1024 items, where waking the
+// thread team costs more than the work); on the GPU a 1-D CUDA kernel of 256
 // threads a block, followed by a synchronisation so that errors surface at the call. The body must
 // not depend on iteration order (each i writes its own outputs); ordered sums live in reduce.h.
 #pragma once
@@ -44,7 +45,7 @@ void parallel_for(Device d, std::int64_t n, F f) {
     throw std::runtime_error("parallel_for on cuda: this translation unit was not compiled by nvcc");
 #endif
   }
-#pragma omp parallel for schedule(static)
+#pragma omp parallel for schedule(static) if (n >= 1024)
   for (std::int64_t i = 0; i < n; ++i) f(i);
 }
 

@@ -6,6 +6,8 @@
 
 namespace impulse::course {
 
+void register_e1_engine(Registry& r);  // lib/course/items_e1_engine.cpp
+
 namespace {
 
 Quantity in_vec(const char* name, const char* unit, const char* doc) { return {name, unit, 3, doc}; }
@@ -144,6 +146,7 @@ void register_e1(Registry& r) {
   register_section2(r);
   register_section6(r);
   register_exercises(r);
+  register_e1_engine(r);
 }
 
 }  // namespace impulse::course

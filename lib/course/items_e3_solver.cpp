@@ -1,12 +1,15 @@
 // Registration of the E3 §4-§8 formulas that stand on their own: the XPBD per-contact pieces,
 // the restitution target, and the force-observation transfers and averages.
+#include <cmath>
 #include <stdexcept>
 #include <vector>
 
 #include "course/registry.h"
+#include "e1/integrator.h"
 #include "e1/spatial_shift.h"
 #include "e3/force_observation.h"
 #include "e3/xpbd_contact.h"
+#include "e3/xpbd_step.h"
 
 namespace impulse::course {
 
@@ -15,6 +18,114 @@ namespace {
 Quantity s(const char* name, const char* unit, const char* doc) { return {name, unit, 1, doc}; }
 Quantity v(const char* name, const char* unit, const char* doc) { return {name, unit, 3, doc}; }
 Quantity list(const char* name, const char* unit, const char* doc) { return {name, unit, 0, doc}; }
+
+Item rule(const char* id, const char* title, const char* section, const char* where) {
+  return {id, "rule", title, section, Status::implemented, "", where, {}, {}, {}};
+}
+
+void register_step(Registry& r) {
+  const char* solver = "lib/e3/solver_xpbd_kernels.cpp: SolverXPBD::step";
+  r.add(rule("E3.4-step-order", "SolverXPBD.step: predict, fixed iterations of contacts then joints, save impulses, restitution, kinematic restore",
+             "E3 §4", solver));
+  r.add(rule("E3.4-impulse-buffers", "the contact impulse buffer is fresh and zero every step", "E3 §4", solver));
+  r.add(rule("E3.4-jointf-temp-wrench", "joint_f goes into a temporary wrench; state_in.body_f is never written", "E3 §4", solver));
+  r.add(rule("E3.4-kinematic-restore", "kinematic bodies get their prescribed state back at the end of the step", "E3 §4", solver));
+  r.add({"E3.4-predict-linear", "formula", "predictor: v* = v + h (f/m + g), x_C* = x_C + h v*", "E3 §4", Status::implemented, "",
+         "lib/e1/integrator.h: linear_update (the E1 §10 predictor)",
+         {v("v", "m/s", "COM velocity"), v("x_C", "m", "COM position"), v("f", "N", "external force"), s("m", "kg", "mass"),
+          v("g", "m/s^2", "gravity"), s("h", "s", "step")},
+         {{"v_star", "m/s", 3, "predicted velocity"}, {"x_star", "m", 3, "predicted COM"}},
+         [](const Values& x) {
+           vec3 vel = vector3(x, "v"), c = vector3(x, "x_C");
+           real m = scalar(x, "m");
+           if (!(m > 0)) throw std::invalid_argument("input --m of E3.4-predict-linear must be positive");
+           linear_update(vel, c, vector3(x, "f"), 1 / m, vector3(x, "g"), scalar(x, "h"));
+           return Values{{"v_star", as_values(vel)}, {"x_star", as_values(c)}};
+         }});
+  r.add({"E3.4-predict-angular", "formula", "predictor: omega in the body frame with the gyroscopic term, then the quaternion",
+         "E3 §4", Status::implemented, "", "lib/e1/integrator.h: angular_update, quat_update",
+         {v("omega", "rad/s", "world angular velocity"), v("tau", "N m", "world torque"), v("I", "kg m^2", "diagonal body inertia"),
+          s("h", "s", "step")},
+         {{"omega_star", "rad/s", 3, "predicted world angular velocity (identity orientation)"}},
+         [](const Values& x) {
+           vec3 I = vector3(x, "I");
+           if (!(I.x > 0 && I.y > 0 && I.z > 0)) throw std::invalid_argument("input --I of E3.4-predict-angular must be positive");
+           vec3 w = angular_update(quat_identity(), vector3(x, "omega"), vector3(x, "tau"), mat33_diag(I),
+                                   mat33_diag({1 / I.x, 1 / I.y, 1 / I.z}), scalar(x, "h"));
+           return Values{{"omega_star", as_values(w)}};
+         }});
+  r.add({"E3.4-angular-damping", "formula", "omega <- (1 - gamma h) omega, not exp(-gamma h)", "E3 §4", Status::implemented, "",
+         "lib/e1/integrator.h: damp_angular",
+         {s("gamma", "1/s", "angular damping"), s("h", "s", "step")},
+         {{"factor", "-", 1, "multiplier of omega"}, {"exponential", "-", 1, "exp(-gamma h), for contrast"}},
+         [](const Values& x) {
+           real g = scalar(x, "gamma"), h = scalar(x, "h");
+           return Values{{"factor", {damp_angular({1, 0, 0}, g, h).x}}, {"exponential", {std::exp(-g * h)}}};
+         }});
+  r.add(rule("E3.4-not-backward-euler", "the predictor is explicit; only the constraint projection corrects it", "E3 §4",
+             "lib/e3/solver_xpbd_kernels.cpp: SolverXPBD::step (integrate_bodies)"));
+  r.add(rule("E3.4-apply-deltas", "apply_body_deltas: dv = w inv_m dp, x_C += h dv, gyroscopic angular update, unit quaternion",
+             "E3 §4", "lib/e3/xpbd_step.h: xpbd_apply_body_delta"));
+  r.add(rule("E3.4-friction-anchor", "friction from the anchors' tangential displacement, plus h v_t of a kinematic surface",
+             "E3 §4", "lib/e3/xpbd_step.h: xpbd_contact_delta"));
+  r.add(rule("E3.4-iterations-fixed", "iterations = 2 by default, a fixed loop with no tolerance and no early exit", "E3 §4", solver));
+  r.add(rule("E3.4-jacobi-atomics", "Jacobi accumulation (here: ordered per-body sums instead of atomics)", "E3 §4", solver));
+  r.add(rule("E3.4-iterations-not-substeps", "iterations revisit constraints in one h; no new time, no re-detection", "E3 §4", solver));
+  r.add(rule("E3.4-no-warm-start", "the impulse accumulator is not the next step's starting multiplier", "E3 §4", solver));
+  r.add(rule("E3.4-contact-weighting", "weighting on by default: each body's correction divided by its active count N", "E3 §4",
+             solver));
+}
+
+void register_restitution_pass(Registry& r) {
+  const char* pass = "lib/e3/solver_xpbd_kernels.cpp: SolverXPBD::step (restitution pass)";
+  r.add(rule("E3.5-restitution-gate", "the restitution pass runs only with enable_restitution", "E3 §5", pass));
+  r.add(rule("E3.5-restitution-record", "predicted velocities are recorded; marked contacts grouped by body pair", "E3 §5", pass));
+  r.add(rule("E3.5-manifold-cap", "at most 12 contacts per manifold, chosen deterministically", "E3 §5",
+             "lib/e3/solver_xpbd.cpp: select_manifold_contacts"));
+  r.add(rule("E3.5-iteration-counts", "8 Gauss-Seidel sweeps per outer iteration, 2 outer iterations by default", "E3 §5", pass));
+  r.add(rule("E3.5-manifold-average", "each body's velocity delta is the mean over the manifolds that acted on it", "E3 §5", pass));
+  r.add(rule("E3.5-pgs-bounds", "PGS with accumulated lower bounds: bounded negative in the first outer iteration, 0 after",
+             "E3 §5", "lib/e3/xpbd_step.h: restitution_pgs_increment"));
+  r.add(rule("E3.5-readback-excludes-restitution", "update_contacts reads the position impulses only, not the restitution pass",
+             "E3 §5", "lib/e3/solver_xpbd_kernels.cpp: SolverXPBD::update_contacts"));
+  r.add(rule("E3.5-e-zero-still-acts", "with e = 0 an enabled pass still changes post-projection velocities", "E3 §5", pass));
+}
+
+void register_numerics(Registry& r) {
+  const char* solver = "lib/e3/solver_xpbd_kernels.cpp: SolverXPBD::step";
+  r.add(rule("E3.7-h-vs-iterations", "h changes time, stiffness and readback; iterations only the residual at fixed h", "E3 §7",
+             solver));
+  r.add(rule("E3.7-collision-frequency", "an XPBD step keeps the record of its collide call (no re-detection)", "E3 §7", solver));
+  r.add(rule("E3.7-stable-vs-accurate", "at rest is not balanced: weighting and the readback scale bias the forces", "E3 §7",
+             solver));
+  r.add(rule("E3.7-small-velocity-clamp", "apply_body_deltas zeroes |v| < 1e-4 and |omega| < 1e-4 separately", "E3 §7",
+             "lib/e3/xpbd_step.h: xpbd_apply_body_delta"));
+  r.add(rule("E3.7-determinism", "ordered sums: bitwise identical on the CPU for any thread count (not across platforms)",
+             "E3 §7", solver));
+}
+
+void register_readback(Registry& r) {
+  r.add(rule("E3.8-contacts-force-contract", "Contacts.force: wrench of body1 on body0 at body0's COM, world", "E3 §8",
+             "lib/e3/solver_xpbd_kernels.cpp: SolverXPBD::update_contacts"));
+  r.add(rule("E3.8-joint-f-is-input", "Control.joint_f is an actuation input, read by the step, never a measured force",
+             "E3 §8", "lib/e3/solver_xpbd_kernels.cpp: SolverXPBD::step (temporary wrench)"));
+  r.add(rule("E3.8-body-parent-f-semantics", "body_parent_f: the parent's COM world wrench on the child through its joint, joint_f included",
+             "E3 §8", "lib/e3/solver_xpbd_kernels.cpp: SolverXPBD::step (body_parent_f)"));
+  r.add(rule("E3.8-body-f-semantics", "State.body_f is an external input; the XPBD step never writes it", "E3 §8",
+             "lib/e3/solver_xpbd_kernels.cpp: SolverXPBD::step"));
+  r.add(rule("E3.8-xpbd-force-lifecycle", "request force before making the record; step then update_contacts on the same record",
+             "E3 §8", "lib/e3/contacts_view.h: request_contact_attributes"));
+  r.add(rule("E3.8-update-guards", "update_contacts checks force storage, a previous step and the capacity only", "E3 §8",
+             "lib/e3/solver_xpbd_kernels.cpp: SolverXPBD::update_contacts"));
+  r.add(rule("E3.8-xpbd-torque-approx", "XPBD torque accumulates each iteration's lever arms: approximate at the final COM",
+             "E3 §8", "lib/e3/xpbd_step.h: xpbd_contact_delta (angular parts r x p per iteration)"));
+  r.add(rule("E3.8-mujoco-torque-gap", "a contact-point torque without the lever-arm shift is not the COM torque", "E3 §8",
+             "lib/e1/spatial_shift.h: wrench_torque_at_com; lib/e3/solver_xpbd_kernels.cpp (COM torques)"));
+  r.add(rule("E3.8-sensor-order", "SensorContact requests force, so it must be made before the record", "E3 §8",
+             "lib/e3/sensor_contact.h: SensorContact::SensorContact"));
+  r.add(rule("E3.8-sensor-aggregation", "SensorContact sums the linear force only (+ body0, - body1), tangential part, weighted midpoint",
+             "E3 §8", "lib/e3/sensor_contact.h: SensorContact::update"));
+}
 
 void register_xpbd(Registry& r) {
   r.add({"E3.4-xpbd-w", "formula", "inverse effective mass w of a rigid normal contact", "E3 §4", Status::implemented, "",
@@ -181,7 +292,9 @@ void register_exercises(Registry& r) {
       {"E3.10-ex4-positive-gap-record", "a record inside the gap with d = +0.003 m gets no normal correction"},
       {"E3.10-ex5-wrench-reaction", "reaction torque at body1's COM"},
       {"E3.10-ex6-time-average", "average force over substeps of 0.001 s and 0.003 s"},
-      {"E3.10-ex10-static-vs-kinematic-scale", "readback scale against a static and against a kinematic side"}};
+      {"E3.10-ex10-static-vs-kinematic-scale", "readback scale against a static and against a kinematic side"},
+      {"E3.10-ex8-mujoco-torque", "why a world-frame contact-point torque is not the COM torque"},
+      {"E3.10-ex9-matching-warmstart", "contact matching does not warm-start XPBD's position impulses"}};
   for (auto& e : ids)
     r.add({e[0], "exercise", e[1], "E3 §10", Status::implemented, "", std::string("exercises/e3/") + e[0] + ".toml", {}, {}, {}});
 }
@@ -189,6 +302,10 @@ void register_exercises(Registry& r) {
 }  // namespace
 
 void register_e3_solver(Registry& r) {
+  register_step(r);
+  register_restitution_pass(r);
+  register_numerics(r);
+  register_readback(r);
   register_xpbd(r);
   register_restitution(r);
   register_observation(r);

@@ -43,6 +43,7 @@ const SceneCatalogue& scenes() {
     SceneCatalogue cat;
     register_e1_scenes(cat);
     register_e3_scenes(cat);
+    register_e3_solver_scenes(cat);
     register_e3_other_solver_scenes(cat);
     register_st_scenes(cat);
     return cat;

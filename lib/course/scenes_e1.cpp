@@ -13,6 +13,8 @@
 
 namespace impulse::course {
 
+void register_e1_model_scenes(SceneCatalogue& c);  // lib/course/scenes_e1_model.cpp
+
 namespace {
 
 std::ofstream open_csv(const std::string& dir, const std::string& name) {
@@ -89,6 +91,7 @@ void register_e1_scenes(SceneCatalogue& c) {
            return 0;
          },
          bench_shift});
+  register_e1_model_scenes(c);
 }
 
 }  // namespace impulse::course

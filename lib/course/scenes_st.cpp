@@ -1,8 +1,279 @@
-// Stewart-Trinkle scenes (filled by the ST chapter work).
+// Stewart-Trinkle scenes: the reading's bounce and block examples, the paper's falling rod, our
+// four-ball pile with the Table 1 analogue and the friction-cone study, and the Lemke benchmark.
+#include <chrono>
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <stdexcept>
+#include <string>
+
 #include "course/scenes.h"
+#include "st/bounce.h"
+#include "st/experiments.h"
+#include "st/lcp.h"
 
 namespace impulse::course {
 
-void register_st_scenes(SceneCatalogue&) {}
+namespace {
+
+using namespace impulse::st;
+
+std::ofstream open_csv(const std::string& dir, const std::string& name) {
+  std::filesystem::create_directories(dir);
+  std::ofstream f(std::filesystem::path(dir) / name);
+  if (!f) throw std::runtime_error("cannot write " + (std::filesystem::path(dir) / name).string());
+  f.precision(12);
+  return f;
+}
+
+double positive(const SceneArgs& a, const std::string& name) {
+  const double x = a.number(name);
+  if (!(x > 0)) throw std::invalid_argument("option --" + name + " must be positive, got " + a.text(name));
+  return x;
+}
+
+// The vertical point of seed 004 L53-L55, stepped with the general stepper.
+int run_bounce(const SceneArgs& a, const std::string& out, std::ostream& log) {
+  const double m = positive(a, "m"), h = positive(a, "h"), g = a.number("g");
+  const long steps = a.integer("steps");
+  if (steps < 1) throw std::invalid_argument("option --steps must be >= 1");
+  const VerticalPoint sys(m, g);
+  StepOptions opt;
+  opt.h = h;
+  Eigen::VectorXd q = Eigen::VectorXd::Constant(1, a.number("q")), v = Eigen::VectorXd::Constant(1, a.number("v"));
+  if (q(0) < 0) throw std::invalid_argument("option --q must be >= 0 (the point starts above the ground)");
+  std::ofstream csv = open_csv(out, "st-bounce.csv");
+  csv << "step,t_s,q_m,v_mps,p_Ns,free_prediction_m,contact\n";
+  csv << 0 << ',' << 0 << ',' << q(0) << ',' << v(0) << ",0,,\n";
+  std::vector<int> active;
+  for (long k = 0; k < steps; ++k) {
+    const BounceStep closed = bounce_step(m, q(0), v(0), h, g);
+    const StepResult r = st_step(sys, q, v, active, opt);
+    if (k == 0)
+      log << "st-bounce: free prediction " << closed.free_prediction << " m -> "
+          << (closed.contact ? "contact branch" : "free branch") << ": v+ = " << r.v(0) << " m/s, p = " << r.p_n(0)
+          << " N s, q+ = " << r.q(0) << " m\n";
+    active = active_contacts(r);
+    q = r.q;
+    v = r.v;
+    csv << k + 1 << ',' << (k + 1) * h << ',' << q(0) << ',' << v(0) << ',' << r.p_n(0) << ','
+        << closed.free_prediction << ',' << (closed.contact ? 1 : 0) << '\n';
+  }
+  log << "st-bounce: wrote " << steps + 1 << " rows to " << out << "/st-bounce.csv\n";
+  return 0;
+}
+
+// The 1 kg block of seed 004 L86: same impulse, average force growing like 1/h.
+int run_block(const SceneArgs& a, const std::string& out, std::ostream& log) {
+  const double m = positive(a, "m"), speed = positive(a, "v");
+  const VerticalPoint sys(m, 0.0);
+  std::ofstream csv = open_csv(out, "st-block.csv");
+  csv << "h_s,p_Ns,F_avg_N,v_plus_mps\n";
+  for (double h : {0.1, 0.01, 0.001, 0.0001}) {
+    StepOptions opt;
+    opt.h = h;
+    const StepResult r = st_step(sys, Eigen::VectorXd::Zero(1), Eigen::VectorXd::Constant(1, -speed), {}, opt);
+    csv << h << ',' << r.p_n(0) << ',' << average_force(r.p_n(0), h) << ',' << r.v(0) << '\n';
+    log << "st-block: h = " << h << " s: p = " << r.p_n(0) << " N s, F_avg = " << average_force(r.p_n(0), h)
+        << " N, v+ = " << r.v(0) << " m/s\n";
+  }
+  return 0;
+}
+
+int check_run(const Trajectory& tr, const std::string& what, std::ostream& log) {
+  if (!tr.all_solved || tr.worst_complementarity > 1e-9) {
+    log << what << ": an LCP was not solved to 1e-9 (worst relative complementarity " << tr.worst_complementarity
+        << ")\n";
+    return 1;
+  }
+  return 0;
+}
+
+// The falling rod (paper §4, Figs. 2-4).
+int run_rod(const SceneArgs& a, const std::string& out, std::ostream& log) {
+  RodSetup s;
+  s.inertia = positive(a, "inertia");
+  s.mu = a.number("mu");
+  s.T = positive(a, "T");
+  const double h = positive(a, "h");
+  const PlanarRod sys = s.system();
+  StepOptions opt;
+  opt.h = h;
+  opt.max_nonlinear_iterations = int(a.integer("nonlinear"));
+  if (opt.max_nonlinear_iterations < 0) throw std::invalid_argument("option --nonlinear must be >= 0");
+  const Trajectory tr = simulate(sys, s.q0(), s.v0(), s.T, opt);
+  std::ofstream csv = open_csv(out, "st-rod.csv");
+  csv << "t_s,x_m,y_m,theta_rad,vx_mps,vy_mps,omega_radps,contacts,impulse_Ns,lcp_size,complementarity,energy_J\n";
+  for (std::size_t k = 0; k < tr.t.size(); ++k) {
+    const auto& q = tr.q[k];
+    const auto& v = tr.v[k];
+    const StepSummary st = k ? tr.steps[k - 1] : StepSummary{};
+    csv << tr.t[k] << ',' << q(0) << ',' << q(1) << ',' << q(2) << ',' << v(0) << ',' << v(1) << ',' << v(2) << ','
+        << st.contacts << ',' << st.impulse << ',' << st.lcp_size << ',' << st.lcp_complementarity << ','
+        << sys.energy(q, v) << '\n';
+  }
+  // Poses for the Fig. 2 analogue: end centres every 0.05 s.
+  std::ofstream poses = open_csv(out, "st-rod-poses.csv");
+  poses << "t_s,x0_m,y0_m,x1_m,y1_m\n";
+  const long every = std::max(1L, std::lround(0.05 / h));
+  for (std::size_t k = 0; k < tr.t.size(); k += std::size_t(every)) {
+    const auto& q = tr.q[k];
+    const double c = 0.5 * s.length * std::cos(q(2)), sn = 0.5 * s.length * std::sin(q(2));
+    poses << tr.t[k] << ',' << q(0) - c << ',' << q(1) - sn << ',' << q(0) + c << ',' << q(1) + sn << '\n';
+  }
+  // Figs. 3-4 analogue: vertical and angular velocity for several h.
+  std::ofstream refine = open_csv(out, "st-rod-refine.csv");
+  refine << "h_s,t_s,vy_mps,omega_radps\n";
+  int bad = check_run(tr, "st-rod", log);
+  for (double hh : {0.01, 0.005, 0.0025, 0.00125}) {
+    StepOptions o = opt;
+    o.h = hh;
+    const Trajectory r = simulate(sys, s.q0(), s.v0(), s.T, o);
+    bad |= check_run(r, "st-rod (h = " + std::to_string(hh) + ")", log);
+    for (std::size_t k = 0; k < r.t.size(); ++k)
+      refine << hh << ',' << r.t[k] << ',' << r.v[k](1) << ',' << r.v[k](2) << '\n';
+    // The p.14 spike: how far omega dips below its pre-impact value within 3 steps of the first impact.
+    std::size_t k1 = 0;
+    while (k1 < r.steps.size() && r.steps[k1].impulse <= 0) ++k1;
+    double dip = 0;
+    for (std::size_t j = k1; j < std::min(r.steps.size(), k1 + 3); ++j) dip = std::max(dip, r.v[k1](2) - r.v[j + 1](2));
+    log << "st-rod: h = " << hh << " s: first impact at " << (k1 + 1) * hh << " s, omega dip " << dip << " rad/s\n";
+  }
+  double first = -1;
+  for (const StepSummary& st : tr.steps)
+    if (st.impulse > 0) {
+      first = st.t;
+      break;
+    }
+  log << "st-rod: first impact at t = " << first << " s; final y = " << tr.q.back()(1) << " m, theta = "
+      << tr.q.back()(2) << " rad; worst LCP complementarity " << tr.worst_complementarity << "; wrote " << out
+      << "/st-rod.csv, st-rod-poses.csv, st-rod-refine.csv\n";
+  return bad;
+}
+
+// Our four-ball pile, the Table 1 analogue and the friction-cone study.
+int run_balls(const SceneArgs& a, const std::string& out, std::ostream& log) {
+  BallsSetup s;
+  s.T = positive(a, "T");
+  const double h = positive(a, "h");
+  const int k = int(a.integer("directions"));
+  const Balls sys = s.system();
+  StepOptions opt;
+  opt.h = h;
+  opt.directions = k;
+  const Trajectory tr = simulate(sys, s.q0(), s.v0(), s.T, opt);
+  std::ofstream csv = open_csv(out, "st-balls.csv");
+  csv << "t_s";
+  for (const char* b : {"A", "B", "C", "D"}) csv << ',' << b << "_x_m," << b << "_y_m," << b << "_z_m";
+  csv << ",contacts,lcp_size,pivots,complementarity\n";
+  int max_lcp = 0, seven = 0;
+  for (std::size_t i = 0; i < tr.t.size(); ++i) {
+    csv << tr.t[i];
+    for (int b = 0; b < 4; ++b) csv << ',' << tr.q[i](6 * b) << ',' << tr.q[i](6 * b + 1) << ',' << tr.q[i](6 * b + 2);
+    const StepSummary st = i ? tr.steps[i - 1] : StepSummary{};
+    csv << ',' << st.contacts << ',' << st.lcp_size << ',' << st.pivots << ',' << st.lcp_complementarity << '\n';
+    max_lcp = std::max(max_lcp, st.lcp_size);
+    seven += st.contacts == 7;
+  }
+  log << "st-balls: h = " << h << " s, " << k << " directions: largest LCP " << max_lcp << " x " << max_lcp << ", "
+      << seven << " steps with 7 contacts\n";
+  int bad = check_run(tr, "st-balls", log);
+
+  std::ofstream table = open_csv(out, "st-balls-table.csv");
+  table << "h_s,velocity_error,position_error_m,max_lcp,worst_complementarity\n";
+  log << "st-balls: Table 1 analogue (ours), reference h = 0.00125 s, T = " << s.T << " s\n";
+  for (const ConvergenceRow& r : convergence_table(s, {0.02, 0.01, 0.005, 0.0025}, 0.00125, k)) {
+    table << r.h << ',' << r.error.velocity << ',' << r.error.position << ',' << r.max_lcp << ','
+          << r.worst_complementarity << '\n';
+    log << "  h = " << r.h << "  velocity error " << r.error.velocity << "  position error " << r.error.position
+        << " m  (largest LCP " << r.max_lcp << ")\n";
+    if (r.worst_complementarity > 1e-9) bad = 1;
+  }
+
+  std::ofstream cone = open_csv(out, "st-cone.csv");
+  cone << "k,polygon_error,direction_error_rad,stop_distance_m,stop_distance_circle_m,lcp_size,pivots,lcp_seconds\n";
+  for (int kk : {4, 8, 16, 32}) {
+    const ConeRow r = friction_cone_row(kk, 1e-4);
+    const ContactLcp L = four_ball_seven_contact_lcp(s, 0.005, kk);
+    const auto t0 = std::chrono::steady_clock::now();
+    const LcpResult sol = solve_lcp(L.A, L.b);
+    const double sec = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    cone << kk << ',' << r.polygon_error << ',' << r.direction_error << ',' << r.stop_distance << ','
+         << r.stop_distance_circle << ',' << L.b.size() << ',' << sol.pivots << ',' << sec << '\n';
+    log << "st-cone: k = " << kk << ": polygon error " << r.polygon_error << ", direction error " << r.direction_error
+        << " rad, slide " << r.stop_distance << " m (circle " << r.stop_distance_circle << " m), 7-contact LCP "
+        << L.b.size() << " x " << L.b.size() << " in " << sol.pivots << " pivots\n";
+  }
+  log << "st-balls: wrote " << out << "/st-balls.csv, st-balls-table.csv, st-cone.csv\n";
+  return bad;
+}
+
+std::vector<Metric> bench_lcp(const SceneArgs& a) {
+  const long n = a.integer("n"), reps = a.integer("repeat"), k = a.integer("directions");
+  if (k < 3) throw std::invalid_argument("option --directions must be >= 3, got " + a.text("directions"));
+  if (n < k + 2 || n % (k + 2) != 0)
+    throw std::invalid_argument("option --n must be a positive multiple of directions + 2 = " + std::to_string(k + 2) +
+                                ", got " + a.text("n"));
+  if (reps < 1) throw std::invalid_argument("option --repeat must be >= 1, got " + a.text("repeat"));
+  const int contacts = int(n / (k + 2));
+  int balls = 1;
+  while (balls + balls * (balls - 1) / 2 < contacts) ++balls;
+  const ContactLcp L = row_of_balls_lcp(balls, contacts, int(k), 0.01);
+  const ContactLcp L70 = four_ball_seven_contact_lcp(BallsSetup{}, 0.005, 8);
+  auto time = [reps](const ContactLcp& P, LcpResult& out) {
+    out = solve_lcp(P.A, P.b);
+    const auto t0 = std::chrono::steady_clock::now();
+    for (long r = 0; r < reps; ++r) out = solve_lcp(P.A, P.b);
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count() / double(reps);
+  };
+  LcpResult r, r70;
+  const double s = time(L, r), s70 = time(L70, r70);
+  return {{"lcp_size", double(L.b.size()), "-"},
+          {"contacts", double(contacts), "-"},
+          {"seconds_per_solve", s, "s"},
+          {"pivots", double(r.pivots), "-"},
+          {"solved", r.status == LcpStatus::solved ? 1.0 : 0.0, "-"},
+          {"complementarity", r.complementarity, "-"},
+          {"four_ball_lcp_size", double(L70.b.size()), "-"},
+          {"four_ball_seconds_per_solve", s70, "s"},
+          {"four_ball_pivots", double(r70.pivots), "-"}};
+}
+
+}  // namespace
+
+void register_st_scenes(SceneCatalogue& c) {
+  c.add({"st-bounce", "ST", "the vertical point of ST §2: one complementarity condition, free and contact branches",
+         {{"m", "kg", "1", "mass"},
+          {"q", "m", "0.01", "initial height above the ground"},
+          {"v", "m/s", "-1", "initial velocity (up positive)"},
+          {"h", "s", "0.02", "step"},
+          {"g", "m/s^2", "10", "gravity"},
+          {"steps", "-", "25", "number of steps"}},
+         run_bounce, nullptr});
+  c.add({"st-block", "ST", "the 1 kg block of ST §3: same impulse, average force p/h for several h",
+         {{"m", "kg", "1", "mass"}, {"v", "m/s", "1", "downward speed at contact"}},
+         run_block, nullptr});
+  c.add({"st-rod", "ST", "the paper's falling rod (Figs. 2-4 analogue): poses, velocities for several h",
+         {{"h", "s", "0.0025", "step of the main run"},
+          {"T", "s", "1", "duration"},
+          {"inertia", "kg m^2", "0.0208333333333", "rod inertia about its centre (ours: uniform rod m L^2/12)"},
+          {"mu", "-", "0.6", "friction coefficient"},
+          {"nonlinear", "-", "10", "§3.6 re-linearisations per step (0: linearised only)"}},
+         run_rod, nullptr});
+  c.add({"st-balls", "ST", "our four-ball pile: 7 contacts, 70x70 LCP, Table 1 analogue, friction-cone study",
+         {{"h", "s", "0.005", "step of the main run"},
+          {"T", "s", "1", "duration"},
+          {"directions", "-", "8", "friction directions per contact"}},
+         run_balls, nullptr});
+  c.add({"st-lcp", "ST", "Lemke on contact LCPs of size N (row of balls) and on the four-ball 70x70",
+         {{"n", "-", "70", "LCP size, a multiple of directions + 2"},
+          {"directions", "-", "8", "friction directions per contact"},
+          {"repeat", "-", "5", "timed solves"}},
+         [](const SceneArgs& a, const std::string&, std::ostream& log) {
+           for (const Metric& m : bench_lcp(a)) log << m.name << " = " << m.value << ' ' << m.unit << '\n';
+           return 0;
+         },
+         bench_lcp});
+}
 
 }  // namespace impulse::course

@@ -81,4 +81,18 @@ mat33 balance_inertia(const mat33& I) {
   return r;
 }
 
+mat33 bound_inertia_moments(const mat33& I, real min) {
+  InertiaCheck c = check_inertia(I);
+  if (!c.finite || !c.symmetric) throw std::invalid_argument("bound_inertia: inertia " + c.problem());
+  Eigen::SelfAdjointEigenSolver<Eigen::Matrix3d> es(to_eigen(I));
+  Eigen::Vector3d e = es.eigenvalues();
+  if (e(0) >= double(min)) return I;
+  for (int k = 0; k < 3; ++k) e(k) = std::max(e(k), double(min));
+  Eigen::Matrix3d m = es.eigenvectors() * e.asDiagonal() * es.eigenvectors().transpose();
+  mat33 r;
+  for (int i = 0; i < 3; ++i)
+    for (int j = 0; j < 3; ++j) r.m[i][j] = real(0.5 * (m(i, j) + m(j, i)));
+  return r;
+}
+
 }  // namespace impulse

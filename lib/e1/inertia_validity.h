@@ -29,4 +29,8 @@ InertiaCheck check_inertia(const mat33& I);
 /// symmetric positive semi-definite (such an input is rejected, never repaired).
 mat33 balance_inertia(const mat33& I);
 
+/// The builder's bound_inertia correction: principal moments below min are raised to min (the
+/// principal axes are kept). Throws std::invalid_argument when I is not symmetric and finite.
+mat33 bound_inertia_moments(const mat33& I, real min);
+
 }  // namespace impulse

@@ -92,7 +92,7 @@ void gather_body_wrenches(const Model& model, const State& state, const Control&
 /// The §10 prediction as a solver: step(state_in, state_out, control, dt) advances every body by
 /// dt without constraints. Gravity is cached from the model at construction: after
 /// Model::set_gravity call notify_model_changed(). The caller keeps time; reset(state) is the base
-/// reset and changes no state array.
+/// reset and changes no state array. The Model must outlive the solver.
 class SolverRigidPredictor {
  public:
   explicit SolverRigidPredictor(const Model& model, real angular_damping = 0);

@@ -50,6 +50,9 @@ void SolverRigidPredictor::step(const State& in, State& out, const Control& cont
   if (in.body_q.size() != model_->body_count || out.body_q.size() != model_->body_count)
     throw std::invalid_argument("SolverRigidPredictor.step: State body arrays do not match the model (" +
                                 std::to_string(model_->body_count) + " bodies)");
+  if (in.body_q.device() != model_->device || out.body_q.device() != model_->device)
+    throw std::invalid_argument(std::string("SolverRigidPredictor.step: the States must live on the model's device (") +
+                                device_name(model_->device) + ")");
   if (control.joint_f.size != 0 && control.joint_f.size != model_->joint_dof_count)
     throw std::invalid_argument("SolverRigidPredictor.step: control.joint_f has the wrong length");
   gather_body_wrenches(*model_, in, control, wrench_.view());

@@ -17,6 +17,9 @@ void check_sizes(const Model& m, std::int64_t nq, std::int64_t nd, const State& 
                                 " coordinates and " + std::to_string(m.joint_dof_count) + " DOF");
   if (s.body_q.size() != m.body_count || s.body_qd.size() != m.body_count)
     throw std::invalid_argument(std::string(who) + ": the State's body arrays do not match the model's body_count");
+  if (s.body_q.device() != m.device || s.body_qd.device() != m.device)
+    throw std::invalid_argument(std::string(who) + ": the State lives on " + device_name(s.body_q.device()) +
+                                ", the model on " + device_name(m.device));
 }
 
 }  // namespace

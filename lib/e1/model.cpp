@@ -222,6 +222,50 @@ int ModelBuilder::add_shape_plane(int body, const transform& xform, real w, real
   return add_shape(body, xform, ShapeType::plane, {w, l, 0}, cfg, label);
 }
 
+void ModelBuilder::add_builder(const ModelBuilder& o, const transform& xform) {
+  const int b0 = body_count(), a0 = articulation_count();
+  for (int b = 0; b < o.body_count(); ++b) {
+    body_q.push_back(transform_multiply(xform, o.body_q[b]));
+    body_mass_properties.push_back(o.body_mass_properties[b]);
+    body_lock_inertia.push_back(o.body_lock_inertia[b]);
+    body_flags.push_back(o.body_flags[b]);
+    body_label.push_back(o.body_label[b]);
+  }
+  for (int j = 0; j < o.joint_count(); ++j) {
+    bool root = o.joint_parent[j] < 0;
+    joint_type.push_back(o.joint_type[j]);
+    joint_parent.push_back(root ? -1 : o.joint_parent[j] + b0);
+    joint_child.push_back(o.joint_child[j] + b0);
+    joint_articulation.push_back(o.joint_articulation[j] < 0 ? -1 : o.joint_articulation[j] + a0);
+    joint_X_p.push_back(root ? transform_multiply(xform, o.joint_X_p[j]) : o.joint_X_p[j]);
+    joint_X_c.push_back(o.joint_X_c[j]);
+    joint_axes.push_back(o.joint_axes[j]);
+    joint_distance_min.push_back(o.joint_distance_min[j]);
+    joint_distance_max.push_back(o.joint_distance_max[j]);
+    joint_label.push_back(o.joint_label[j]);
+  }
+  joint_q.insert(joint_q.end(), o.joint_q.begin(), o.joint_q.end());
+  joint_qd.insert(joint_qd.end(), o.joint_qd.begin(), o.joint_qd.end());
+  articulation_label.insert(articulation_label.end(), o.articulation_label.begin(), o.articulation_label.end());
+  for (int s = 0; s < o.shape_count(); ++s) {
+    bool world = o.shape_body[s] < 0;
+    shape_body.push_back(world ? -1 : o.shape_body[s] + b0);
+    shape_transform.push_back(world ? transform_multiply(xform, o.shape_transform[s]) : o.shape_transform[s]);
+    shape_type.push_back(o.shape_type[s]);
+    shape_scale.push_back(o.shape_scale[s]);
+    shape_config.push_back(o.shape_config[s]);
+    shape_label.push_back(o.shape_label[s]);
+  }
+}
+
+int ModelBuilder::add_ground_plane(real height, const ShapeConfig& cfg, const std::string& label) {
+  // The plane's normal is its local +z; turn it onto the up axis.
+  quat r = quat_identity();
+  if (up_axis == Axis::y) r = quat_from_axis_angle({1, 0, 0}, -kPi / 2);
+  if (up_axis == Axis::x) r = quat_from_axis_angle({0, 1, 0}, kPi / 2);
+  return add_shape_plane(-1, {axis_of(up_axis, height), r}, 0, 0, cfg, label);
+}
+
 std::vector<int> ModelBuilder::collapse_fixed_joints() {
   const int nb0 = body_count();
   std::vector<bool> removed_body(nb0, false), removed_joint(joint_count(), false);
@@ -277,14 +321,13 @@ std::vector<int> ModelBuilder::collapse_fixed_joints() {
     if (p >= 0) p = remap[p];
   for (int& c : joint_child) c = remap[c];
   // Articulations left without joints disappear; the others keep their order.
+  std::vector<bool> used(articulation_label.size(), false);
+  for (int a : joint_articulation)
+    if (a >= 0) used[a] = true;
   std::vector<int> art_remap(articulation_label.size(), -1);
   std::vector<std::string> labels;
-  for (int a : joint_articulation)
-    if (a >= 0 && art_remap[a] < 0) {
-      art_remap[a] = 0;
-    }
-  for (std::size_t a = 0; a < art_remap.size(); ++a)
-    if (art_remap[a] == 0) {
+  for (std::size_t a = 0; a < used.size(); ++a)
+    if (used[a]) {
       art_remap[a] = int(labels.size());
       labels.push_back(articulation_label[a]);
     }
@@ -304,6 +347,36 @@ Model ModelBuilder::finalize(Device d) const {
   m.gravity = gravity;
   if (!finite(gravity)) throw std::invalid_argument("ModelBuilder: gravity is not finite");
 
+  // Shapes first: a bad shape also spoils its body's mass.
+  std::vector<int> sflags(ns), stype(ns);
+  for (int s = 0; s < ns; ++s) {
+    std::string who = name_of("shape", s, shape_label[s]);
+    if (shape_body[s] < -1 || shape_body[s] >= nb)
+      throw std::invalid_argument(who + ": body " + std::to_string(shape_body[s]) + " does not exist");
+    check_transform(shape_transform[s], who, "xform");
+    const ShapeConfig& cfg = shape_config[s];
+    if (!(cfg.density >= 0)) throw std::invalid_argument(who + ": density must be >= 0 kg/m^3 (got " + fmt(cfg.density) + ")");
+    vec3 sc = shape_scale[s];
+    const char* names[3] = {"hx", "hy", "hz"};
+    int n = 0;
+    switch (shape_type[s]) {
+      case ShapeType::box: n = 3; break;
+      case ShapeType::sphere: n = 1; names[0] = "radius"; break;
+      case ShapeType::capsule:
+      case ShapeType::cylinder: n = 2; names[0] = "radius"; names[1] = "half_height"; break;
+      case ShapeType::plane: break;
+    }
+    real v[3] = {sc.x, sc.y, sc.z};
+    for (int k = 0; k < n; ++k)
+      if (!(v[k] > 0) || !std::isfinite(double(v[k])))
+        throw std::invalid_argument(who + ": " + names[k] + " must be positive and finite (got " + fmt(v[k]) +
+                                    " m)" + (shape_type[s] == ShapeType::box ? "; box sizes are half extents" : ""));
+    if (shape_type[s] == ShapeType::plane && (sc.x < 0 || sc.y < 0))
+      throw std::invalid_argument(who + ": plane width/length must be >= 0 m (0 = infinite)");
+    sflags[s] = (cfg.is_visible ? shape_visible : 0) | (cfg.has_collision ? shape_collide : 0);
+    stype[s] = int(shape_type[s]);
+  }
+
   // Bodies: pose, mass, inertia.
   std::vector<mat33> inertia(nb), inv_inertia(nb);
   std::vector<real> mass(nb), inv_mass(nb);
@@ -315,12 +388,27 @@ Model ModelBuilder::finalize(Device d) const {
     const MassProperties& mp = body_mass_properties[b];
     bool kinematic = body_flags[b] == BodyFlag::kinematic;
     if (!std::isfinite(double(mp.mass))) throw std::invalid_argument(who + ": mass is not finite");
-    if (mp.mass < 0 || (mp.mass == 0 && !kinematic))
+    if (mp.mass < 0 || (mp.mass == 0 && !kinematic && !(bound_mass > 0)))
       throw std::invalid_argument(who + ": mass must be positive for a dynamic body (got " + fmt(mp.mass) +
                                   " kg); give it a shape with density, an explicit mass, or make it kinematic");
     if (!finite(mp.com)) throw std::invalid_argument(who + ": com is not finite");
+    real mb = mp.mass;
     mat33 I = mp.inertia;
-    if (mp.mass > 0) {
+    if (bound_mass > 0 && !kinematic && mb < bound_mass) {
+      m.corrections.push_back({b, body_label[b], "mass (bound_mass)", mb, bound_mass, I, I});
+      mb = bound_mass;
+    }
+    if (mb > 0 && bound_inertia > 0) {
+      mat33 raised = bound_inertia_moments(I, bound_inertia);
+      bool changed = false;
+      for (int i = 0; i < 3; ++i)
+        for (int k = 0; k < 3; ++k) changed = changed || raised.m[i][k] != I.m[i][k];
+      if (changed) {
+        m.corrections.push_back({b, body_label[b], "inertia (bound_inertia)", mb, mb, I, raised});
+        I = raised;
+      }
+    }
+    if (mb > 0) {
       InertiaCheck c = check_inertia(I);
       if (!c.ok()) {
         bool only_triangle = c.finite && c.symmetric && c.positive_definite && !c.triangle;
@@ -328,15 +416,15 @@ Model ModelBuilder::finalize(Device d) const {
           throw std::invalid_argument(who + ": inertia " + c.problem() +
                                       (only_triangle ? " (enable balance_inertia to correct it explicitly)" : ""));
         mat33 fixed = impulse::balance_inertia(I);
-        m.corrections.push_back({b, body_label[b], I, fixed});
+        m.corrections.push_back({b, body_label[b], "inertia (balance_inertia)", mb, mb, I, fixed});
         I = fixed;
       }
     }
-    mass[b] = mp.mass;
-    inv_mass[b] = mp.mass > 0 ? 1 / mp.mass : 0;
+    mass[b] = mb;
+    inv_mass[b] = mb > 0 ? 1 / mb : 0;
     com[b] = mp.com;
     inertia[b] = I;
-    inv_inertia[b] = mp.mass > 0 ? inverse(I) : mat33{};
+    inv_inertia[b] = mb > 0 ? inverse(I) : mat33{};
     flags[b] = int(body_flags[b]);
   }
 
@@ -437,36 +525,6 @@ Model ModelBuilder::finalize(Device d) const {
     int o = q_start[j] + (joint_type[j] == JointType::ball ? 0 : 3);
     check_transform({vec3{}, quat{joint_q[o], joint_q[o + 1], joint_q[o + 2], joint_q[o + 3]}},
                     name_of("joint", j, joint_label[j]), "joint_q");
-  }
-
-  // Shapes.
-  std::vector<int> sflags(ns), stype(ns);
-  for (int s = 0; s < ns; ++s) {
-    std::string who = name_of("shape", s, shape_label[s]);
-    if (shape_body[s] < -1 || shape_body[s] >= nb)
-      throw std::invalid_argument(who + ": body " + std::to_string(shape_body[s]) + " does not exist");
-    check_transform(shape_transform[s], who, "xform");
-    const ShapeConfig& cfg = shape_config[s];
-    if (!(cfg.density >= 0)) throw std::invalid_argument(who + ": density must be >= 0 kg/m^3 (got " + fmt(cfg.density) + ")");
-    vec3 sc = shape_scale[s];
-    const char* names[3] = {"hx", "hy", "hz"};
-    int n = 0;
-    switch (shape_type[s]) {
-      case ShapeType::box: n = 3; break;
-      case ShapeType::sphere: n = 1; names[0] = "radius"; break;
-      case ShapeType::capsule:
-      case ShapeType::cylinder: n = 2; names[0] = "radius"; names[1] = "half_height"; break;
-      case ShapeType::plane: break;
-    }
-    real v[3] = {sc.x, sc.y, sc.z};
-    for (int k = 0; k < n; ++k)
-      if (!(v[k] > 0) || !std::isfinite(double(v[k])))
-        throw std::invalid_argument(who + ": " + names[k] + " must be positive and finite (got " + fmt(v[k]) +
-                                    " m)" + (shape_type[s] == ShapeType::box ? "; box sizes are half extents" : ""));
-    if (shape_type[s] == ShapeType::plane && (sc.x < 0 || sc.y < 0))
-      throw std::invalid_argument(who + ": plane width/length must be >= 0 m (0 = infinite)");
-    sflags[s] = (cfg.is_visible ? shape_visible : 0) | (cfg.has_collision ? shape_collide : 0);
-    stype[s] = int(shape_type[s]);
   }
 
   std::vector<int> jtype(nj);

@@ -40,12 +40,16 @@ struct ShapeConfig {
   bool has_collision = true; // takes part in collision
 };
 
-/// One correction finalize applied to input data (balance_inertia); both values are kept.
+/// One correction finalize applied to input data (bound_mass, bound_inertia, balance_inertia);
+/// the values before and after are both kept.
 struct InertiaCorrection {
   int body = -1;
   std::string label;
-  mat33 before;  // [kg m^2] the builder's value
-  mat33 after;   // [kg m^2] the Model's value
+  std::string field;       // "mass (bound_mass)", "inertia (bound_inertia)" or "inertia (balance_inertia)"
+  real mass_before = 0;    // [kg]
+  real mass_after = 0;     // [kg]
+  mat33 before;            // [kg m^2] inertia before this correction
+  mat33 after;             // [kg m^2] inertia after it
 };
 
 struct State;
@@ -60,7 +64,10 @@ class ModelBuilder {
 
   Axis up_axis;
   vec3 gravity;                  // [m/s^2]
-  bool balance_inertia = false;  // finalize rebalances triangle-violating inertias (recorded)
+  // Optional corrections applied by finalize, each recorded in Model::corrections (never silent):
+  bool balance_inertia = false;  // rebalance triangle-violating inertias
+  real bound_mass = 0;           // [kg] when > 0, raise smaller masses of dynamic bodies to it
+  real bound_inertia = 0;        // [kg m^2] when > 0, raise principal moments below it to it
 
   /// A body (link) with no joint. xform: world pose of the body origin. mass/com/inertia: explicit
   /// values [kg, m, kg m^2 about com] to which shape masses are added (unless lock_inertia).
@@ -104,6 +111,14 @@ class ModelBuilder {
   /// Plane through the xform origin with normal +z of the xform; width/length 0 = infinite. No mass.
   int add_shape_plane(int body = -1, const transform& xform = transform_identity(), real width = 0, real length = 0,
                       const ShapeConfig& cfg = {}, const std::string& label = "");
+
+  /// Appends a copy of another builder (one more "world" of the same robot), its root bodies placed
+  /// by xform. Body, joint, shape, articulation IDs and coordinate starts of the copy are all offset.
+  void add_builder(const ModelBuilder& other, const transform& xform = transform_identity());
+
+  /// Infinite static ground plane through height * up with its normal along +up_axis (so opposite to
+  /// the default gravity whatever the up axis). Returns the shape ID.
+  int add_ground_plane(real height = 0, const ShapeConfig& cfg = {}, const std::string& label = "ground");
 
   /// Merges every child of a FIXED joint (parent >= 0) into its parent: shapes move with their xforms
   /// composed, masses are summed even into a lock_inertia parent, later joints are re-parented and

@@ -1,0 +1,33 @@
+"""Stewart-Trinkle chapter: the vertical point of the reading's bounce example.
+
+Reads st-bounce.csv (impulse run st-bounce) from $IMPULSE_BOOK_DATA; writes st_bounce.png.
+"""
+import csv
+import os
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+
+data = os.environ["IMPULSE_BOOK_DATA"]
+figures = os.environ["IMPULSE_BOOK_FIGURES"]
+
+
+def rows(name):
+    with open(os.path.join(data, name), newline="") as f:
+        return [{k: float(v) if v else float("nan") for k, v in r.items()} for r in csv.DictReader(f)]
+
+
+bounce = rows("st-bounce.csv")
+fig, ax = plt.subplots(figsize=(6, 3.4))
+t = [r["t_s"] for r in bounce]
+ax.plot(t, [r["q_m"] for r in bounce], "o-", ms=3, label="q [m]")
+ax2 = ax.twinx()
+ax2.plot(t, [r["v_mps"] for r in bounce], "s-", ms=3, color="tab:red", label="v [m/s]")
+ax.set_xlabel("t [s]")
+ax.set_ylabel("q [m]")
+ax2.set_ylabel("v [m/s]")
+ax.set_title("Vertical point, h = 0.02 s: one contact step, then rest")
+fig.tight_layout()
+fig.savefig(os.path.join(figures, "st_bounce.png"), dpi=150)

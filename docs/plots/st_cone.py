@@ -1,0 +1,36 @@
+"""Stewart-Trinkle chapter: the friction-cone study (k = 4, 8, 16, 32).
+
+Reads st-cone.csv (impulse run st-balls) from $IMPULSE_BOOK_DATA; writes st_cone.png.
+"""
+import csv
+import os
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+
+data = os.environ["IMPULSE_BOOK_DATA"]
+figures = os.environ["IMPULSE_BOOK_FIGURES"]
+
+
+def rows(name):
+    with open(os.path.join(data, name), newline="") as f:
+        return [{k: float(v) if v else float("nan") for k, v in r.items()} for r in csv.DictReader(f)]
+
+
+cone = rows("st-cone.csv")
+fig, axes = plt.subplots(1, 2, figsize=(9, 3.6))
+k = [r["k"] for r in cone]
+axes[0].semilogy(k, [r["polygon_error"] for r in cone], "o-", label="1 - cos(pi/k)")
+axes[0].semilogy(k, [r["direction_error_rad"] for r in cone], "s-", label="direction error [rad]")
+axes[0].semilogy(k, [r["stop_distance_m"] / r["stop_distance_circle_m"] - 1 for r in cone], "^-",
+                 label="extra slide / circle's")
+axes[0].set_xlabel("friction directions k")
+axes[0].legend(fontsize=8)
+axes[1].plot(k, [r["lcp_size"] for r in cone], "o-", label="LCP size (7 contacts)")
+axes[1].plot(k, [r["pivots"] for r in cone], "s-", label="Lemke pivots")
+axes[1].set_xlabel("friction directions k")
+axes[1].legend(fontsize=8)
+fig.tight_layout()
+fig.savefig(os.path.join(figures, "st_cone.png"), dpi=150)

@@ -1,0 +1,431 @@
+// Tests of lib/e1/model.h: ModelBuilder -> Model -> State / Control (course E1 §1, §2).
+#include <gtest/gtest.h>
+#include <rapidcheck/gtest.h>
+
+#include <cstring>
+#include <stdexcept>
+#include <string>
+
+#include "e1/frames.h"
+#include "e1/integrator.h"
+#include "e1/kinematics.h"
+#include "e1/model.h"
+#include "support/generators.h"
+#include "support/tolerance.h"
+
+using namespace impulse;
+
+namespace {
+
+const transform kI = transform_identity();
+
+// The course's §3 box body: half extents (0.10, 0.05, 0.025) m, default density, at xform.
+int add_course_box(ModelBuilder& b, const transform& body_xform = transform_identity(),
+                   const transform& shape_xform = transform_identity()) {
+  int body = b.add_body(body_xform);
+  b.add_shape_box(body, shape_xform, 0.10, 0.05, 0.025);
+  return body;
+}
+
+template <class T>
+bool bits_equal(const std::vector<T>& a, const std::vector<T>& b) {
+  return a.size() == b.size() && (a.empty() || std::memcmp(a.data(), b.data(), sizeof(T) * a.size()) == 0);
+}
+
+std::string finalize_error(const ModelBuilder& b) {
+  try {
+    b.finalize();
+  } catch (const std::invalid_argument& e) {
+    return e.what();
+  }
+  return "";
+}
+
+}  // namespace
+
+// --- E1.1-builder-finalize ------------------------------------------------------------------------
+
+TEST(E1_1_builder_finalize, ModelArraysMatchBuilderCountsOnTheDevice) {
+  ModelBuilder b;
+  add_course_box(b);
+  add_course_box(b);
+  Model m = b.finalize(Device::cpu);
+  EXPECT_EQ(m.device, Device::cpu);
+  EXPECT_EQ(m.body_count, 2);
+  EXPECT_EQ(m.body_q.size(), 2);
+  EXPECT_EQ(m.body_q.device(), Device::cpu);
+  EXPECT_EQ(m.joint_q_start.size(), m.joint_count + 1);
+  EXPECT_EQ(m.shape_body.size(), m.shape_count);
+  EXPECT_EQ(m.joint_q.size(), m.joint_coord_count);
+  EXPECT_EQ(m.articulation_start.size(), m.articulation_count + 1);
+}
+
+TEST(E1_1_builder_finalize, GpuModelArraysLiveOnTheGpu) {
+  if (!cuda_built() || cuda_device_count() == 0) GTEST_SKIP() << "no CUDA GPU";
+  ModelBuilder b;
+  add_course_box(b);
+  Model m = b.finalize(Device::cuda);
+  EXPECT_EQ(m.body_mass.device(), Device::cuda);
+  EXPECT_NEAR(m.body_mass.to_host()[0], 1.0, 1e-12);
+}
+
+TEST(E1_1_builder_finalize, RejectsBadInputNamingTheThingAndField) {
+  struct Case {
+    std::function<void(ModelBuilder&)> build;
+    std::vector<std::string> words;
+  };
+  std::vector<Case> cases = {
+      {[](ModelBuilder& b) { b.add_body(kI, {-1, {}, mat33_identity()}, false, false, "neg"); },
+       {"body 0 'neg'", "mass"}},
+      {[](ModelBuilder& b) { b.add_body(kI, {}, false, false, "empty"); }, {"body 0 'empty'", "mass must be positive"}},
+      {[](ModelBuilder& b) { b.add_body(kI, {std::nan(""), {}, mat33_identity()}, false, false, "nan"); },
+       {"body 0 'nan'", "not finite"}},
+      {[](ModelBuilder& b) { b.add_body(kI, {1, {}, mat33_diag({1, 1, -1})}, false, false, "neg_i"); },
+       {"body 0 'neg_i'", "inertia", "not positive definite"}},
+      {[](ModelBuilder& b) { b.add_body(kI, {1, {}, mat33_diag({1, 1, 3})}, false, false, "tri"); },
+       {"body 0 'tri'", "triangle"}},
+      {[](ModelBuilder& b) {
+         mat33 I = mat33_identity();
+         I.m[0][1] = 0.5;
+         b.add_body(kI, {1, {}, I}, false, false, "asym");
+       },
+       {"body 0 'asym'", "not symmetric"}},
+      {[](ModelBuilder& b) { b.add_body({vec3{}, quat{0, 0, 0, 2}}, {}, false, false, "q2"); },
+       {"body 0 'q2'", "xform", "not unit"}},
+      {[](ModelBuilder& b) { b.add_body({vec3{}, quat{0, 0, 0, 0}}, {}, false, false, "q0"); },
+       {"body 0 'q0'", "quaternion is zero"}},
+      {[](ModelBuilder& b) {
+         int c = add_course_box(b);
+         b.add_joint_revolute(5, c, kI, kI, {0, 0, 1}, "hinge");
+       },
+       {"joint 1 'hinge'", "parent body 5 does not exist"}},
+      {[](ModelBuilder& b) {
+         int a = b.add_link(kI, {1, {}, mat33_identity()});
+         int c = b.add_link(kI, {1, {}, mat33_identity()});
+         b.add_joint_revolute(a, c, kI, kI, {0, 0, 0}, "zero_axis");
+       },
+       {"joint 0 'zero_axis'", "axis 0", "zero"}},
+      {[](ModelBuilder& b) {
+         int a = b.add_link(kI, {1, {}, mat33_identity()});
+         int c = b.add_link(kI, {1, {}, mat33_identity()});
+         b.add_joint_revolute(a, c, kI, kI, {0, 0, 1}, "ab");
+         b.add_joint_revolute(c, a, kI, kI, {0, 0, 1}, "ba");
+       },
+       {"cycle"}},
+      {[](ModelBuilder& b) {
+         int body = b.add_body();
+         b.add_shape_box(body, kI, 0.1, -0.05, 0.025, {}, "neg_box");
+       },
+       {"shape 0 'neg_box'", "hy", "half extents"}},
+      {[](ModelBuilder& b) {
+         int body = b.add_body();
+         b.add_shape_box(body, {vec3{}, quat{0.1, 0, 0, 1}}, 0.1, 0.05, 0.025, {}, "tilted");
+       },
+       {"shape 0 'tilted'", "xform", "not unit"}},
+      {[](ModelBuilder& b) { b.add_shape_sphere(3, kI, 0.1, {}, "orphan"); }, {"shape 0 'orphan'", "body 3"}},
+  };
+  for (std::size_t i = 0; i < cases.size(); ++i) {
+    ModelBuilder b;
+    cases[i].build(b);
+    std::string msg = finalize_error(b);
+    ASSERT_FALSE(msg.empty()) << "case " << i << " was accepted";
+    for (const std::string& w : cases[i].words) EXPECT_NE(msg.find(w), std::string::npos) << "case " << i << ": " << msg;
+  }
+}
+
+// --- E1.1-builder-model-decoupled ------------------------------------------------------------------
+
+TEST(E1_1_builder_model_decoupled, EditingTheBuilderLeavesTheModelUntilTheNextFinalize) {
+  ModelBuilder b;
+  int body = add_course_box(b);
+  Model m1 = b.finalize();
+  add_course_box(b);
+  b.body_q[body].p = {1, 2, 3};
+  EXPECT_EQ(m1.body_count, 1);
+  EXPECT_EQ(m1.joint_coord_count, 7);
+  EXPECT_EQ(m1.body_q.to_host()[0].p.x, 0);
+  Model m2 = b.finalize();
+  EXPECT_EQ(m2.body_count, 2);
+  EXPECT_EQ(m2.joint_coord_count, 14);
+  EXPECT_EQ(m2.body_q.to_host()[0].p.x, 1);
+}
+
+// --- E1.1-param-update-notify ------------------------------------------------------------------------
+
+TEST(E1_1_param_update_notify, NewGravityActsAfterTheSolverIsNotified) {
+  ModelBuilder b;
+  add_course_box(b);
+  Model m = b.finalize();
+  SolverRigidPredictor solver(m);
+  State s0 = m.state(), s1 = m.state();
+  Control c = m.control();
+  const real h = 0.01;
+  m.set_gravity({0, -3, 0});
+  solver.notify_model_changed();
+  solver.step(s0, s1, c, h);
+  EXPECT_VEC3_NEAR(s1.body_qd.to_host()[0].lin, (vec3{0, -3 * h, 0}), 1e-14);
+}
+
+// --- E1.1-state-clone / E1.1-control-clone / E1.1-state-no-clock ---------------------------------
+
+TEST(E1_1_state_clone, NewStatesCopyTheModelInitialValuesWithoutSharing) {
+  ModelBuilder b;
+  add_course_box(b, {vec3{0, 0, 1}, quat_identity()});
+  Model m = b.finalize();
+  State s = m.state(), s2 = m.state();
+  EXPECT_TRUE(bits_equal(s.body_q.to_host(), m.body_q.to_host()));
+  EXPECT_TRUE(bits_equal(s.joint_q.to_host(), m.joint_q.to_host()));
+  EXPECT_NE(s.body_q.data(), m.body_q.data());
+  EXPECT_NE(s.body_q.data(), s2.body_q.data());
+  std::vector<transform> q = s.body_q.to_host();
+  q[0].p.z = 7;
+  s.body_q.copy_from_host(q.data());
+  std::vector<real> jq = s.joint_q.to_host();
+  jq[2] = 7;
+  s.joint_q.copy_from_host(jq.data());
+  EXPECT_EQ(m.body_q.to_host()[0].p.z, 1);
+  EXPECT_EQ(m.joint_q.to_host()[2], 1);
+  EXPECT_EQ(s2.body_q.to_host()[0].p.z, 1);
+}
+
+TEST(E1_1_control_clone, ClonedControlIsACopyUnclonedRefersToTheModel) {
+  ModelBuilder b;
+  add_course_box(b);
+  Model m = b.finalize();
+  Control cloned = m.control();
+  Control aliased = m.control(false);
+  cloned.joint_f[0] = 5;
+  EXPECT_EQ(m.joint_f.to_host()[0], 0);
+  aliased.joint_target_pos[1] = 3;
+  EXPECT_EQ(m.joint_target_pos.to_host()[1], 3);
+  EXPECT_EQ(aliased.joint_f.data, m.joint_f.data());
+  EXPECT_NE(cloned.joint_f.data, m.joint_f.data());
+}
+
+// Compile-time: the State has no clock or step counter; time lives with the caller.
+template <class S>
+concept HasClock = requires(S s) { s.time; } || requires(S s) { s.t; } || requires(S s) { s.sim_time; } ||
+                   requires(S s) { s.step_count; } || requires(S s) { s.dt; };
+
+TEST(E1_1_state_no_clock, StateHasNoClockAndSteppingAdvancesNoEngineTime) {
+  static_assert(!HasClock<State>, "State must not carry a clock");
+  static_assert(!HasClock<Model>, "Model must not carry a clock");
+  ModelBuilder b;
+  add_course_box(b);
+  Model m = b.finalize();
+  SolverRigidPredictor solver(m);
+  State s0 = m.state(), s1 = m.state();
+  Control c = m.control();
+  real t = 0;
+  for (int i = 0; i < 3; ++i) {
+    solver.step(s0, s1, c, 0.01);
+    std::swap(s0, s1);
+    t += 0.01;
+  }
+  EXPECT_NEAR(t, 0.03, 1e-15);
+}
+
+// --- E1.1-solver-step ---------------------------------------------------------------------------------
+
+TEST(E1_1_solver_step, StepTakesInOutControlAndDtAndRefusesInEqualsOut) {
+  ModelBuilder b;
+  add_course_box(b);
+  Model m = b.finalize();
+  SolverRigidPredictor solver(m);
+  State s0 = m.state(), s1 = m.state();
+  Control c = m.control();
+  static_assert(std::is_invocable_v<decltype(&SolverRigidPredictor::step), SolverRigidPredictor&, const State&, State&,
+                                    const Control&, real>);
+  EXPECT_THROW(solver.step(s0, s0, c, 0.01), std::invalid_argument);
+  EXPECT_NO_THROW(solver.step(s0, s1, c, 0.01));
+}
+
+// --- E1.1-ownership-table ---------------------------------------------------------------------------
+
+TEST(E1_1_ownership_table, EachRowsBoundaryHolds) {
+  ModelBuilder builder;  // row ModelBuilder: host data, finalize again after adding topology
+  int body = add_course_box(builder);
+  Model model = builder.finalize();
+  builder.add_body();
+  EXPECT_EQ(model.body_count, 1);
+  State state = model.state();  // row Model/State: initial values and current State are different arrays
+  EXPECT_NE(state.body_q.data(), model.body_q.data());
+  Control control = model.control();  // row Control: cloned by default
+  EXPECT_NE(control.joint_f.data, model.joint_f.data());
+  SolverRigidPredictor solver(model);  // row Solver: step(state_in, state_out, control, dt)
+  State out = model.state();
+  solver.step(state, out, control, 0.01);
+  EXPECT_NE(out.body_q.to_host()[body].p.z, state.body_q.to_host()[body].p.z);
+}
+
+// --- E1.1-add-body-composite / E1.1-id-spaces ------------------------------------------------------
+
+TEST(E1_1_add_body_composite, AddBodyIsOneLinkOneFreeJointOneArticulation) {
+  ModelBuilder b;
+  int before_j = b.joint_count(), before_a = b.articulation_count();
+  int body = b.add_body();
+  EXPECT_EQ(b.body_count(), 1);
+  EXPECT_EQ(b.joint_count(), before_j + 1);
+  EXPECT_EQ(b.articulation_count(), before_a + 1);
+  EXPECT_EQ(b.joint_type[0], JointType::free);
+  EXPECT_EQ(b.joint_parent[0], -1);
+  EXPECT_EQ(b.joint_child[0], body);
+  EXPECT_EQ(b.joint_coord_count(), 7);
+  EXPECT_EQ(b.joint_dof_count(), 6);
+}
+
+TEST(E1_1_id_spaces, BodyShapeJointAndCoordinateNumbersAreDifferentSpaces) {
+  ModelBuilder b;
+  int ground = b.add_shape_plane(-1);
+  int b0 = add_course_box(b);
+  int b1 = b.add_body(kI, {}, false, false, "block");
+  int s1 = b.add_shape_sphere(b1, kI, 0.05);
+  Model m = b.finalize();
+  EXPECT_EQ(ground, 0);
+  EXPECT_EQ(b0, 0);
+  EXPECT_EQ(b1, 1);
+  EXPECT_EQ(s1, 2);  // shape IDs run ahead of body IDs once a world shape exists
+  EXPECT_EQ(m.joint_q_start.to_host()[1], 7);
+  EXPECT_EQ(m.joint_qd_start.to_host()[1], 6);
+}
+
+// --- E1.1-shape-xform-relative / E1.1-static-shape / E1.1-box-half-extents --------------------------
+
+RC_GTEST_PROP(E1_1_shape_xform_relative, ShapeWorldPoseFollowsTheBody, ()) {
+  transform body = *gen::rigid_transform(2), shape = *gen::rigid_transform(0.5), moved = *gen::rigid_transform(2);
+  vec3 x = *gen::vector(0.3);
+  vec3 expect = transform_point(body, transform_point(shape, x));
+  RC_ASSERT(tol::near(transform_point(shape_world_transform(body, shape), x), expect, 1e-12));
+  vec3 after = transform_point(shape_world_transform(moved, shape), x);
+  RC_ASSERT(tol::near(after, transform_point(moved, transform_point(shape, x)), 1e-12));
+}
+
+TEST(E1_1_static_shape, WorldShapeAddsNoMassAndHasBodyMinusOne) {
+  ModelBuilder b;
+  int body = add_course_box(b);
+  b.add_shape_box(-1, {vec3{0, 0, -1}, quat_identity()}, 1, 1, 0.1);
+  Model m = b.finalize();
+  EXPECT_EQ(m.shape_body.to_host()[1], -1);
+  EXPECT_NEAR(m.body_mass.to_host()[body], 1.0, 1e-12);
+}
+
+TEST(E1_1_box_half_extents, HalfExtentsGiveOneKilogramAndAabbOfPlusMinusH) {
+  ModelBuilder b;
+  int body = add_course_box(b);
+  Model m = b.finalize();
+  EXPECT_NEAR(m.body_mass.to_host()[body], 1.0, 1e-12);  // full sizes would give 0.125 kg
+  vec3 h = m.shape_scale.to_host()[0];
+  EXPECT_EQ(h.x, 0.10);
+  EXPECT_EQ(h.y, 0.05);
+  EXPECT_EQ(h.z, 0.025);
+}
+
+// --- E1.1-multi-shape / E1.1-shape-is-static / E1.1-three-static-modes / E1.1-body-flags ------------
+
+TEST(E1_1_multi_shape, VisibleAndCollideFlagsAreIndependentOfMass) {
+  real masses[4];
+  int flags[4];
+  for (int k = 0; k < 4; ++k) {
+    ModelBuilder b;
+    int body = b.add_body();
+    ShapeConfig cfg;
+    cfg.is_visible = k & 1;
+    cfg.has_collision = k & 2;
+    b.add_shape_box(body, kI, 0.10, 0.05, 0.025, cfg);
+    b.add_shape_sphere(body, {vec3{0.2, 0, 0}, quat_identity()}, 0.05);
+    Model m = b.finalize();
+    masses[k] = m.body_mass.to_host()[0];
+    flags[k] = m.shape_flags.to_host()[0];
+  }
+  for (int k = 1; k < 4; ++k) EXPECT_EQ(masses[k], masses[0]);
+  EXPECT_EQ(flags[0], 0);
+  EXPECT_EQ(flags[1], shape_visible);
+  EXPECT_EQ(flags[2], shape_collide);
+  EXPECT_EQ(flags[3], shape_visible | shape_collide);
+}
+
+TEST(E1_1_shape_is_static, StaticShapeAddsNoMassAndDoesNotFreezeItsBody) {
+  ModelBuilder b;
+  int body = add_course_box(b);
+  ShapeConfig st;
+  st.is_static = true;
+  b.add_shape_sphere(body, {vec3{0.3, 0, 0}, quat_identity()}, 0.2, st);
+  Model m = b.finalize();
+  EXPECT_NEAR(m.body_mass.to_host()[0], 1.0, 1e-12);
+  EXPECT_EQ(m.body_com.to_host()[0].x, 0);
+  EXPECT_EQ(m.body_flags.to_host()[0], int(BodyFlag::dynamic));
+  SolverRigidPredictor solver(m);
+  State s0 = m.state(), s1 = m.state();
+  Control c = m.control();
+  solver.step(s0, s1, c, 0.01);
+  EXPECT_LT(s1.body_q.to_host()[0].p.z, 0);  // it falls
+}
+
+TEST(E1_1_three_static_modes, WorldShapeFixedJointAndKinematicAreDifferentRecords) {
+  ModelBuilder b;
+  int ground = b.add_shape_box(-1, kI, 1, 1, 0.1);
+  int held = b.add_link(kI, {1, {}, mat33_diag({0.1, 0.1, 0.1})});
+  int fixed = b.add_joint_fixed(-1, held);
+  b.add_articulation({fixed});
+  int kin = b.add_body(kI, {}, false, true);
+  Model m = b.finalize();
+  EXPECT_EQ(m.shape_body.to_host()[ground], -1);
+  EXPECT_EQ(m.joint_type.to_host()[fixed], int(JointType::fixed));
+  EXPECT_EQ(m.body_flags.to_host()[held], int(BodyFlag::dynamic));
+  EXPECT_EQ(m.body_flags.to_host()[kin], int(BodyFlag::kinematic));
+}
+
+TEST(E1_1_body_flags, FlagsAreDynamicOrKinematicOnly) {
+  ModelBuilder b;
+  add_course_box(b);
+  b.add_body(kI, {}, false, true);
+  Model m = b.finalize();
+  for (int f : m.body_flags.to_host()) EXPECT_TRUE(f == int(BodyFlag::dynamic) || f == int(BodyFlag::kinematic));
+  // The enum has exactly two members (no STATIC): static geometry is a shape with body = -1.
+  EXPECT_EQ(int(BodyFlag::dynamic) | int(BodyFlag::kinematic), 3);
+}
+
+// --- E1.1-kinematic-semantics ---------------------------------------------------------------------
+
+RC_GTEST_PROP(E1_1_kinematic_semantics, KinematicBodiesPassThroughBitForBit, ()) {
+  ModelBuilder b(Axis::z, *gen::vector(20));
+  int body = b.add_body(*gen::rigid_transform(2), {}, false, true);
+  Model m = b.finalize();
+  State s0 = m.state(), s1 = m.state();
+  std::vector<spatial_vector> qd{{*gen::vector(5), *gen::vector(5)}}, f{{*gen::vector(50), *gen::vector(50)}};
+  s0.body_qd.copy_from_host(qd.data());
+  s0.body_f.copy_from_host(f.data());
+  SolverRigidPredictor solver(m, 0.5);
+  Control c = m.control();
+  solver.step(s0, s1, c, 0.01);
+  RC_ASSERT(bits_equal(s1.body_q.to_host(), s0.body_q.to_host()));
+  RC_ASSERT(bits_equal(s1.body_qd.to_host(), s0.body_qd.to_host()));
+  RC_ASSERT(body == 0);
+}
+
+// --- E1.2-zup-default / E1.2-gravity-default / E1.2-up-axis-consistency -----------------------------
+
+TEST(E1_2_zup_default, DefaultUpAxisIsZAndCanBeChosen) {
+  EXPECT_EQ(ModelBuilder().up_axis, Axis::z);
+  EXPECT_EQ(ModelBuilder(Axis::y).up_axis, Axis::y);
+}
+
+TEST(E1_2_gravity_default, DefaultIsMinus981AlongUpAndAnExplicitVectorIsKept) {
+  EXPECT_VEC3_NEAR(ModelBuilder().gravity, (vec3{0, 0, -9.81}), 0);
+  EXPECT_VEC3_NEAR(ModelBuilder(Axis::y).gravity, (vec3{0, -9.81, 0}), 0);
+  EXPECT_VEC3_NEAR(ModelBuilder(Axis::x).gravity, (vec3{-9.81, 0, 0}), 0);
+  for (Axis a : {Axis::x, Axis::y, Axis::z}) EXPECT_VEC3_NEAR(ModelBuilder(a, vec3{1, 2, 3}).gravity, (vec3{1, 2, 3}), 0);
+  ModelBuilder b(Axis::y);
+  b.add_body(kI, {1, {}, mat33_identity()});
+  EXPECT_VEC3_NEAR(b.finalize().gravity, (vec3{0, -9.81, 0}), 0);
+}
+
+TEST(E1_2_up_axis_consistency, DefaultGroundNormalIsOppositeToDefaultGravity) {
+  for (Axis a : {Axis::x, Axis::y, Axis::z}) {
+    ModelBuilder b(a);
+    int s = b.add_ground_plane();
+    vec3 n = transform_vector(b.shape_transform[s], {0, 0, 1});
+    vec3 g = normalize(b.gravity);
+    EXPECT_NEAR(dot(n, g), -1, 1e-12) << "up axis " << int(a);
+  }
+}
