@@ -20,7 +20,7 @@ def columns(name):
 
 cmp = columns("e3-solver-compare.csv")
 fig, (a, b) = plt.subplots(1, 2, figsize=(10, 3.6))
-for solver, style in [("semi_implicit", "-"), ("featherstone", "--"), ("padmm", "-"), ("vbd", ":")]:
+for solver, style in [("xpbd", "-."), ("semi_implicit", "-"), ("featherstone", "--"), ("padmm", "-"), ("vbd", ":")]:
     a.plot(cmp["t_s"], cmp[f"x_{solver}_m"], style, label=solver)
 a.plot(cmp["t_s"], cmp["x_coulomb_m"], color="0.5", lw=0.8, label="Coulomb, v0^2/(2 mu g)")
 a.set_xlabel("t [s]")

@@ -85,7 +85,8 @@ int run_compare(const SceneArgs& a, const std::string& out, std::ostream& log) {
   const real v0 = a.number("v0"), mu = a.number("mu"), h = positive(a, "h"), T = positive(a, "T");
   if (!(mu >= 0)) throw std::invalid_argument("option --mu must be >= 0, got " + a.text("mu"));
   const int steps = int(T / h), every = std::max(1, steps / 400);
-  const SolverKind kinds[] = {SolverKind::semi_implicit, SolverKind::featherstone, SolverKind::padmm, SolverKind::vbd};
+  const SolverKind kinds[] = {SolverKind::xpbd, SolverKind::semi_implicit, SolverKind::featherstone, SolverKind::padmm,
+                              SolverKind::vbd};
   std::vector<std::vector<GroundSample>> runs;
   for (SolverKind k : kinds) {
     // Start at the penalty equilibrium depth m g / (4 ke), so no solver gets an initial kick.
@@ -155,7 +156,7 @@ void register_e3_other_solver_scenes(SceneCatalogue& c) {
           {"above", "-", "1.05", "h / h_crit of the unstable run"},
           {"steps", "-", "400", "steps per run"}},
          run_stability, nullptr});
-  c.add({"e3-solver-compare", "E3", "one box sliding to rest, stepped by every E3 §6 solver built here (no ranking)",
+  c.add({"e3-solver-compare", "E3", "one box sliding to rest, stepped by every rigid solver built here (no ranking)",
          {{"v0", "m/s", "1", "initial speed along x"},
           {"mu", "-", "0.5", "friction coefficient"},
           {"h", "s", "0.001", "step"},

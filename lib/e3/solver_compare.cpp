@@ -7,21 +7,24 @@
 #include "e3/solver_featherstone.h"
 #include "e3/solver_padmm.h"
 #include "e3/solver_semi_implicit.h"
+#include "e3/solver_xpbd.h"
 #include "e3/vbd_rigid.h"
 
 namespace impulse {
 
 SolverKind parse_solver_kind(const std::string& n) {
+  if (n == "xpbd") return SolverKind::xpbd;
   if (n == "semi_implicit") return SolverKind::semi_implicit;
   if (n == "featherstone") return SolverKind::featherstone;
   if (n == "padmm") return SolverKind::padmm;
   if (n == "vbd") return SolverKind::vbd;
   throw std::invalid_argument("unknown solver '" + n +
-                              "' (use semi_implicit, featherstone, padmm or vbd; xpbd and mujoco are not built here)");
+                              "' (use xpbd, semi_implicit, featherstone, padmm or vbd; MuJoCo is not part of this engine)");
 }
 
 const char* solver_kind_name(SolverKind k) {
   switch (k) {
+    case SolverKind::xpbd: return "xpbd";
     case SolverKind::semi_implicit: return "semi_implicit";
     case SolverKind::featherstone: return "featherstone";
     case SolverKind::padmm: return "padmm";
@@ -35,7 +38,7 @@ const std::vector<SolverSummaryRow>& solver_summary_table() {
       {"XPBD", "prediction + position constraints; optional restitution velocity layer",
        "fixed position and restitution iterations; no multiplier carried across steps",
        "update_contacts: equivalent force from position impulses, approximate weighting", "position-level correction",
-       false, true, false},
+       true, true, false},
       {"SemiImplicit", "penalty on the current state + semi-implicit Euler", "one force assembly, no residual iteration",
        "none: update_contacts is an error", "penalty", true, false, false},
       {"Featherstone", "reduced-coordinate mass matrix, Cholesky + penalty",
@@ -54,6 +57,8 @@ const std::vector<SolverSummaryRow>& solver_summary_table() {
 }
 
 struct AnySolver::Impl {
+  std::unique_ptr<SolverXPBD> xpbd;
+  Buffer<real> zeros;  // torsional/rolling friction and restitution of the XPBD view (rigid_contact_max)
   std::unique_ptr<SolverSemiImplicit> semi;
   std::unique_ptr<SolverFeatherstone> fs;
   std::unique_ptr<SolverPADMM> padmm;
@@ -64,6 +69,7 @@ struct AnySolver::Impl {
 AnySolver::AnySolver(SolverKind kind, Model& model) : kind_(kind), impl_(std::make_unique<Impl>()) {
   impl_->model = &model;
   switch (kind) {
+    case SolverKind::xpbd: impl_->xpbd = std::make_unique<SolverXPBD>(model); break;
     case SolverKind::semi_implicit: impl_->semi = std::make_unique<SolverSemiImplicit>(model); break;
     case SolverKind::featherstone: impl_->fs = std::make_unique<SolverFeatherstone>(model); break;
     case SolverKind::padmm: impl_->padmm = std::make_unique<SolverPADMM>(model); break;
@@ -72,7 +78,46 @@ AnySolver::AnySolver(SolverKind kind, Model& model) : kind_(kind), impl_(std::ma
 }
 AnySolver::~AnySolver() = default;
 
+namespace {
+
+// The same record seen through SolverXPBD's ContactsView (field for field; the extra XPBD fields zero).
+ContactsView xpbd_view(const Model& m, const PenaltyContactsView& p, Buffer<real>& zeros) {
+  if (zeros.size() != p.rigid_contact_max()) {
+    std::vector<real> z(static_cast<std::size_t>(p.rigid_contact_max()), 0);
+    zeros = Buffer<real>(m.device, z);
+  }
+  ContactsView v;
+  v.model = &m;
+  v.rigid_contact_max = int(p.rigid_contact_max());
+  v.rigid_contact_count = p.rigid_contact_count;
+  v.rigid_contact_shape0 = p.rigid_contact_shape0;
+  v.rigid_contact_shape1 = p.rigid_contact_shape1;
+  v.rigid_contact_point0 = p.rigid_contact_point0;
+  v.rigid_contact_point1 = p.rigid_contact_point1;
+  v.rigid_contact_offset0 = p.rigid_contact_offset0;
+  v.rigid_contact_offset1 = p.rigid_contact_offset1;
+  v.rigid_contact_normal = p.rigid_contact_normal;
+  v.rigid_contact_thickness0 = p.rigid_contact_thickness0;
+  v.rigid_contact_thickness1 = p.rigid_contact_thickness1;
+  v.rigid_contact_mu = p.rigid_contact_mu;
+  v.rigid_contact_mu_torsional = zeros.view();
+  v.rigid_contact_mu_rolling = zeros.view();
+  v.rigid_contact_restitution = zeros.view();
+  v.force = p.force;
+  return v;
+}
+
+}  // namespace
+
 void AnySolver::step(const State& in, State& out, const Control& c, const PenaltyContactsView* contacts, real dt) {
+  if (impl_->xpbd) {
+    if (contacts) {
+      ContactsView v = xpbd_view(*impl_->model, *contacts, impl_->zeros);
+      impl_->xpbd->step(in, out, c, &v, dt);
+    } else {
+      impl_->xpbd->step(in, out, c, nullptr, dt);
+    }
+  }
   if (impl_->semi) impl_->semi->step(in, out, c, contacts, dt);
   if (impl_->fs) impl_->fs->step(in, out, c, contacts, dt);
   if (impl_->padmm) impl_->padmm->step(in, out, c, contacts, dt);
@@ -81,6 +126,13 @@ void AnySolver::step(const State& in, State& out, const Control& c, const Penalt
 
 std::vector<vec3> AnySolver::contact_forces_on_body0(PenaltyContactsView& contacts, const State& after, real dt) {
   std::vector<vec3> f;
+  if (impl_->xpbd) {
+    ContactsView v = xpbd_view(*impl_->model, contacts, impl_->zeros);
+    impl_->xpbd->update_contacts(v);
+    std::vector<spatial_vector> w(static_cast<std::size_t>(contacts.force.size));
+    if (!w.empty()) device_copy(w.data(), Device::cpu, contacts.force.data, impl_->model->device, sizeof(w[0]) * w.size());
+    for (int i = 0; i < contact_count(v); ++i) f.push_back(w[i].lin);
+  }
   if (impl_->semi) impl_->semi->update_contacts(contacts);
   if (impl_->fs) impl_->fs->update_contacts(contacts);
   if (impl_->padmm) {

@@ -13,10 +13,10 @@
 
 namespace impulse {
 
-enum class SolverKind { semi_implicit, featherstone, padmm, vbd };
+enum class SolverKind { xpbd, semi_implicit, featherstone, padmm, vbd };
 
-/// "semi_implicit", "featherstone", "padmm", "vbd"; throws std::invalid_argument naming the bad
-/// name (and saying that "xpbd" and "mujoco" are not built on this branch).
+/// "xpbd", "semi_implicit", "featherstone", "padmm", "vbd"; throws std::invalid_argument naming
+/// the bad name (MuJoCo is not part of this engine).
 SolverKind parse_solver_kind(const std::string& name);
 const char* solver_kind_name(SolverKind k);
 
@@ -33,16 +33,19 @@ struct SolverSummaryRow {
 };
 const std::vector<SolverSummaryRow>& solver_summary_table();
 
-/// Any of the four solvers behind one step call; readback() fills forces on body0 (the
-/// Contacts.force convention) where the solver has a producer and throws where it has none.
+/// Any of the five solvers behind one step call. SolverXPBD reads the same record through its
+/// ContactsView (zero torsional/rolling friction and restitution). contact_forces_on_body0 gives
+/// forces on body0 (the Contacts.force convention) where the solver has a producer and throws where
+/// it has none.
 class AnySolver {
  public:
   AnySolver(SolverKind kind, Model& model);
   ~AnySolver();
   SolverKind kind() const { return kind_; }
   void step(const State& in, State& out, const Control& control, const PenaltyContactsView* contacts, real dt);
-  /// Per-contact average force on body0 [N], world, after the last step (PADMM: update_contacts;
-  /// VBD: minus collect_rigid_contact_forces); throws UpdateContactsNotImplemented otherwise.
+  /// Per-contact average force on body0 [N], world, after the last step (XPBD, PADMM:
+  /// update_contacts; VBD: minus collect_rigid_contact_forces); throws UpdateContactsNotImplemented
+  /// otherwise.
   std::vector<vec3> contact_forces_on_body0(PenaltyContactsView& contacts, const State& after, real dt);
 
  private:

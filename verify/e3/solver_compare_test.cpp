@@ -13,7 +13,8 @@ using namespace impulse;
 
 namespace {
 
-const SolverKind kAll[] = {SolverKind::semi_implicit, SolverKind::featherstone, SolverKind::padmm, SolverKind::vbd};
+const SolverKind kAll[] = {SolverKind::xpbd, SolverKind::semi_implicit, SolverKind::featherstone, SolverKind::padmm,
+                           SolverKind::vbd};
 
 // Gives body 0 the twist (v, omega) and makes joint_q/qd agree with the bodies (eval_ik).
 void set_twist(const Model& m, State& s, vec3 v, vec3 omega) {
@@ -31,6 +32,7 @@ const SolverSummaryRow& row_of(const char* path) {
 
 const char* row_name(SolverKind k) {
   switch (k) {
+    case SolverKind::xpbd: return "XPBD";
     case SolverKind::semi_implicit: return "SemiImplicit";
     case SolverKind::featherstone: return "Featherstone";
     case SolverKind::padmm: return "Kamino PADMM";
@@ -42,7 +44,7 @@ const char* row_name(SolverKind k) {
 }  // namespace
 
 // A 1 kg box (0.2 m cube) launched at 1 m/s along x on the ground (mu = 0.5), 0.8 s with h = 1 ms,
-// by every solver. Friction stops the box everywhere; PADMM and VBD within 5% of the Coulomb
+// by every solver. Friction stops the box everywhere; XPBD, PADMM and VBD within 5% of the Coulomb
 // distance v0^2 / (2 mu g), the penalty paths much earlier (their Huber friction exceeds Coulomb
 // below 1 m/s). Each reports forces where its row of the table says it can, and raises where it
 // says it cannot.
@@ -57,7 +59,7 @@ TEST(E3_6_summary_table, SimBoxSlidingToRestEverySolver) {
     const GroundSample& end = samples.back();
     EXPECT_NEAR(end.x.z, 0.1, 0.01) << solver_kind_name(k);
     EXPECT_LT(std::abs(end.v.x), 0.05) << solver_kind_name(k);
-    if (k == SolverKind::padmm || k == SolverKind::vbd)
+    if (k == SolverKind::xpbd || k == SolverKind::padmm || k == SolverKind::vbd)
       EXPECT_NEAR(end.x.x / (1 / (2 * 0.5 * 9.81)), 1.0, 0.05) << solver_kind_name(k);
     else
       EXPECT_LT(end.x.x, 0.5 / (2 * 0.5 * 9.81)) << solver_kind_name(k);
@@ -95,16 +97,16 @@ TEST(E3_6_summary_table, SimSphereStackEverySolver) {
 
 TEST(E3_6_summary_table, TableRowsAndNames) {
   EXPECT_EQ(solver_summary_table().size(), 6u);
-  EXPECT_FALSE(row_of("XPBD").built_here);
+  EXPECT_TRUE(row_of("XPBD").built_here);
   EXPECT_FALSE(row_of("MuJoCo-Warp").built_here);
   EXPECT_TRUE(row_of("Kamino PADMM").has_update_contacts);
   EXPECT_TRUE(row_of("VBD").has_collect_rigid_forces);
-  EXPECT_THROW(parse_solver_kind("xpbd"), std::invalid_argument);
+  EXPECT_THROW(parse_solver_kind("mujoco"), std::invalid_argument);
   for (SolverKind k : kAll) EXPECT_EQ(parse_solver_kind(solver_kind_name(k)), k);
 }
 
-// Penalty paths rest at a finite penetration m g / ke; the hard-contact dual path (PADMM) keeps the
-// gap at zero; VBD's compliant rows rest at m g / k (its material k). (The paradigms of E3.1.)
+// Penalty paths rest at a finite penetration m g / ke; the hard-contact dual path (PADMM) and the
+// position-level path (XPBD, which has no stiffness input at all) keep the gap at zero; VBD's compliant rows rest at m g / k (its material k). (The paradigms of E3.1.)
 TEST(E3_6_summary_table, SimParadigmsPenaltyPenetratesHardContactDoesNot) {
   const PenaltyMaterial mat{1e4, 100, 0, 0, 0.5};
   for (SolverKind k : kAll) {
@@ -112,8 +114,8 @@ TEST(E3_6_summary_table, SimParadigmsPenaltyPenetratesHardContactDoesNot) {
     State s = m.state();
     auto samples = simulate_ground_scene(k, m, s, mat, 1e-3, 1500, 1500);
     real depth = 0.1 - samples.back().x.z;
-    if (k == SolverKind::padmm)
-      EXPECT_LT(std::abs(depth), 1e-5);
+    if (k == SolverKind::padmm || k == SolverKind::xpbd)
+      EXPECT_LT(std::abs(depth), 1e-5) << solver_kind_name(k);
     else
       EXPECT_NEAR(depth, 9.81 / 1e4, 0.1 * 9.81 / 1e4) << solver_kind_name(k);
   }
