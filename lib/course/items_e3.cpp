@@ -30,8 +30,6 @@ ShapeMaterial material_from(const Values& v, const char* side) {
 }
 
 void register_section1(Registry& r) {
-  r.add(plain("E3.1-local-linearization", "rule", "a fixed normal and Jacobian are a local assumption; orientations use the quaternion map",
-              "E3 §1", "lib/e1/integrator.h: quat_update"));
   r.add(prose("E3.1-source-identity", "rule", "the course reads Newton 1.6.1 at a fixed commit; its numbers are paper derivations",
               "E3 §1", "context of the course text; every E3 golden value cites its seed line and says 'analytic'"));
   r.add(prose("E3.1-three-layers", "rule", "contact model, integrator and numerical solver are separate layers", "E3 §1",

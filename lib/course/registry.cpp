@@ -22,6 +22,7 @@ const Registry& registry() {
     register_e1(reg);
     register_e3(reg);
     register_e3_solver(reg);
+    register_e3_other_solvers(reg);
     register_st(reg);
     return reg;
   }();

@@ -76,6 +76,7 @@ std::vector<double> as_values(quat q);
 void register_e1(Registry& r);
 void register_e3(Registry& r);
 void register_e3_solver(Registry& r);  // E3 §4-§8: XPBD contact formulas and force observation
+void register_e3_other_solvers(Registry& r);  // E3 §1, §6: SemiImplicit, Featherstone, integrators, VBD, PADMM
 void register_st(Registry& r);
 
 }  // namespace impulse::course

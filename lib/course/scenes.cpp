@@ -45,6 +45,7 @@ const SceneCatalogue& scenes() {
     register_e3_scenes(cat);
     register_e3_solver_scenes(cat);
     register_e3_chain_scenes(cat);
+    register_e3_other_solver_scenes(cat);
     register_st_scenes(cat);
     return cat;
   }();

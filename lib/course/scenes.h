@@ -67,8 +67,11 @@ SceneArgs parse_scene_args(const Scene& s, const std::vector<std::string>& args)
 // Per-chapter registration (lib/course/scenes_*.cpp).
 void register_e1_scenes(SceneCatalogue& c);
 void register_e3_scenes(SceneCatalogue& c);
-void register_e3_solver_scenes(SceneCatalogue& c);
-void register_e3_chain_scenes(SceneCatalogue& c);   // the whole chain: Model, pipeline, XPBD, readback  // E3 §4-§8: XPBD readback demonstrations, e3-spheres
+void register_e3_solver_scenes(SceneCatalogue& c);  // E3 §4-§8: XPBD readback demonstrations, e3-spheres
+void register_e3_other_solver_scenes(SceneCatalogue& c);  // E3 §6: the other solvers
+/// e3-spheres bench for --solver semi_implicit, featherstone, padmm or vbd (reads options solver, n, steps, h).
+std::vector<Metric> bench_solver_spheres(const SceneArgs& a);
+void register_e3_chain_scenes(SceneCatalogue& c);   // the whole chain: Model, pipeline, XPBD, readback
 void register_st_scenes(SceneCatalogue& c);
 
 }  // namespace impulse::course

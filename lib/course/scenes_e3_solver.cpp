@@ -179,6 +179,7 @@ int run_spheres(const SceneArgs& a, const std::string& out, std::ostream& log) {
 }
 
 std::vector<Metric> bench_spheres(const SceneArgs& a) {
+  if (a.text("solver") != "xpbd") return bench_solver_spheres(a);  // the E3 §6 solvers (scenes_e3_solvers.cpp)
   PileRun r = run_pile(a, nullptr);
   double n = double(a.integer("n"));
   return {{"bodies", n, "-"},
@@ -201,7 +202,7 @@ void register_e3_solver_scenes(SceneCatalogue& c) {
          {{"h", "s", "0.0016666666666666668", "step"}, {"e", "-", "0.5", "restitution coefficient"}}, run_bounce, nullptr});
   c.add({"e3-spheres", "E3", "pile of N spheres on a plane stepped by SolverXPBD (fixture contacts)",
          {{"n", "-", "1000", "number of spheres"},
-          {"solver", "-", "xpbd", "solver (xpbd)"},
+          {"solver", "-", "xpbd", "xpbd; bench also: semi_implicit, featherstone, padmm, vbd"},
           {"steps", "-", "20", "steps"},
           {"iterations", "-", "2", "XPBD iterations"},
           {"h", "s", "0.0016666666666666668", "step"},
