@@ -307,6 +307,8 @@ void register_readback_contract(Registry& r) {
        "E3 §9", "lib/e3/contacts.h: eval_rigid_contact_kinematics");
   rule("E3.10-pitfalls-table", "table", "ten readback pitfalls, each demonstrated by the rule it links", "E3 §10",
        "verify/e3/readback_example_test.cpp (links the demonstrating rules)");
+  r.add({"E3.8-mujoco-cpu-update", "rule", "SolverMuJoCo's CPU branch raises on update_contacts", "E3 §8", Status::prose_only,
+         "about Newton's MuJoCo adapter (see E3.6-mujoco-branches); this engine has no MuJoCo backend", "", {}, {}, {}});
   r.add({"E3.11-acceptance-scope", "rule", "the chapter's review scope and what comes next", "E3 §11", Status::prose_only,
          "a statement about the course's own review process and later chapters; nothing in it runs", "", {}, {}, {}});
 }
