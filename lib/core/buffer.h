@@ -83,4 +83,12 @@ class Buffer {
   std::int64_t n_ = 0;
 };
 
+/// Host copy of the first n elements of a view living on device d.
+template <class T>
+std::vector<std::remove_const_t<T>> view_to_host(View<T> v, Device d, std::int64_t n) {
+  std::vector<std::remove_const_t<T>> h(static_cast<std::size_t>(n));
+  if (n > 0) device_copy(h.data(), Device::cpu, v.data, d, sizeof(T) * n);
+  return h;
+}
+
 }  // namespace impulse

@@ -1,6 +1,7 @@
 #include "course/scenes.h"
 
 #include <cstdlib>
+#include <filesystem>
 #include <stdexcept>
 
 namespace impulse::course {
@@ -25,6 +26,21 @@ long long SceneArgs::integer(const std::string& name) const {
   long long v = std::strtoll(s.c_str(), &end, 10);
   if (s.empty() || *end != '\0') throw std::invalid_argument("option --" + name + ": '" + s + "' is not an integer");
   return v;
+}
+
+double SceneArgs::positive(const std::string& name) const {
+  double v = number(name);
+  if (!(v > 0)) throw std::invalid_argument("option --" + name + " must be positive, got " + text(name));
+  return v;
+}
+
+std::ofstream open_scene_csv(const std::string& out_dir, const std::string& name) {
+  std::filesystem::create_directories(out_dir);
+  std::filesystem::path path = std::filesystem::path(out_dir) / name;
+  std::ofstream f(path);
+  if (!f) throw std::runtime_error("cannot write " + path.string());
+  f.precision(17);
+  return f;
 }
 
 void SceneCatalogue::add(Scene s) {

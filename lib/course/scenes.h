@@ -5,6 +5,7 @@
 // throughput and returns metrics (never asserted by tests: "measured, not timed").
 #pragma once
 
+#include <fstream>
 #include <functional>
 #include <map>
 #include <ostream>
@@ -28,6 +29,8 @@ class SceneArgs {
   std::string text(const std::string& name) const;
   double number(const std::string& name) const;
   long long integer(const std::string& name) const;
+  /// number() that must be > 0; throws std::invalid_argument naming the option otherwise.
+  double positive(const std::string& name) const;
 };
 
 struct Metric {
@@ -59,6 +62,10 @@ class SceneCatalogue {
 };
 
 const SceneCatalogue& scenes();
+
+/// Opens out_dir/name for writing (creating out_dir) with 17 significant digits; throws
+/// std::runtime_error naming the path when it cannot be written.
+std::ofstream open_scene_csv(const std::string& out_dir, const std::string& name);
 
 /// Fills defaults and checks option names; args are "--name value" pairs. Throws
 /// std::invalid_argument naming an unknown option or a missing value.

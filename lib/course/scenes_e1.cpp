@@ -17,21 +17,13 @@ void register_e1_model_scenes(SceneCatalogue& c);  // lib/course/scenes_e1_model
 
 namespace {
 
-std::ofstream open_csv(const std::string& dir, const std::string& name) {
-  std::filesystem::create_directories(dir);
-  std::ofstream f(std::filesystem::path(dir) / name);
-  if (!f) throw std::runtime_error("cannot write " + (std::filesystem::path(dir) / name).string());
-  f.precision(17);
-  return f;
-}
-
 // The course's §6 example, swept: a force f = (0, fy, 0) N acts at P = (px, 0, 0) m on a body whose
 // COM is at the origin and which spins at omega = (0, 0, wz) with the COM at rest. For reference
 // points O = (x, 0, 0) the scene writes the torque of the wrench about O and the velocity of O.
 int run_frames(const SceneArgs& a, const std::string& out, std::ostream& log) {
   const vec3 f{0, a.number("fy"), 0}, P{a.number("px"), 0, 0}, C{0, 0, 0}, omega{0, 0, a.number("wz")};
   const vec3 tau_C = moment_about(C, P, f);
-  std::ofstream csv = open_csv(out, "e1-frames.csv");
+  std::ofstream csv = open_scene_csv(out, "e1-frames.csv");
   csv << "x_m,tau_z_Nm,v_y_mps\n";
   const int n = 61;
   for (int i = 0; i < n; ++i) {

@@ -19,14 +19,6 @@ namespace impulse::course {
 
 namespace {
 
-std::ofstream open_csv(const std::string& dir, const std::string& name) {
-  std::filesystem::create_directories(dir);
-  std::ofstream f(std::filesystem::path(dir) / name);
-  if (!f) throw std::runtime_error("cannot write " + (std::filesystem::path(dir) / name).string());
-  f.precision(17);
-  return f;
-}
-
 int positive_int(const SceneArgs& a, const char* name, long long max) {
   long long v = a.integer(name);
   if (v < 1 || v > max)
@@ -83,7 +75,7 @@ int run_free_body(const SceneArgs& a, const std::string& out, std::ostream& log)
   State initial = m.state();
   initial.assign(buf_a);
 
-  std::ofstream csv = open_csv(out, "e1-free-body.csv");
+  std::ofstream csv = open_scene_csv(out, "e1-free-body.csv");
   csv << "t_s,frame,buffer,p_x_m,p_y_m,p_z_m,c_x_m,c_y_m,c_z_m,q_x,q_y,q_z,q_w,v_x_mps,v_y_mps,v_z_mps,"
          "w_x_radps,w_y_radps,w_z_radps,E_lin_J,E_rot_J,E_pot_J,E_total_J,L_world_Nms\n";
   State first_frame = m.state();
@@ -156,7 +148,7 @@ int run_robot(const SceneArgs& a, const std::string& out, std::ostream& log) {
   if (!(h > 0)) throw std::invalid_argument("option --dt must be positive, got " + a.text("dt"));
   ModelBuilder b = robot_builder();
   Model m = b.finalize();
-  std::ofstream lay = open_csv(out, "e1-robot-layout.csv");
+  std::ofstream lay = open_scene_csv(out, "e1-robot-layout.csv");
   lay << "joint,label,type,q_start,q_count,qd_start,qd_count\n";
   std::vector<int> qs = m.joint_q_start.to_host(), ds = m.joint_qd_start.to_host();
   for (int j = 0; j < m.joint_count; ++j)
@@ -174,7 +166,7 @@ int run_robot(const SceneArgs& a, const std::string& out, std::ostream& log) {
   qd[ds[2]] = -0.8;      // elbow [rad/s]
   s0.joint_qd.copy_from_host(qd.data());
   eval_fk(m, s0.joint_q.view(), s0.joint_qd.view(), s0);
-  std::ofstream csv = open_csv(out, "e1-robot.csv");
+  std::ofstream csv = open_scene_csv(out, "e1-robot.csv");
   csv << "t_s,root_x_m,root_yaw_rad,shoulder_rad,elbow_rad,tip_x_m,tip_y_m,tip_z_m,quat_norm,ik_error\n";
   State check = m.state();
   real t = 0, worst_ik = 0;

@@ -18,14 +18,6 @@ namespace impulse::course {
 
 namespace {
 
-std::ofstream open_csv(const std::string& dir, const std::string& name) {
-  std::filesystem::create_directories(dir);
-  std::ofstream f(std::filesystem::path(dir) / name);
-  if (!f) throw std::runtime_error("cannot write " + (std::filesystem::path(dir) / name).string());
-  f.precision(17);
-  return f;
-}
-
 // A resting scene drawn in the x-z plane (every rotation is about y): a ground plane, a tilted box
 // sunk 2 mm at one corner, a sphere hovering 30 mm above the ground (a record within the gap), a
 // capsule lying on the ground, and a small box resting on the big one.
@@ -64,14 +56,14 @@ int run_contacts(const SceneArgs& a, const std::string& out, std::ostream& log) 
   p.collide(bq, c);
   const ContactGeometrySnapshot g = snapshot_contact_geometry(m, bq, c);
   const std::vector<int> s0 = c.rigid_contact_shape0.to_host(), s1 = c.rigid_contact_shape1.to_host();
-  std::ofstream csv = open_csv(out, "e3-contacts.csv");
+  std::ofstream csv = open_scene_csv(out, "e3-contacts.csv");
   csv << "shape0,shape1,p0_x,p0_z,p1_x,p1_z,n_x,n_z,d_m\n";
   for (int i = 0; i < g.count; ++i)
     csv << s0[i] << ',' << s1[i] << ',' << g.point0_world_m[i].x << ',' << g.point0_world_m[i].z << ','
         << g.point1_world_m[i].x << ',' << g.point1_world_m[i].z << ',' << g.normal_world[i].x << ','
         << g.normal_world[i].z << ',' << g.distance_m[i] << '\n';
   // Shapes for drawing: type, world pose (x, z, angle about y), sizes.
-  std::ofstream shapes = open_csv(out, "e3-contacts-shapes.csv");
+  std::ofstream shapes = open_scene_csv(out, "e3-contacts-shapes.csv");
   shapes << "shape,type,x,z,angle_y_rad,size0,size1,size2\n";
   const std::vector<int> type = m.shape_type.to_host(), body = m.shape_body.to_host();
   const std::vector<transform> X = m.shape_transform.to_host();
@@ -161,7 +153,7 @@ std::vector<Metric> bench_broadphase(const SceneArgs& a) {
 int run_scaling(const SceneArgs& a, const std::string& out, std::ostream& log) {
   const long long nxn_max = a.integer("nxn-max"), sap_max = a.integer("sap-max");
   if (nxn_max < 250 || sap_max < 250) throw std::invalid_argument("options --nxn-max and --sap-max must be >= 250");
-  std::ofstream csv = open_csv(out, "e3-broadphase-scaling.csv");
+  std::ofstream csv = open_scene_csv(out, "e3-broadphase-scaling.csv");
   csv << "mode,layout,n,seconds,candidate_pairs\n";
   struct Series {
     const char* mode;

@@ -20,23 +20,9 @@ namespace impulse::course {
 
 namespace {
 
-std::ofstream open_csv(const std::string& dir, const std::string& name) {
-  std::filesystem::create_directories(dir);
-  std::ofstream f(std::filesystem::path(dir) / name);
-  if (!f) throw std::runtime_error("cannot write " + (std::filesystem::path(dir) / name).string());
-  f.precision(12);
-  return f;
-}
-
-real positive(const SceneArgs& a, const char* name) {
-  real v = a.number(name);
-  if (!(v > 0)) throw std::invalid_argument(std::string("option --") + name + " must be positive, got " + a.text(name));
-  return v;
-}
-
 int run_readback(const SceneArgs& a, const std::string& out, std::ostream& log) {
-  const real T = positive(a, "duration");
-  std::ofstream csv = open_csv(out, "e3-readback.csv");
+  const real T = a.positive("duration");
+  std::ofstream csv = open_scene_csv(out, "e3-readback.csv");
   csv << "h_s,iterations,t_s,Fz_over_mg,z_m\n";
   for (real h : {real(1) / 120, real(1) / 600})
     for (int iters : {1, 2, 8}) {
@@ -55,10 +41,10 @@ int run_readback(const SceneArgs& a, const std::string& out, std::ostream& log) 
 }
 
 int run_pyramid(const SceneArgs& a, const std::string& out, std::ostream& log) {
-  const real h = positive(a, "h");
+  const real h = a.positive("h");
   const long long steps = a.integer("steps");
   if (steps <= 0) throw std::invalid_argument("option --steps must be positive, got " + a.text("steps"));
-  std::ofstream csv = open_csv(out, "e3-pyramid.csv");
+  std::ofstream csv = open_scene_csv(out, "e3-pyramid.csv");
   csv << "weighting,t_s,ground_over_mg,middle_left_over_mg,middle_right_over_mg,top_over_mg\n";
   for (int weighting : {1, 0}) {
     XpbdWorld w(demo_pyramid(), 256);
@@ -78,8 +64,8 @@ int run_pyramid(const SceneArgs& a, const std::string& out, std::ostream& log) {
 }
 
 int run_momentum(const SceneArgs& a, const std::string& out, std::ostream& log) {
-  const real h = positive(a, "h");
-  std::ofstream csv = open_csv(out, "e3-momentum.csv");
+  const real h = a.positive("h");
+  std::ofstream csv = open_scene_csv(out, "e3-momentum.csv");
   csv << "weighting,step,pz_kgmps\n";
   for (int weighting : {1, 0}) {
     ModelBuilder b(Axis::z, vec3{0, 0, 0});
@@ -107,9 +93,9 @@ int run_momentum(const SceneArgs& a, const std::string& out, std::ostream& log) 
 }
 
 int run_bounce(const SceneArgs& a, const std::string& out, std::ostream& log) {
-  const real h = positive(a, "h"), e = a.number("e");
+  const real h = a.positive("h"), e = a.number("e");
   if (e < 0 || e > 1) throw std::invalid_argument("option --e must lie in [0, 1], got " + a.text("e"));
-  std::ofstream csv = open_csv(out, "e3-bounce.csv");
+  std::ofstream csv = open_scene_csv(out, "e3-bounce.csv");
   csv << "restitution,t_s,z_m,vz_mps,readback_impulse_Ns,restitution_impulse_Ns,momentum_change_minus_gravity_Ns\n";
   for (int on : {0, 1}) {
     FixtureOptions fx;
@@ -148,7 +134,7 @@ PileRun run_pile(const SceneArgs& a, std::ostream* csv) {
   if (steps <= 0) throw std::invalid_argument("option --steps must be positive, got " + a.text("steps"));
   if (iters <= 0) throw std::invalid_argument("option --iterations must be positive, got " + a.text("iterations"));
   const Device d = select_device(a.text("device"));
-  const real h = positive(a, "h");
+  const real h = a.positive("h");
   XpbdWorld w(demo_sphere_pile(int(n), real(0.1), 2), int(8 * n + 16), {}, int(iters), d);
   PileRun r;
   r.steps = steps;
@@ -170,7 +156,7 @@ PileRun run_pile(const SceneArgs& a, std::ostream* csv) {
 }
 
 int run_spheres(const SceneArgs& a, const std::string& out, std::ostream& log) {
-  std::ofstream csv = open_csv(out, "e3-spheres.csv");
+  std::ofstream csv = open_scene_csv(out, "e3-spheres.csv");
   csv << "t_s,contacts,active_contacts_last_iteration\n";
   PileRun r = run_pile(a, &csv);
   log << "e3-spheres: " << a.text("n") << " spheres, " << r.steps << " steps, " << r.contacts

@@ -19,26 +19,12 @@ namespace impulse::course {
 
 namespace {
 
-std::ofstream open_csv(const std::string& dir, const std::string& name) {
-  std::filesystem::create_directories(dir);
-  std::ofstream f(std::filesystem::path(dir) / name);
-  if (!f) throw std::runtime_error("cannot write " + (std::filesystem::path(dir) / name).string());
-  f.precision(12);
-  return f;
-}
-
-real positive(const SceneArgs& a, const char* name) {
-  real v = a.number(name);
-  if (!(v > 0)) throw std::invalid_argument(std::string("option --") + name + " must be positive, got " + a.text(name));
-  return v;
-}
-
 // A sphere (mass m, no damping) resting on a ke spring, stepped by SolverSemiImplicit at
 // h = ratio * h_crit below and above the bound h_crit = 2 sqrt(m / ke); the height offset from
 // equilibrium is written for both, next to the 1-DOF spring of E3.6-symplectic-stability.
 int run_stability(const SceneArgs& a, const std::string& out, std::ostream& log) {
-  const real ke = positive(a, "ke"), mass = positive(a, "mass");
-  const real below = positive(a, "below"), above = positive(a, "above");
+  const real ke = a.positive("ke"), mass = a.positive("mass");
+  const real below = a.positive("below"), above = a.positive("above");
   const long long steps = a.integer("steps");
   if (steps <= 0) throw std::invalid_argument("option --steps must be positive, got " + a.text("steps"));
   const real hc = semi_implicit_critical_step(ke, mass), r = 0.1, z_eq = r - mass * 9.81 / ke, x0 = 1e-4;
@@ -69,7 +55,7 @@ int run_stability(const SceneArgs& a, const std::string& out, std::ostream& log)
     return xs;
   };
   auto lo = run(below), hi = run(above), slo = spring(below), shi = spring(above);
-  std::ofstream csv = open_csv(out, "e3-penalty-stability.csv");
+  std::ofstream csv = open_scene_csv(out, "e3-penalty-stability.csv");
   csv << "step,dz_below_m,dz_above_m,x_spring_below_m,x_spring_above_m\n";
   for (long long i = 0; i <= steps; ++i) csv << i << ',' << lo[i] << ',' << hi[i] << ',' << slo[i] << ',' << shi[i] << '\n';
   real mlo = 0, mhi = 0;
@@ -82,7 +68,7 @@ int run_stability(const SceneArgs& a, const std::string& out, std::ostream& log)
 
 // A 1 kg, 0.2 m box launched at v0 along x on the ground (mu), stepped by each solver.
 int run_compare(const SceneArgs& a, const std::string& out, std::ostream& log) {
-  const real v0 = a.number("v0"), mu = a.number("mu"), h = positive(a, "h"), T = positive(a, "T");
+  const real v0 = a.number("v0"), mu = a.number("mu"), h = a.positive("h"), T = a.positive("T");
   if (!(mu >= 0)) throw std::invalid_argument("option --mu must be >= 0, got " + a.text("mu"));
   const int steps = int(T / h), every = std::max(1, steps / 400);
   const SolverKind kinds[] = {SolverKind::xpbd, SolverKind::semi_implicit, SolverKind::featherstone, SolverKind::padmm,
@@ -98,7 +84,7 @@ int run_compare(const SceneArgs& a, const std::string& out, std::ostream& log) {
     eval_ik(m, s, s.joint_q.view(), s.joint_qd.view());
     runs.push_back(simulate_ground_scene(k, m, s, PenaltyMaterial{1e5, 300, 100, 0, mu}, h, steps, every));
   }
-  std::ofstream csv = open_csv(out, "e3-solver-compare.csv");
+  std::ofstream csv = open_scene_csv(out, "e3-solver-compare.csv");
   csv << "t_s";
   for (SolverKind k : kinds) csv << ",x_" << solver_kind_name(k) << "_m,vx_" << solver_kind_name(k) << "_mps";
   csv << ",x_coulomb_m\n";
@@ -123,7 +109,7 @@ std::vector<Metric> bench_solver_spheres(const SceneArgs& a) {
   const long long n = a.integer("n"), steps = a.integer("steps");
   if (n <= 0) throw std::invalid_argument("option --n must be positive, got " + a.text("n"));
   if (steps <= 0) throw std::invalid_argument("option --steps must be positive, got " + a.text("steps"));
-  const real h = positive(a, "h");
+  const real h = a.positive("h");
   Model m = sphere_grid_model(int(n), 1, 0.05, 0.06);
   State s0 = m.state(), s1 = m.state();
   Control c = m.control();

@@ -18,23 +18,9 @@ namespace {
 
 using namespace impulse::st;
 
-std::ofstream open_csv(const std::string& dir, const std::string& name) {
-  std::filesystem::create_directories(dir);
-  std::ofstream f(std::filesystem::path(dir) / name);
-  if (!f) throw std::runtime_error("cannot write " + (std::filesystem::path(dir) / name).string());
-  f.precision(12);
-  return f;
-}
-
-double positive(const SceneArgs& a, const std::string& name) {
-  const double x = a.number(name);
-  if (!(x > 0)) throw std::invalid_argument("option --" + name + " must be positive, got " + a.text(name));
-  return x;
-}
-
 // The vertical point of seed 004 L53-L55, stepped with the general stepper.
 int run_bounce(const SceneArgs& a, const std::string& out, std::ostream& log) {
-  const double m = positive(a, "m"), h = positive(a, "h"), g = a.number("g");
+  const double m = a.positive("m"), h = a.positive("h"), g = a.number("g");
   const long steps = a.integer("steps");
   if (steps < 1) throw std::invalid_argument("option --steps must be >= 1");
   const VerticalPoint sys(m, g);
@@ -42,7 +28,7 @@ int run_bounce(const SceneArgs& a, const std::string& out, std::ostream& log) {
   opt.h = h;
   Eigen::VectorXd q = Eigen::VectorXd::Constant(1, a.number("q")), v = Eigen::VectorXd::Constant(1, a.number("v"));
   if (q(0) < 0) throw std::invalid_argument("option --q must be >= 0 (the point starts above the ground)");
-  std::ofstream csv = open_csv(out, "st-bounce.csv");
+  std::ofstream csv = open_scene_csv(out, "st-bounce.csv");
   csv << "step,t_s,q_m,v_mps,p_Ns,free_prediction_m,contact\n";
   csv << 0 << ',' << 0 << ',' << q(0) << ',' << v(0) << ",0,,\n";
   std::vector<int> active;
@@ -65,9 +51,9 @@ int run_bounce(const SceneArgs& a, const std::string& out, std::ostream& log) {
 
 // The 1 kg block of seed 004 L86: same impulse, average force growing like 1/h.
 int run_block(const SceneArgs& a, const std::string& out, std::ostream& log) {
-  const double m = positive(a, "m"), speed = positive(a, "v");
+  const double m = a.positive("m"), speed = a.positive("v");
   const VerticalPoint sys(m, 0.0);
-  std::ofstream csv = open_csv(out, "st-block.csv");
+  std::ofstream csv = open_scene_csv(out, "st-block.csv");
   csv << "h_s,p_Ns,F_avg_N,v_plus_mps\n";
   for (double h : {0.1, 0.01, 0.001, 0.0001}) {
     StepOptions opt;
@@ -92,17 +78,17 @@ int check_run(const Trajectory& tr, const std::string& what, std::ostream& log) 
 // The falling rod (paper §4, Figs. 2-4).
 int run_rod(const SceneArgs& a, const std::string& out, std::ostream& log) {
   RodSetup s;
-  s.inertia = positive(a, "inertia");
+  s.inertia = a.positive("inertia");
   s.mu = a.number("mu");
-  s.T = positive(a, "T");
-  const double h = positive(a, "h");
+  s.T = a.positive("T");
+  const double h = a.positive("h");
   const PlanarRod sys = s.system();
   StepOptions opt;
   opt.h = h;
   opt.max_nonlinear_iterations = int(a.integer("nonlinear"));
   if (opt.max_nonlinear_iterations < 0) throw std::invalid_argument("option --nonlinear must be >= 0");
   const Trajectory tr = simulate(sys, s.q0(), s.v0(), s.T, opt);
-  std::ofstream csv = open_csv(out, "st-rod.csv");
+  std::ofstream csv = open_scene_csv(out, "st-rod.csv");
   csv << "t_s,x_m,y_m,theta_rad,vx_mps,vy_mps,omega_radps,contacts,impulse_Ns,lcp_size,complementarity,energy_J\n";
   for (std::size_t k = 0; k < tr.t.size(); ++k) {
     const auto& q = tr.q[k];
@@ -113,7 +99,7 @@ int run_rod(const SceneArgs& a, const std::string& out, std::ostream& log) {
         << sys.energy(q, v) << '\n';
   }
   // Poses for the Fig. 2 analogue: end centres every 0.05 s.
-  std::ofstream poses = open_csv(out, "st-rod-poses.csv");
+  std::ofstream poses = open_scene_csv(out, "st-rod-poses.csv");
   poses << "t_s,x0_m,y0_m,x1_m,y1_m\n";
   const long every = std::max(1L, std::lround(0.05 / h));
   for (std::size_t k = 0; k < tr.t.size(); k += std::size_t(every)) {
@@ -122,7 +108,7 @@ int run_rod(const SceneArgs& a, const std::string& out, std::ostream& log) {
     poses << tr.t[k] << ',' << q(0) - c << ',' << q(1) - sn << ',' << q(0) + c << ',' << q(1) + sn << '\n';
   }
   // Figs. 3-4 analogue: vertical and angular velocity for several h.
-  std::ofstream refine = open_csv(out, "st-rod-refine.csv");
+  std::ofstream refine = open_scene_csv(out, "st-rod-refine.csv");
   refine << "h_s,t_s,vy_mps,omega_radps\n";
   int bad = check_run(tr, "st-rod", log);
   for (double hh : {0.01, 0.005, 0.0025, 0.00125}) {
@@ -154,15 +140,15 @@ int run_rod(const SceneArgs& a, const std::string& out, std::ostream& log) {
 // Our four-ball pile, the Table 1 analogue and the friction-cone study.
 int run_balls(const SceneArgs& a, const std::string& out, std::ostream& log) {
   BallsSetup s;
-  s.T = positive(a, "T");
-  const double h = positive(a, "h");
+  s.T = a.positive("T");
+  const double h = a.positive("h");
   const int k = int(a.integer("directions"));
   const Balls sys = s.system();
   StepOptions opt;
   opt.h = h;
   opt.directions = k;
   const Trajectory tr = simulate(sys, s.q0(), s.v0(), s.T, opt);
-  std::ofstream csv = open_csv(out, "st-balls.csv");
+  std::ofstream csv = open_scene_csv(out, "st-balls.csv");
   csv << "t_s";
   for (const char* b : {"A", "B", "C", "D"}) csv << ',' << b << "_x_m," << b << "_y_m," << b << "_z_m";
   csv << ",contacts,lcp_size,pivots,complementarity\n";
@@ -179,7 +165,7 @@ int run_balls(const SceneArgs& a, const std::string& out, std::ostream& log) {
       << seven << " steps with 7 contacts\n";
   int bad = check_run(tr, "st-balls", log);
 
-  std::ofstream table = open_csv(out, "st-balls-table.csv");
+  std::ofstream table = open_scene_csv(out, "st-balls-table.csv");
   table << "h_s,velocity_error,position_error_m,max_lcp,worst_complementarity\n";
   log << "st-balls: Table 1 analogue (ours), reference h = 0.00125 s, T = " << s.T << " s\n";
   for (const ConvergenceRow& r : convergence_table(s, {0.02, 0.01, 0.005, 0.0025}, 0.00125, k)) {
@@ -190,7 +176,7 @@ int run_balls(const SceneArgs& a, const std::string& out, std::ostream& log) {
     if (r.worst_complementarity > 1e-9) bad = 1;
   }
 
-  std::ofstream cone = open_csv(out, "st-cone.csv");
+  std::ofstream cone = open_scene_csv(out, "st-cone.csv");
   cone << "k,polygon_error,direction_error_rad,stop_distance_m,stop_distance_circle_m,lcp_size,pivots,lcp_seconds\n";
   for (int kk : {4, 8, 16, 32}) {
     const ConeRow r = friction_cone_row(kk, 1e-4);

@@ -4,21 +4,10 @@
 #include <stdexcept>
 #include <string>
 
+#include "core/eigen.h"
 #include "e1/integrator.h"
 
 namespace impulse {
-
-namespace {
-
-Eigen::Matrix3d eig(const mat33& m) {
-  Eigen::Matrix3d e;
-  for (int i = 0; i < 3; ++i)
-    for (int j = 0; j < 3; ++j) e(i, j) = m.m[i][j];
-  return e;
-}
-Eigen::Vector3d eig(vec3 v) { return {v.x, v.y, v.z}; }
-
-}  // namespace
 
 GeneralizedDynamics::GeneralizedDynamics(const Model& m, std::vector<real> armature)
     : nb_(m.body_count), nj_(m.joint_count), nd_(m.joint_dof_count),
@@ -105,8 +94,8 @@ Eigen::MatrixXd GeneralizedDynamics::jacobian(const std::vector<real>& q) const 
       fk_joints(q, e, art_joint_begin_[a], art_joint_end_[a], s);
       for (int i = art_joint_begin_[a]; i < art_joint_end_[a]; ++i) {
         int b = child_[order_[i]];
-        J.block<3, 1>(6 * b, k) = eig(s[b].v.lin);
-        J.block<3, 1>(6 * b + 3, k) = eig(s[b].v.ang);
+        J.block<3, 1>(6 * b, k) = to_eigen(s[b].v.lin);
+        J.block<3, 1>(6 * b + 3, k) = to_eigen(s[b].v.ang);
       }
       e[k] = 0;
     }
@@ -121,7 +110,7 @@ Eigen::MatrixXd GeneralizedDynamics::mass_matrix(const std::vector<real>& q) con
     mat33 R = quat_to_mat33(s[b].X.q);
     Eigen::Matrix<double, 6, 6> I = Eigen::Matrix<double, 6, 6>::Zero();
     I.topLeftCorner<3, 3>() = mass_[b] * Eigen::Matrix3d::Identity();
-    I.bottomRightCorner<3, 3>() = eig(R * inertia_[b] * transpose(R));
+    I.bottomRightCorner<3, 3>() = to_eigen(R * inertia_[b] * transpose(R));
     const int d0 = body_dof_begin_[b], n = body_dof_end_[b] - d0;
     if (n <= 0) continue;
     auto Jb = J.block(6 * b, d0, 6, n);

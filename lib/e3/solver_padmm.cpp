@@ -5,25 +5,12 @@
 #include <stdexcept>
 #include <string>
 
+#include "core/eigen.h"
 #include "e1/integrator.h"
 
 namespace impulse {
 
 namespace {
-
-template <class T>
-std::vector<T> host(View<const T> v, Device d, std::int64_t n) {
-  std::vector<T> h(static_cast<std::size_t>(n));
-  if (n > 0) device_copy(h.data(), Device::cpu, v.data, d, sizeof(T) * n);
-  return h;
-}
-
-Eigen::Matrix3d eig(const mat33& m) {
-  Eigen::Matrix3d e;
-  for (int i = 0; i < 3; ++i)
-    for (int j = 0; j < 3; ++j) e(i, j) = m.m[i][j];
-  return e;
-}
 
 Eigen::Matrix3d skew(vec3 r) {
   Eigen::Matrix3d s;
@@ -54,7 +41,7 @@ Eigen::MatrixXd assemble_delassus(const std::vector<PADMMContactRow>& rows, cons
   auto Minv = [&](int k) {
     Eigen::Matrix<double, 6, 6> M = Eigen::Matrix<double, 6, 6>::Zero();
     M.topLeftCorner<3, 3>() = bodies[k].inv_m * Eigen::Matrix3d::Identity();
-    M.bottomRightCorner<3, 3>() = eig(bodies[k].inv_I_w);
+    M.bottomRightCorner<3, 3>() = to_eigen(bodies[k].inv_I_w);
     return M;
   };
   for (int i = 0; i < nc; ++i)
@@ -120,12 +107,12 @@ void SolverPADMM::step(const State& in, State& out, const Control& control, cons
   keys_.clear();
   if (contacts) {
     Device d = m.device;
-    int n = host(contacts->rigid_contact_count, d, 1)[0];
-    auto s0 = host(contacts->rigid_contact_shape0, d, n), s1 = host(contacts->rigid_contact_shape1, d, n);
-    auto p0 = host(contacts->rigid_contact_point0, d, n), p1 = host(contacts->rigid_contact_point1, d, n);
-    auto nrm = host(contacts->rigid_contact_normal, d, n);
-    auto t0 = host(contacts->rigid_contact_thickness0, d, n), t1 = host(contacts->rigid_contact_thickness1, d, n);
-    auto mu = host(contacts->rigid_contact_mu, d, n);
+    int n = view_to_host(contacts->rigid_contact_count, d, 1)[0];
+    auto s0 = view_to_host(contacts->rigid_contact_shape0, d, n), s1 = view_to_host(contacts->rigid_contact_shape1, d, n);
+    auto p0 = view_to_host(contacts->rigid_contact_point0, d, n), p1 = view_to_host(contacts->rigid_contact_point1, d, n);
+    auto nrm = view_to_host(contacts->rigid_contact_normal, d, n);
+    auto t0 = view_to_host(contacts->rigid_contact_thickness0, d, n), t1 = view_to_host(contacts->rigid_contact_thickness1, d, n);
+    auto mu = view_to_host(contacts->rigid_contact_mu, d, n);
     auto shape_body = m.shape_body.to_host();
     std::map<std::pair<int, int>, int> ordinal;
     for (int i = 0; i < n; ++i) {
@@ -201,7 +188,7 @@ void SolverPADMM::step(const State& in, State& out, const Control& control, cons
 void SolverPADMM::update_contacts(PenaltyContactsView& contacts, const State&) const {
   if (contacts.force.size == 0)
     throw std::invalid_argument("SolverPADMM.update_contacts: contacts.force was not requested");
-  int n = host(contacts.rigid_contact_count, model_->device, 1)[0];
+  int n = view_to_host(contacts.rigid_contact_count, model_->device, 1)[0];
   if (n != int(rows_.size()) || contacts.force.size < n)
     throw std::invalid_argument("SolverPADMM.update_contacts: the contact record changed since the last step");
   std::vector<spatial_vector> out(n);

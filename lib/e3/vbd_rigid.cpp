@@ -7,25 +7,12 @@
 
 #include <Eigen/Dense>
 
+#include "core/eigen.h"
 #include "e1/integrator.h"
 
 namespace impulse {
 
 namespace {
-
-template <class T>
-std::vector<T> host(View<const T> v, Device d, std::int64_t n) {
-  std::vector<T> h(static_cast<std::size_t>(n));
-  if (n > 0) device_copy(h.data(), Device::cpu, v.data, d, sizeof(T) * n);
-  return h;
-}
-
-Eigen::Matrix3d eig(const mat33& m) {
-  Eigen::Matrix3d e;
-  for (int i = 0; i < 3; ++i)
-    for (int j = 0; j < 3; ++j) e(i, j) = m.m[i][j];
-  return e;
-}
 
 // Rotation vector of q relative to p (q = exp(theta) p), shortest way round.
 vec3 rotation_between(quat p, quat q) {
@@ -63,12 +50,12 @@ void SolverVBD::update_contacts(PenaltyContactsView&) const {
 
 std::vector<SolverVBD::Row> SolverVBD::read_rows(const PenaltyContactsView& c) const {
   Device d = model_->device;
-  int n = host(c.rigid_contact_count, d, 1)[0];
-  auto s0 = host(c.rigid_contact_shape0, d, n), s1 = host(c.rigid_contact_shape1, d, n);
-  auto p0 = host(c.rigid_contact_point0, d, n), p1 = host(c.rigid_contact_point1, d, n);
-  auto nrm = host(c.rigid_contact_normal, d, n);
-  auto t0 = host(c.rigid_contact_thickness0, d, n), t1 = host(c.rigid_contact_thickness1, d, n);
-  auto ke = host(c.rigid_contact_ke, d, n), kd = host(c.rigid_contact_kd, d, n), mu = host(c.rigid_contact_mu, d, n);
+  int n = view_to_host(c.rigid_contact_count, d, 1)[0];
+  auto s0 = view_to_host(c.rigid_contact_shape0, d, n), s1 = view_to_host(c.rigid_contact_shape1, d, n);
+  auto p0 = view_to_host(c.rigid_contact_point0, d, n), p1 = view_to_host(c.rigid_contact_point1, d, n);
+  auto nrm = view_to_host(c.rigid_contact_normal, d, n);
+  auto t0 = view_to_host(c.rigid_contact_thickness0, d, n), t1 = view_to_host(c.rigid_contact_thickness1, d, n);
+  auto ke = view_to_host(c.rigid_contact_ke, d, n), kd = view_to_host(c.rigid_contact_kd, d, n), mu = view_to_host(c.rigid_contact_mu, d, n);
   auto shape_body = model_->shape_body.to_host();
   std::map<std::pair<int, int>, int> ordinal;
   std::vector<Row> rows;
@@ -138,7 +125,7 @@ void SolverVBD::step(const State& in, State& out, const Control& control, const 
     for (int b = 0; b < nb; ++b) {
       if (!dynamic(b)) continue;
       mat33 R = quat_to_mat33(q[b].q);
-      Eigen::Matrix3d I_w = eig(R * I[b] * transpose(R));
+      Eigen::Matrix3d I_w = to_eigen(R * I[b] * transpose(R));
       vec3 c = world_com(q[b], com[b]);
       Eigen::Matrix<double, 6, 6> H = Eigen::Matrix<double, 6, 6>::Zero();
       Eigen::Matrix<double, 6, 1> g;
