@@ -22,33 +22,38 @@ void check_sizes(const Model& m, std::int64_t nq, std::int64_t nd, const State& 
                                 ", the model on " + device_name(m.device));
 }
 
+// The joint-tree arrays both walks read, as views a kernel can capture.
+struct JointTree {
+  View<const int> start, type, parent, child, q_start, qd_start;
+  View<const transform> X_p, X_c;
+  View<const JointAxes> axes;
+  View<const vec3> com;
+};
+
+JointTree joint_tree(const Model& m) {
+  return {m.articulation_start.view(), m.joint_type.view(),    m.joint_parent.view(), m.joint_child.view(),
+          m.joint_q_start.view(),      m.joint_qd_start.view(), m.joint_X_p.view(),    m.joint_X_c.view(),
+          m.joint_axes.view(),         m.body_com.view()};
+}
+
 }  // namespace
 
 void eval_fk(const Model& m, View<const real> joint_q, View<const real> joint_qd, State& state) {
   check_sizes(m, joint_q.size, joint_qd.size, state, "eval_fk");
-  auto start = m.articulation_start.view();
-  auto type = m.joint_type.view();
-  auto parent = m.joint_parent.view();
-  auto child = m.joint_child.view();
-  auto X_p = m.joint_X_p.view();
-  auto X_c = m.joint_X_c.view();
-  auto axes = m.joint_axes.view();
-  auto q_start = m.joint_q_start.view();
-  auto qd_start = m.joint_qd_start.view();
-  auto com = m.body_com.view();
+  const JointTree t = joint_tree(m);
   auto body_q = state.body_q.view();
   auto body_qd = state.body_qd.view();
   parallel_for(m.device, m.articulation_count, IMPULSE_LAMBDA(std::int64_t a) {
-    for (int j = start[a]; j < start[a + 1]; ++j) {
-      int p = parent[j], c = child[j];
+    for (int j = t.start[a]; j < t.start[a + 1]; ++j) {
+      int p = t.parent[j], c = t.child[j];
       BodyState ps{transform_identity(), spatial_vector{}};
       vec3 pcom{};
       if (p >= 0) {
         ps = {body_q[p], body_qd[p]};
-        pcom = com[p];
+        pcom = t.com[p];
       }
-      BodyState cs = fk_joint(ps, pcom, X_p[j], X_c[j], JointType(type[j]), &joint_q[q_start[j]],
-                              &joint_qd[qd_start[j]], axes[j], com[c]);
+      BodyState cs = fk_joint(ps, pcom, t.X_p[j], t.X_c[j], JointType(t.type[j]), &joint_q[t.q_start[j]],
+                              &joint_qd[t.qd_start[j]], t.axes[j], t.com[c]);
       body_q[c] = cs.X;
       body_qd[c] = cs.v;
     }
@@ -57,29 +62,20 @@ void eval_fk(const Model& m, View<const real> joint_q, View<const real> joint_qd
 
 void eval_ik(const Model& m, const State& state, View<real> joint_q, View<real> joint_qd) {
   check_sizes(m, joint_q.size, joint_qd.size, state, "eval_ik");
-  auto start = m.articulation_start.view();
-  auto type = m.joint_type.view();
-  auto parent = m.joint_parent.view();
-  auto child = m.joint_child.view();
-  auto X_p = m.joint_X_p.view();
-  auto X_c = m.joint_X_c.view();
-  auto axes = m.joint_axes.view();
-  auto q_start = m.joint_q_start.view();
-  auto qd_start = m.joint_qd_start.view();
-  auto com = m.body_com.view();
+  const JointTree t = joint_tree(m);
   auto body_q = state.body_q.view();
   auto body_qd = state.body_qd.view();
   parallel_for(m.device, m.articulation_count, IMPULSE_LAMBDA(std::int64_t a) {
-    for (int j = start[a]; j < start[a + 1]; ++j) {
-      int p = parent[j], c = child[j];
+    for (int j = t.start[a]; j < t.start[a + 1]; ++j) {
+      int p = t.parent[j], c = t.child[j];
       BodyState ps{transform_identity(), spatial_vector{}};
       vec3 pcom{};
       if (p >= 0) {
         ps = {body_q[p], body_qd[p]};
-        pcom = com[p];
+        pcom = t.com[p];
       }
-      ik_joint(ps, pcom, {body_q[c], body_qd[c]}, com[c], X_p[j], X_c[j], JointType(type[j]), axes[j],
-               &joint_q[q_start[j]], &joint_qd[qd_start[j]]);
+      ik_joint(ps, pcom, {body_q[c], body_qd[c]}, t.com[c], t.X_p[j], t.X_c[j], JointType(t.type[j]), t.axes[j],
+               &joint_q[t.q_start[j]], &joint_qd[t.qd_start[j]]);
     }
   });
 }
