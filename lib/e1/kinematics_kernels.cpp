@@ -36,6 +36,12 @@ JointTree joint_tree(const Model& m) {
           m.joint_axes.view(),         m.body_com.view()};
 }
 
+// Pose and twist of a joint's parent body; the world (p = -1) is at rest at the identity.
+IMPULSE_HD inline BodyState parent_state(int p, View<const transform> body_q, View<const spatial_vector> body_qd) {
+  if (p < 0) return {transform_identity(), spatial_vector{}};
+  return {body_q[p], body_qd[p]};
+}
+
 }  // namespace
 
 void eval_fk(const Model& m, View<const real> joint_q, View<const real> joint_qd, State& state) {
@@ -46,12 +52,8 @@ void eval_fk(const Model& m, View<const real> joint_q, View<const real> joint_qd
   parallel_for(m.device, m.articulation_count, IMPULSE_LAMBDA(std::int64_t a) {
     for (int j = t.start[a]; j < t.start[a + 1]; ++j) {
       int p = t.parent[j], c = t.child[j];
-      BodyState ps{transform_identity(), spatial_vector{}};
-      vec3 pcom{};
-      if (p >= 0) {
-        ps = {body_q[p], body_qd[p]};
-        pcom = t.com[p];
-      }
+      const BodyState ps = parent_state(p, body_q, body_qd);
+      const vec3 pcom = p >= 0 ? t.com[p] : vec3{};
       BodyState cs = fk_joint(ps, pcom, t.X_p[j], t.X_c[j], JointType(t.type[j]), &joint_q[t.q_start[j]],
                               &joint_qd[t.qd_start[j]], t.axes[j], t.com[c]);
       body_q[c] = cs.X;
@@ -68,12 +70,8 @@ void eval_ik(const Model& m, const State& state, View<real> joint_q, View<real> 
   parallel_for(m.device, m.articulation_count, IMPULSE_LAMBDA(std::int64_t a) {
     for (int j = t.start[a]; j < t.start[a + 1]; ++j) {
       int p = t.parent[j], c = t.child[j];
-      BodyState ps{transform_identity(), spatial_vector{}};
-      vec3 pcom{};
-      if (p >= 0) {
-        ps = {body_q[p], body_qd[p]};
-        pcom = t.com[p];
-      }
+      const BodyState ps = parent_state(p, body_q, body_qd);
+      const vec3 pcom = p >= 0 ? t.com[p] : vec3{};
       ik_joint(ps, pcom, {body_q[c], body_qd[c]}, t.com[c], t.X_p[j], t.X_c[j], JointType(t.type[j]), t.axes[j],
                &joint_q[t.q_start[j]], &joint_qd[t.qd_start[j]]);
     }

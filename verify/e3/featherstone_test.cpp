@@ -98,6 +98,29 @@ real kinetic_energy(const Model& m, const std::vector<real>& q, const std::vecto
   return T;
 }
 
+// A random tree with random state, external wrenches and joint forces, and its forward dynamics
+// qdd = H^-1 (generalized force): the common set-up of the Newton-Euler oracles.
+struct ForwardProblem {
+  Model m = random_tree();
+  GeneralizedDynamics dyn{m};
+  std::vector<real> q = random_q(m), qd = random_qd(m);
+  std::vector<spatial_vector> body_f = random_wrenches(m.body_count);
+  std::vector<real> joint_f = random_joint_forces(m.joint_dof_count);
+  vec3 g{0, 0, -9.81};
+  Eigen::VectorXd qdd = cholesky_or_throw(dyn.mass_matrix(q)).solve(dyn.generalized_force(q, qd, body_f, joint_f, g));
+
+  static std::vector<spatial_vector> random_wrenches(int n) {
+    std::vector<spatial_vector> f(n);
+    for (auto& w : f) w = {*gen::vector(5), *gen::vector(5)};
+    return f;
+  }
+  static std::vector<real> random_joint_forces(int n) {
+    std::vector<real> t(n);
+    for (real& x : t) x = *gen::in_range(-3, 3);
+    return t;
+  }
+};
+
 }  // namespace
 
 // Oracle: H from the kinetic energy alone, H_ij = T(e_i + e_j) - T(e_i) - T(e_j) with T from
@@ -128,17 +151,16 @@ RC_GTEST_PROP(E3_6_featherstone, OracleMassMatrixEqualsKineticEnergyReference, (
 // (m a - f - m g, I alpha + omega x I omega - tau) must do the same virtual power as joint_f on every
 // joint velocity e_k (the twists of eval_fk with qd = e_k).
 RC_GTEST_PROP(E3_6_featherstone, OracleQddSatisfiesNewtonEulerOnRandomTrees, ()) {
-  Model m = random_tree();
-  GeneralizedDynamics dyn(m);
-  auto q = random_q(m);
-  auto qd = random_qd(m);
+  ForwardProblem fp0;
+  Model& m = fp0.m;
+  GeneralizedDynamics& dyn = fp0.dyn;
+  auto& q = fp0.q;
+  auto& qd = fp0.qd;
   const int nd = m.joint_dof_count, nb = m.body_count;
-  std::vector<spatial_vector> body_f(nb);
-  for (auto& f : body_f) f = {*gen::vector(5), *gen::vector(5)};
-  std::vector<real> joint_f(nd);
-  for (real& t : joint_f) t = *gen::in_range(-3, 3);
-  vec3 g{0, 0, -9.81};
-  Eigen::VectorXd qdd = cholesky_or_throw(dyn.mass_matrix(q)).solve(dyn.generalized_force(q, qd, body_f, joint_f, g));
+  auto& body_f = fp0.body_f;
+  auto& joint_f = fp0.joint_f;
+  const vec3 g = fp0.g;
+  const Eigen::VectorXd& qdd = fp0.qdd;
 
   const real e = 1e-5;
   Eigen::VectorXd v0 = Eigen::Map<Eigen::VectorXd>(qd.data(), nd);
@@ -470,17 +492,16 @@ TEST(E3_6_no_update_contacts, FeatherstoneJointWrenchIsNotAContactForce) {
 // wrench on each joint's child, projected on that joint's own motion subspace, equals joint_f
 // (the joint transmits exactly the commanded generalized force along its free directions).
 RC_GTEST_PROP(E3_6_featherstone, OracleParentWrenchesMatchJointForces, ()) {
-  Model m = random_tree();
-  GeneralizedDynamics dyn(m);
-  auto q = random_q(m);
-  auto qd = random_qd(m);
+  ForwardProblem fp0;
+  Model& m = fp0.m;
+  GeneralizedDynamics& dyn = fp0.dyn;
+  auto& q = fp0.q;
+  auto& qd = fp0.qd;
   const int nd = m.joint_dof_count, nb = m.body_count;
-  std::vector<spatial_vector> body_f(nb);
-  for (auto& f : body_f) f = {*gen::vector(5), *gen::vector(5)};
-  std::vector<real> joint_f(nd);
-  for (real& t : joint_f) t = *gen::in_range(-3, 3);
-  vec3 g{0, 0, -9.81};
-  Eigen::VectorXd qdd = cholesky_or_throw(dyn.mass_matrix(q)).solve(dyn.generalized_force(q, qd, body_f, joint_f, g));
+  auto& body_f = fp0.body_f;
+  auto& joint_f = fp0.joint_f;
+  const vec3 g = fp0.g;
+  const Eigen::VectorXd& qdd = fp0.qdd;
   auto fp = dyn.parent_joint_wrenches(q, qd, qdd, body_f, g);
   auto child = m.joint_child.to_host();
   auto parent = m.joint_parent.to_host();

@@ -17,11 +17,13 @@ using Eigen::VectorXd;
 
 namespace {
 
-const Trajectory& rod_run(double h) {
+// One simulation per (setup, h), shared by the tests that read it.
+template <class Setup>
+const Trajectory& cached_run(double h) {
   static std::map<double, Trajectory> cache;
   auto it = cache.find(h);
   if (it == cache.end()) {
-    const RodSetup s;
+    const Setup s;
     StepOptions opt;
     opt.h = h;
     it = cache.emplace(h, simulate(s.system(), s.q0(), s.v0(), s.T, opt)).first;
@@ -29,17 +31,8 @@ const Trajectory& rod_run(double h) {
   return it->second;
 }
 
-const Trajectory& balls_run(double h) {
-  static std::map<double, Trajectory> cache;
-  auto it = cache.find(h);
-  if (it == cache.end()) {
-    const BallsSetup s;
-    StepOptions opt;
-    opt.h = h;
-    it = cache.emplace(h, simulate(s.system(), s.q0(), s.v0(), s.T, opt)).first;
-  }
-  return it->second;
-}
+const Trajectory& rod_run(double h) { return cached_run<RodSetup>(h); }
+const Trajectory& balls_run(double h) { return cached_run<BallsSetup>(h); }
 
 const std::vector<ConvergenceRow>& table() {
   static const std::vector<ConvergenceRow> rows =
