@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <stdexcept>
 #include <string>
 
@@ -82,6 +83,36 @@ ErrorPair trajectory_errors(const Trajectory& run, const Trajectory& ref, const 
       e.position = std::max(e.position, std::abs(run.q[k + 1](c) - ref.q[(k + 1) * r](c)));
   }
   return e;
+}
+
+BeadInBowl BowlSetup::system() const { return BeadInBowl(m, radius, g); }
+Eigen::VectorXd BowlSetup::q0() const { return Eigen::Vector2d(0, -radius); }
+Eigen::VectorXd BowlSetup::v0() const { return Eigen::Vector2d(speed, 0); }
+
+DissipationAudit dissipation_audit(const ContactSystem& sys, const Eigen::VectorXd& q0, const Eigen::VectorXd& v0,
+                                   double T, const StepOptions& opt, double tol) {
+  if (!(tol >= 0)) throw std::invalid_argument("dissipation_audit: tolerance must be >= 0");
+  const Trajectory tr = simulate(sys, q0, v0, T, opt);
+  auto smallest_gap = [&](const Eigen::VectorXd& q) {
+    double phi = std::numeric_limits<double>::infinity();
+    for (int i = 0; i < sys.contact_count(); ++i) phi = std::min(phi, sys.contact(i, q).phi);
+    return phi;
+  };
+  DissipationAudit a;
+  a.t = tr.t;
+  for (std::size_t k = 0; k < tr.q.size(); ++k) a.energy.push_back(sys.energy(tr.q[k], tr.v[k]));
+  for (std::size_t k = 0; k + 1 < tr.q.size(); ++k) {
+    a.phi_start.push_back(smallest_gap(tr.q[k]));
+    const double gain = a.energy[k + 1] - a.energy[k];
+    if (gain > tol) {
+      ++a.gain_steps;
+      if (a.phi_start.back() < 0) ++a.gain_steps_from_penetration;
+    }
+    a.max_step_gain = std::max(a.max_step_gain, gain);
+    a.max_rise = std::max(a.max_rise, a.energy[k + 1] - a.energy[0]);
+    a.worst_gap = std::min(a.worst_gap, smallest_gap(tr.q[k + 1]));
+  }
+  return a;
 }
 
 std::vector<ConvergenceRow> convergence_table(const BallsSetup& s, const std::vector<double>& hs, double h_ref,

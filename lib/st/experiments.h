@@ -67,6 +67,38 @@ struct BallsSetup {
   Eigen::VectorXd v0() const;
 };
 
+/// The curved-gap experiment of ST §2: a 1 kg bead released at the bottom of a 1 m bowl at 3 m/s
+/// along the wall (parameters ours). It can climb to y = -1 + v0^2 / (2 g) = -0.541 m and no higher.
+struct BowlSetup {
+  double m = 1, radius = 1, g = 9.81, speed = 3.0, T = 2.0;
+  BeadInBowl system() const;
+  Eigen::VectorXd q0() const;  // (0, -R) [m]
+  Eigen::VectorXd v0() const;  // (speed, 0) [m/s]
+};
+
+/// @formula ST.2-linearization-dissipation-loss  Dissipativity audit of a run (course ST §2).
+///   a run is dissipative when  E(q_{k+1}, v_{k+1}) <= E(q_k, v_k) + tol  for every step k
+/// Why a step can gain: for a frictionless step with a constant force, whose final LCP has gap
+/// constants c_i and the normals N of the momentum balance (c_i = phi_i(q_k) and N = N(q_k) when the
+/// step is linearised only),
+///   E_{k+1} - E_k = -sum_i p_i c_i / h - (v+ - v)^T M (v+ - v) / 2
+/// so only a step that starts from a negative gap constant can raise E. Linearising a concave gap
+/// (the bowl) lets the bead end a step inside the wall; the next step pushes it out at -phi / h and
+/// that push is energy from nowhere. The §3.6 iteration removes the penetration; with the normals
+/// kept at q_k the carried-back constant c can still be negative and the run still gains, with the
+/// normals at the iterate it cannot on a concave gap (StepOptions::jacobians_at_iterate).
+struct DissipationAudit {
+  std::vector<double> t, energy;   // (steps + 1) [s], [J]
+  std::vector<double> phi_start;   // (steps) smallest true gap at the start of each step [m]
+  int gain_steps = 0;              // steps with E_{k+1} > E_k + tol
+  int gain_steps_from_penetration = 0;  // gain steps whose start had a negative true gap
+  double max_step_gain = 0;        // [J]
+  double max_rise = 0;             // [J] max_k E_k - E_0 (> 0: above the start energy)
+  double worst_gap = 0;            // [m] most negative true gap at the end of any step
+};
+DissipationAudit dissipation_audit(const ContactSystem& sys, const Eigen::VectorXd& q0, const Eigen::VectorXd& v0,
+                                   double T, const StepOptions& opt, double tol);
+
 /// @formula ST.4-error-metrics  Self-convergence errors of a run against a finer reference run.
 ///   velocity error  e_v = integral_0^T || v_h(t) - v_ref(t) ||_inf dt, v piecewise constant on each
 ///                   step (v_{k+1} on (t_k, t_{k+1}])                                     [m]

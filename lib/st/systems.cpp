@@ -49,6 +49,31 @@ double VerticalPoint::energy(const Eigen::VectorXd& q, const Eigen::VectorXd& v)
   return 0.5 * m_ * v(0) * v(0) + m_ * g_ * q(0);
 }
 
+// --- BeadInBowl ----------------------------------------------------------------------------------
+
+BeadInBowl::BeadInBowl(double m, double radius, double g) : m_(m), R_(radius), g_(g) {
+  require(m > 0 && std::isfinite(m), "bead in bowl: mass must be positive, got " + std::to_string(m));
+  require(radius > 0 && std::isfinite(radius), "bead in bowl: radius must be positive, got " + std::to_string(radius));
+  require(g >= 0 && std::isfinite(g), "bead in bowl: gravity must be >= 0, got " + std::to_string(g));
+}
+Eigen::MatrixXd BeadInBowl::mass(const Eigen::VectorXd&) const { return m_ * Eigen::MatrixXd::Identity(2, 2); }
+Eigen::VectorXd BeadInBowl::force(const Eigen::VectorXd&, const Eigen::VectorXd&) const {
+  return Eigen::Vector2d(0, -m_ * g_);
+}
+ContactGeometry BeadInBowl::contact(int i, const Eigen::VectorXd& q) const {
+  check_index(i, 1, "bead in bowl");
+  const double r = q.norm();
+  require(r > 0, "bead in bowl: the gap normal is undefined at the centre q = 0");
+  ContactGeometry c;
+  c.phi = R_ - r;
+  c.n = -q / r;
+  c.t = Eigen::MatrixXd(2, 0);
+  return c;
+}
+double BeadInBowl::energy(const Eigen::VectorXd& q, const Eigen::VectorXd& v) const {
+  return 0.5 * m_ * v.squaredNorm() + m_ * g_ * q(1);
+}
+
 // --- PointOnPlane --------------------------------------------------------------------------------
 
 PointOnPlane::PointOnPlane(double m, double g, double mu, const Eigen::Vector3d& normal) : m_(m), g_(g), mu_(mu) {

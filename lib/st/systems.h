@@ -1,5 +1,6 @@
 // Small ContactSystems for the Stewart-Trinkle chapter: the course's vertical point (§2), a point
-// on a plane (friction modes), the paper's falling rod (§4, Figs. 2-4) and a four-ball pile (Table 1).
+// on a plane (friction modes), a bead in a circular bowl (the curved gap of §2's dissipation
+// remark), the paper's falling rod (§4, Figs. 2-4) and a four-ball pile (Table 1).
 #pragma once
 
 #include <Eigen/Dense>
@@ -43,6 +44,26 @@ class PointOnPlane final : public ContactSystem {
  private:
   double m_, g_, mu_;
   Eigen::Vector3d n_;
+};
+
+/// A frictionless bead of mass m on the inside of a circular bowl of radius R centred at the origin
+/// of a vertical plane, gravity g along -y. q = position (x, y) [m], v = velocity [m/s].
+///   phi(q) = R - |q|   (concave in q);   n(q) = -q / |q|   (points back to the centre);   k = (0, -m g)
+/// Exact motion on the wall conserves E = m |v|^2 / 2 + m g y, so a run whose energy ever rises above
+/// its start has climbed higher than the bead was able to.
+class BeadInBowl final : public ContactSystem {
+ public:
+  BeadInBowl(double m, double radius, double g);  // m [kg] > 0, radius [m] > 0, g [m/s^2] >= 0
+  int dofs() const override { return 2; }
+  int contact_count() const override { return 1; }
+  int tangent_dim() const override { return 0; }
+  Eigen::MatrixXd mass(const Eigen::VectorXd& q) const override;
+  Eigen::VectorXd force(const Eigen::VectorXd& q, const Eigen::VectorXd& v) const override;
+  ContactGeometry contact(int i, const Eigen::VectorXd& q) const override;  // throws at q = 0
+  double energy(const Eigen::VectorXd& q, const Eigen::VectorXd& v) const override;
+
+ private:
+  double m_, R_, g_;
 };
 
 /// The falling rod of the paper's §4: a planar rod of length `length` between two rounded ends of
