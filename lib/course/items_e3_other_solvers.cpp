@@ -62,8 +62,8 @@ void register_penalty(Registry& r) {
 
 void register_padmm(Registry& r) {
   r.add(rule("E3.6-kamino-overview", "rule",
-             "Kamino-style maximal coordinates: forward dynamics, then velocity, then pose (Euler)", "E3 §6",
-             "lib/e3/solver_padmm.h: SolverPADMM::step"));
+             "Kamino-style maximal coordinates: forward dynamics, then velocity, then pose (Euler); joints as bilateral rows",
+             "E3 §6", "lib/e3/solver_padmm.h: SolverPADMM::step, append_joint_rows"));
   r.add(rule("E3.6-padmm-defaults", "rule", "PADMM defaults: tolerances 1e-6, 200 iterations, containers warm start 0.9",
              "E3 §6", "lib/e3/padmm.h: PADMMSettings"));
   r.add(rule("E3.6-padmm-convergence", "rule", "converged only when iterations > 1 and all three residuals meet tolerance",

@@ -23,6 +23,8 @@ void PADMMSettings::validate() const {
     throw std::invalid_argument("PADMM setting warmstart_scale must lie in [0, 1]");
   if (!(contact_stabilization >= 0 && contact_stabilization <= 1))
     throw std::invalid_argument("PADMM setting contact_stabilization must lie in [0, 1]");
+  if (!(joint_stabilization >= 0 && joint_stabilization <= 1))
+    throw std::invalid_argument("PADMM setting joint_stabilization must lie in [0, 1]");
 }
 
 std::string padmm_status_report(const PADMMStatus& s, int max_iterations) {
@@ -32,15 +34,17 @@ std::string padmm_status_report(const PADMMStatus& s, int max_iterations) {
 }
 
 PADMMStatus padmm_solve(const Eigen::MatrixXd& W, const Eigen::VectorXd& b, const std::vector<real>& mu,
-                        const PADMMSettings& st, Eigen::VectorXd& x, Eigen::VectorXd* u_out) {
+                        const PADMMSettings& st, Eigen::VectorXd& x, Eigen::VectorXd* u_out, int nj) {
   st.validate();
-  const int nc = int(mu.size()), n = 3 * nc;
+  if (nj < 0) throw std::invalid_argument("padmm_solve: the bilateral row count must be >= 0");
+  const int nc = int(mu.size()), n = nj + 3 * nc;
   if (W.rows() != n || W.cols() != n || b.size() != n || x.size() != n)
-    throw std::invalid_argument("padmm_solve: W, b and x must have 3 * " + std::to_string(nc) + " rows");
+    throw std::invalid_argument("padmm_solve: W, b and x must have " + std::to_string(nj) + " + 3 * " +
+                                std::to_string(nc) + " rows");
   for (real m : mu)
     if (!(m >= 0)) throw std::invalid_argument("padmm_solve: friction coefficient mu must be >= 0");
   PADMMStatus status;
-  if (nc == 0) {
+  if (n == 0) {
     status.converged = true;
     return status;
   }
@@ -49,10 +53,11 @@ PADMMStatus padmm_solve(const Eigen::MatrixXd& W, const Eigen::VectorXd& b, cons
   Eigen::LLT<Eigen::MatrixXd> llt(A);
   if (llt.info() != Eigen::Success) throw std::runtime_error("padmm_solve: W + (rho + eta) I is not positive definite");
   auto project = [&](const Eigen::VectorXd& v) {
-    Eigen::VectorXd p(n);
+    Eigen::VectorXd p = v;  // bilateral rows: the cone is R, nothing to project
     for (int c = 0; c < nc; ++c) {
-      vec3 q = project_friction_cone({v[3 * c], v[3 * c + 1], v[3 * c + 2]}, mu[c]);
-      p[3 * c] = q.x; p[3 * c + 1] = q.y; p[3 * c + 2] = q.z;
+      const int i = nj + 3 * c;
+      vec3 q = project_friction_cone({v[i], v[i + 1], v[i + 2]}, mu[c]);
+      p[i] = q.x; p[i + 1] = q.y; p[i + 2] = q.z;
     }
     return p;
   };
@@ -61,7 +66,7 @@ PADMMStatus padmm_solve(const Eigen::MatrixXd& W, const Eigen::VectorXd& b, cons
   for (int k = 1; k <= st.max_iterations; ++k) {
     // De Saxce correction from the current velocity estimate.
     Eigen::VectorXd u = W * y + b;
-    for (int c = 0; c < nc; ++c) s[3 * c] = mu[c] * std::hypot(u[3 * c + 1], u[3 * c + 2]);
+    for (int c = 0; c < nc; ++c) s[nj + 3 * c] = mu[c] * std::hypot(u[nj + 3 * c + 1], u[nj + 3 * c + 2]);
     Eigen::VectorXd x_prev = x, y_prev = y;
     x = llt.solve(-(b + s) + st.eta * x_prev + st.rho * y_prev - z);
     y = project(x + z / st.rho);
@@ -70,7 +75,8 @@ PADMMStatus padmm_solve(const Eigen::MatrixXd& W, const Eigen::VectorXd& b, cons
     status.r_p = (x - y).cwiseAbs().maxCoeff();
     status.r_d = (st.eta * (x - x_prev) + st.rho * (y - y_prev)).cwiseAbs().maxCoeff();
     status.r_c = 0;
-    for (int c = 0; c < nc; ++c) status.r_c = std::max(status.r_c, std::abs(x.segment<3>(3 * c).dot(z.segment<3>(3 * c))));
+    for (int c = 0; c < nc; ++c)
+      status.r_c = std::max(status.r_c, std::abs(x.segment<3>(nj + 3 * c).dot(z.segment<3>(nj + 3 * c))));
     status.converged = padmm_converged(k, status.r_p, status.r_d, status.r_c, st.primal_tolerance, st.dual_tolerance,
                                        st.compl_tolerance);
     if (status.converged) break;

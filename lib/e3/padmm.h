@@ -1,9 +1,14 @@
-// The PADMM dual solver of Kamino (course E3 §1, §6): a regularised Delassus problem with hard,
-// unilateral, Coulomb-cone contacts, solved by proximal ADMM with residuals in physical units.
+// The PADMM dual solver of Kamino (course E3 §1, §6): a regularised Delassus problem with bilateral
+// joint rows and hard, unilateral, Coulomb-cone contacts, solved by proximal ADMM with residuals in
+// physical units.
 //
-// Problem (one world, nc contacts, unknown impulses x = (p_n, p_t1, p_t2) per contact [N s]):
-//   find x in K_mu, u = W x + b, with u + (mu |u_t|, 0, 0) in K_mu* and <x, u + (mu |u_t|,0,0)> = 0
-// W = J M^-1 J^T [1/kg] (the Delassus operator), b [m/s] the free constraint velocity plus bias.
+// Problem (one world, nj bilateral rows first, then nc contacts; unknown impulses x = (lambda_1..nj,
+// then (p_n, p_t1, p_t2) per contact) [N s, or N m s on angular joint rows]):
+//   bilateral rows:  x_j free (the cone is R),            u_j = 0
+//   contact rows:    x_c in K_mu, u_c + (mu |u_t|, 0, 0) in K_mu*, <x_c, u_c + (mu |u_t|, 0, 0)> = 0
+// with u = W x + b. W = J M^-1 J^T [1/kg] (the Delassus operator), b [m/s] the free constraint
+// velocity plus the position-stabilisation bias. Kamino orders its rows the same way (joints, then
+// limits, then contacts: newton/_src/solvers/kamino/_src/solvers/padmm/math.py).
 #pragma once
 
 #include <string>
@@ -29,8 +34,10 @@ struct PADMMSettings {
   real rho = 1;                        // [1/kg] ADMM penalty (same units as W)
   real eta = real(1e-5);               // [1/kg] proximal regularisation
   real contact_stabilization = real(0.2);  // [-] fraction of a penetration removed per step (bias)
+  real joint_stabilization = real(0.01);   // [-] Baumgarte fraction of a joint error removed per step
+                                           //     (Kamino's alpha, default 0.01 in kamino/config.py)
   /// Throws std::invalid_argument naming the first non-positive tolerance, iteration count, rho, a
-  /// negative eta or a scale outside [0, 1].
+  /// negative eta or a scale or stabilisation fraction outside [0, 1].
   void validate() const;
 };
 
@@ -66,16 +73,21 @@ IMPULSE_HD inline bool padmm_converged(int iterations, real r_p, real r_d, real 
 /// converged), or "not converged" — never "solve completed".
 std::string padmm_status_report(const PADMMStatus& s, int max_iterations);
 
-/// Solves one world's problem by proximal ADMM. x holds the warm start on entry (3 nc) and the
-/// projected impulses y on exit; u (optional) receives W x + b. Throws std::invalid_argument for
-/// mismatched sizes or a negative mu. Per iteration, with A = W + (rho + eta) I factored once (LLT):
-///   s   = (mu |u_t|, 0, 0) per contact, u = W y + b      (De Saxce correction)
+/// Solves one world's problem by proximal ADMM. The first `bilateral` rows of W, b and x are joint
+/// rows, followed by 3 rows per entry of mu. x holds the warm start on entry and the projected
+/// impulses y on exit; u (optional) receives W x + b. Throws std::invalid_argument for mismatched
+/// sizes, a negative bilateral count or a negative mu. Per iteration, with A = W + (rho + eta) I
+/// factored once (LLT):
+///   s   = (mu |u_t|, 0, 0) per contact, 0 on bilateral rows, u = W y + b   (De Saxce correction)
 ///   x+  = A^-1 (-(b + s) + eta x + rho y - z)
-///   y+  = Proj_K(x+ + z / rho)
+///   y+  = Proj_K(x+ + z / rho)     (identity on bilateral rows, the Coulomb cone on contacts)
 ///   z+  = z + rho (x+ - y+)
 ///   r_p = |x+ - y+|_inf   r_d = |eta (x+ - x) + rho (y+ - y)|_inf   r_c = max_c |x+_c . z+_c|
+/// On a bilateral row y+ = x+ and z stays 0, so its r_p entry is 0, it adds nothing to r_c, and its
+/// r_d entry equals |(W x+ + b)_j|: the joint's constraint velocity [m/s or rad/s] after the update.
 PADMMStatus padmm_solve(const Eigen::MatrixXd& W, const Eigen::VectorXd& b, const std::vector<real>& mu,
-                        const PADMMSettings& settings, Eigen::VectorXd& x, Eigen::VectorXd* u = nullptr);
+                        const PADMMSettings& settings, Eigen::VectorXd& x, Eigen::VectorXd* u = nullptr,
+                        int bilateral = 0);
 
 /// Velocity update of one rigid body in the explanatory model of course E3 §1 (E3.1-discrete-dynamics),
 /// as Kamino's Euler step uses it (E3.6-kamino-overview):  M (v_{n+1} - v_n) = h f_ext + J^T p,  i.e.

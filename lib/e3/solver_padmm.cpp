@@ -7,6 +7,7 @@
 
 #include "core/eigen.h"
 #include "e1/integrator.h"
+#include "e3/xpbd_step.h"
 
 namespace impulse {
 
@@ -35,26 +36,105 @@ Eigen::Matrix<double, 3, 6> contact_jacobian_block(const PADMMContactRow& c, int
   return G;
 }
 
-Eigen::MatrixXd assemble_delassus(const std::vector<PADMMContactRow>& rows, const std::vector<PADMMBodyInverse>& bodies) {
-  const int nc = int(rows.size());
-  Eigen::MatrixXd W = Eigen::MatrixXd::Zero(3 * nc, 3 * nc);
-  auto Minv = [&](int k) {
-    Eigen::Matrix<double, 6, 6> M = Eigen::Matrix<double, 6, 6>::Zero();
-    M.topLeftCorner<3, 3>() = bodies[k].inv_m * Eigen::Matrix3d::Identity();
-    M.bottomRightCorner<3, 3>() = to_eigen(bodies[k].inv_I_w);
-    return M;
+namespace {
+
+Eigen::Matrix<double, 1, 6> lin_row(vec3 e, vec3 r) {
+  vec3 rxe = cross(r, e);
+  Eigen::Matrix<double, 1, 6> g;
+  g << e.x, e.y, e.z, rxe.x, rxe.y, rxe.z;
+  return g;
+}
+
+Eigen::Matrix<double, 1, 6> ang_row(vec3 e) {
+  Eigen::Matrix<double, 1, 6> g;
+  g << 0, 0, 0, e.x, e.y, e.z;
+  return g;
+}
+
+// Two unit vectors perpendicular to the unit vector a and to each other.
+void perpendicular_pair(vec3 a, vec3& b1, vec3& b2) {
+  vec3 h = std::abs(a.x) < real(0.57) ? vec3{1, 0, 0} : vec3{0, 1, 0};
+  b1 = normalize(cross(a, h));
+  b2 = cross(a, b1);
+}
+
+}  // namespace
+
+void append_joint_rows(int joint, JointType type, int body0, int body1, const transform& Xp, const transform& Xc,
+                       vec3 c_p, vec3 c_c, const JointAxes& axes, std::vector<PADMMJointRow>& out) {
+  if (type == JointType::free) return;
+  if (type != JointType::ball && type != JointType::revolute && type != JointType::prismatic && type != JointType::fixed)
+    throw std::invalid_argument("SolverPADMM: joint " + std::to_string(joint) + " has type " + joint_type_name(type) +
+                                "; supported: FREE, BALL, REVOLUTE, PRISMATIC, FIXED");
+  const vec3 r_p = Xp.p - c_p, r_c = Xc.p - c_c, d = Xc.p - Xp.p;
+  auto add = [&](Eigen::Matrix<double, 1, 6> g1, Eigen::Matrix<double, 1, 6> g0, real c) {
+    PADMMJointRow r;
+    r.joint = joint;
+    r.body0 = body0;
+    r.body1 = body1;
+    if (body0 >= 0) r.g0 = g0;
+    r.g1 = g1;
+    r.c = c;
+    out.push_back(r);
   };
-  for (int i = 0; i < nc; ++i)
-    for (int j = i; j < nc; ++j) {
-      Eigen::Matrix3d Wij = Eigen::Matrix3d::Zero();
-      for (int k : {rows[i].body0, rows[i].body1}) {
-        if (k < 0 || (k != rows[j].body0 && k != rows[j].body1)) continue;
-        if (k == rows[i].body0 && k == rows[i].body1) continue;  // a body in contact with itself: no row
-        Wij += contact_jacobian_block(rows[i], k) * Minv(k) * contact_jacobian_block(rows[j], k).transpose();
-      }
-      W.block<3, 3>(3 * i, 3 * j) = Wij;
-      W.block<3, 3>(3 * j, 3 * i) = Wij.transpose();
+  const vec3 E[3] = {{1, 0, 0}, {0, 1, 0}, {0, 0, 1}};
+  if (type != JointType::prismatic)
+    for (vec3 e : E) add(lin_row(e, r_c), -lin_row(e, r_p), dot(e, d));
+  if (type == JointType::revolute) {
+    vec3 a = axes.axis[axes.n_lin];
+    vec3 a_p = quat_rotate(Xp.q, a), a_c = quat_rotate(Xc.q, a), b[2];
+    perpendicular_pair(a_p, b[0], b[1]);
+    for (vec3 e : b) add(ang_row(e), -ang_row(e), dot(e, cross(a_p, a_c)));
+  }
+  if (type == JointType::fixed || type == JointType::prismatic) {
+    vec3 theta = quat_rotation_vector(quat_mul(Xc.q, quat_conjugate(Xp.q)));
+    for (vec3 e : E) add(ang_row(e), -ang_row(e), dot(e, theta));
+  }
+  if (type == JointType::prismatic) {
+    vec3 a_p = quat_rotate(Xp.q, axes.axis[0]), b[2];
+    perpendicular_pair(a_p, b[0], b[1]);
+    for (vec3 e : b) add(lin_row(e, r_c), -lin_row(e, Xc.p - c_p), dot(e, d));
+  }
+}
+
+Eigen::MatrixXd assemble_delassus(const std::vector<PADMMContactRow>& rows, const std::vector<PADMMBodyInverse>& bodies) {
+  return assemble_delassus({}, rows, bodies);
+}
+
+Eigen::MatrixXd assemble_delassus(const std::vector<PADMMJointRow>& joints, const std::vector<PADMMContactRow>& rows,
+                                  const std::vector<PADMMBodyInverse>& bodies) {
+  const int nj = int(joints.size()), nc = int(rows.size()), n = nj + 3 * nc, nb = int(bodies.size());
+  // Per body: the rows it appears in and its block of J (rows x 6).
+  std::vector<std::vector<std::pair<int, Eigen::Matrix<double, 1, 6>>>> cols(nb);
+  auto push = [&](int k, int row, const Eigen::Matrix<double, 1, 6>& g) {
+    if (k < 0) return;
+    if (k >= nb) throw std::invalid_argument("assemble_delassus: row " + std::to_string(row) + " names body " +
+                                             std::to_string(k) + " of " + std::to_string(nb));
+    cols[k].emplace_back(row, g);
+  };
+  for (int i = 0; i < nj; ++i) {
+    if (joints[i].body0 == joints[i].body1) continue;  // a body jointed to itself: no row
+    push(joints[i].body0, i, joints[i].g0);
+    push(joints[i].body1, i, joints[i].g1);
+  }
+  for (int i = 0; i < nc; ++i) {
+    if (rows[i].body0 == rows[i].body1) continue;  // a body in contact with itself: no row
+    for (int k : {rows[i].body0, rows[i].body1}) {
+      if (k < 0) continue;
+      Eigen::Matrix<double, 3, 6> G = contact_jacobian_block(rows[i], k);
+      for (int a = 0; a < 3; ++a) push(k, nj + 3 * i + a, G.row(a));
     }
+  }
+  Eigen::MatrixXd W = Eigen::MatrixXd::Zero(n, n);
+  for (int k = 0; k < nb; ++k) {
+    const Eigen::Matrix3d Iinv = to_eigen(bodies[k].inv_I_w);
+    for (const auto& [i, gi] : cols[k]) {
+      Eigen::Matrix<double, 6, 1> mg;
+      mg.head<3>() = bodies[k].inv_m * gi.head<3>().transpose();
+      mg.tail<3>() = Iinv * gi.tail<3>().transpose();
+      for (const auto& [j, gj] : cols[k]) W(i, j) += gj.dot(mg);
+    }
+  }
   return W;
 }
 
@@ -62,10 +142,16 @@ SolverPADMM::SolverPADMM(const Model& model, const PADMMSettings& settings)
     : model_(&model), settings_(settings), status_(1) {
   settings_.validate();
   if (model.device != Device::cpu) throw std::invalid_argument("SolverPADMM: the model must be on the CPU (host solver)");
+  auto type = model.joint_type.to_host();
+  std::vector<PADMMJointRow> probe;
+  for (int j = 0; j < model.joint_count; ++j)
+    append_joint_rows(j, JointType(type[j]), -1, 0, transform_identity(), transform_identity(), vec3{}, vec3{},
+                      JointAxes{0, 1, {vec3{1, 0, 0}}}, probe);
 }
 
 void SolverPADMM::reset() {
   history_.clear();
+  joint_history_.clear();
   status_.assign(1, PADMMStatus{});
 }
 
@@ -102,6 +188,22 @@ void SolverPADMM::step(const State& in, State& out, const Control& control, cons
     v[b] = discrete_velocity_update(qd[b], inv[b].inv_m, inv[b].inv_I_w, h, f_ext, spatial_vector{});
   }
 
+  // Joint rows from the poses of state_in (a joint between two immovable sides has none).
+  auto j_type = m.joint_type.to_host();
+  auto j_parent = m.joint_parent.to_host(), j_child = m.joint_child.to_host();
+  auto j_X_p = m.joint_X_p.to_host(), j_X_c = m.joint_X_c.to_host();
+  auto j_axes = m.joint_axes.to_host();
+  auto movable = [&](int k) { return k >= 0 && inv[k].inv_m > 0; };
+  joint_rows_.clear();
+  for (int j = 0; j < m.joint_count; ++j) {
+    const int p = j_parent[j], c = j_child[j];
+    if (!movable(p) && !movable(c)) continue;
+    transform X_wp = p >= 0 ? transform_multiply(q[p], j_X_p[j]) : j_X_p[j];
+    transform X_wc = transform_multiply(q[c], j_X_c[j]);
+    append_joint_rows(j, JointType(j_type[j]), p, c, X_wp, X_wc, p >= 0 ? c_w[p] : vec3{}, c_w[c], j_axes[j],
+                      joint_rows_);
+  }
+
   // Contact rows from the record.
   rows_.clear();
   keys_.clear();
@@ -134,43 +236,60 @@ void SolverPADMM::step(const State& in, State& out, const Control& control, cons
     }
   }
 
-  // The Delassus problem: b = J v_free + bias (speculative approach d / h, stabilisation of penetration).
-  const int nc = int(rows_.size());
-  Eigen::MatrixXd W = assemble_delassus(rows_, inv);
-  Eigen::VectorXd b(3 * nc);
+  // The Delassus problem: b = J v_free + bias (joints: Baumgarte alpha C / h; contacts: speculative
+  // approach d / h, stabilisation of penetration), joint rows first.
+  auto twist = [&](int k) {
+    Eigen::Matrix<double, 6, 1> vk;
+    vk << v[k].lin.x, v[k].lin.y, v[k].lin.z, v[k].ang.x, v[k].ang.y, v[k].ang.z;
+    return vk;
+  };
+  const int nj = int(joint_rows_.size()), nc = int(rows_.size());
+  Eigen::MatrixXd W = assemble_delassus(joint_rows_, rows_, inv);
+  Eigen::VectorXd b(nj + 3 * nc);
   std::vector<real> mu(nc);
-  x_ = Eigen::VectorXd::Zero(3 * nc);
+  x_ = Eigen::VectorXd::Zero(nj + 3 * nc);
+  const bool warm = settings_.warmstart_mode == WarmstartMode::containers;
+  for (int i = 0; i < nj; ++i) {
+    const PADMMJointRow& r = joint_rows_[i];
+    b[i] = r.g1.dot(twist(r.body1)) + (r.body0 >= 0 ? r.g0.dot(twist(r.body0)) : real(0)) +
+           settings_.joint_stabilization * r.c / h;
+    if (warm && int(joint_history_.size()) == nj) x_[i] = settings_.warmstart_scale * joint_history_[i];
+  }
   for (int i = 0; i < nc; ++i) {
     Eigen::Vector3d u = Eigen::Vector3d::Zero();
     for (int k : {rows_[i].body0, rows_[i].body1}) {
       if (k < 0) continue;
-      Eigen::Matrix<double, 6, 1> vk;
-      vk << v[k].lin.x, v[k].lin.y, v[k].lin.z, v[k].ang.x, v[k].ang.y, v[k].ang.z;
-      u += contact_jacobian_block(rows_[i], k) * vk;
+      u += contact_jacobian_block(rows_[i], k) * twist(k);
     }
     real d = rows_[i].d;
     u[0] += (d >= 0 ? d : settings_.contact_stabilization * d) / h;
-    b.segment<3>(3 * i) = u;
+    b.segment<3>(nj + 3 * i) = u;
     mu[i] = rows_[i].mu;
-    if (settings_.warmstart_mode == WarmstartMode::containers) {
+    if (warm) {
       auto it = history_.find(keys_[i]);
       if (it != history_.end())
-        x_.segment<3>(3 * i) = settings_.warmstart_scale * Eigen::Vector3d(it->second.x, it->second.y, it->second.z);
+        x_.segment<3>(nj + 3 * i) = settings_.warmstart_scale * Eigen::Vector3d(it->second.x, it->second.y, it->second.z);
     }
   }
-  status_[0] = padmm_solve(W, b, mu, settings_, x_);
+  status_[0] = padmm_solve(W, b, mu, settings_, x_, nullptr, nj);
+  joint_history_.assign(x_.data(), x_.data() + nj);
   history_.clear();
-  for (int i = 0; i < nc; ++i) history_[keys_[i]] = {x_[3 * i], x_[3 * i + 1], x_[3 * i + 2]};
+  for (int i = 0; i < nc; ++i) history_[keys_[i]] = {x_[nj + 3 * i], x_[nj + 3 * i + 1], x_[nj + 3 * i + 2]};
 
-  // Velocities with the contact impulses, then poses with the new velocities.
+  // Velocities with the joint and contact impulses J^T x, then poses with the new velocities.
   std::vector<spatial_vector> Jtp(nb);
+  auto apply = [&](int k, const Eigen::Matrix<double, 6, 1>& g) {
+    Jtp[k].lin += vec3{g[0], g[1], g[2]};
+    Jtp[k].ang += vec3{g[3], g[4], g[5]};
+  };
+  for (int i = 0; i < nj; ++i) {
+    const PADMMJointRow& r = joint_rows_[i];
+    apply(r.body1, r.g1.transpose() * x_[i]);
+    if (r.body0 >= 0) apply(r.body0, r.g0.transpose() * x_[i]);
+  }
   for (int i = 0; i < nc; ++i)
-    for (int k : {rows_[i].body0, rows_[i].body1}) {
-      if (k < 0) continue;
-      Eigen::Matrix<double, 6, 1> g = contact_jacobian_block(rows_[i], k).transpose() * x_.segment<3>(3 * i);
-      Jtp[k].lin += vec3{g[0], g[1], g[2]};
-      Jtp[k].ang += vec3{g[3], g[4], g[5]};
-    }
+    for (int k : {rows_[i].body0, rows_[i].body1})
+      if (k >= 0) apply(k, contact_jacobian_block(rows_[i], k).transpose() * x_.segment<3>(nj + 3 * i));
   std::vector<transform> q_out(q);
   std::vector<spatial_vector> qd_out(qd);
   for (int b = 0; b < nb; ++b) {
@@ -192,9 +311,11 @@ void SolverPADMM::update_contacts(PenaltyContactsView& contacts, const State&) c
   if (n != int(rows_.size()) || contacts.force.size < n)
     throw std::invalid_argument("SolverPADMM.update_contacts: the contact record changed since the last step");
   std::vector<spatial_vector> out(n);
+  const int nj = int(joint_rows_.size());
   for (int i = 0; i < n; ++i) {
     const PADMMContactRow& r = rows_[i];
-    vec3 f1 = (x_[3 * i] * r.n + x_[3 * i + 1] * r.t1 + x_[3 * i + 2] * r.t2) / last_dt_;
+    const int o = nj + 3 * i;
+    vec3 f1 = (x_[o] * r.n + x_[o + 1] * r.t1 + x_[o + 2] * r.t2) / last_dt_;
     out[i] = {-f1, cross(r.r0, -f1)};
   }
   if (n > 0) device_copy(contacts.force.data, model_->device, out.data(), Device::cpu, sizeof(spatial_vector) * n);
