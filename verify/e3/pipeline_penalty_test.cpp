@@ -154,3 +154,4 @@ TEST(E3_2_overflow_policy, PenaltyContactInputRefusesAnOverflowedRecord) {
   PenaltyContactInput input(m, cm, small);
   EXPECT_THROW(input.update(), std::runtime_error);
 }
+
