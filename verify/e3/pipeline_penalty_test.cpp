@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "core/device.h"
 #include "e1/model.h"
 #include "e3/collision_pipeline.h"
 #include "e3/model_collision.h"
@@ -54,8 +55,8 @@ struct Rest {
 
 // A 1 kg cube released 5 mm above the ground, stepped for 1.5 s with contacts from the pipeline
 // (or, with fixture = true, from the analytic ground fixture), shape material: Newton's defaults.
-Rest drop_cube(Kind k, bool fixture, real h) {
-  Model m = ground_box_model(1, {kHalf, kHalf, kHalf}, {0, 0, kHalf + 0.005});
+Rest drop_cube(Kind k, bool fixture, real h, Device d = Device::cpu) {
+  Model m = ground_box_model(1, {kHalf, kHalf, kHalf}, {0, 0, kHalf + 0.005}, d);
   CollisionModel cm = collision_model_from(m);
   CollisionPipeline pipeline(cm);
   Contacts contacts = pipeline.contacts();
@@ -155,3 +156,12 @@ TEST(E3_2_overflow_policy, PenaltyContactInputRefusesAnOverflowedRecord) {
   EXPECT_THROW(input.update(), std::runtime_error);
 }
 
+
+// The pipeline route on the GPU (collide, PenaltyContactInput::update, SolverSemiImplicit) ends
+// where the CPU route ends, within rounding (skips without a GPU).
+TEST(E3_6_shared_penalty_kernel, GpuPipelineRouteMatchesCpu) {
+  if (!cuda_built() || cuda_device_count() == 0) GTEST_SKIP() << "no CUDA GPU in this build/machine";
+  Rest cpu = drop_cube(Kind::semi_implicit, false, 1e-3), gpu = drop_cube(Kind::semi_implicit, false, 1e-3, Device::cuda);
+  EXPECT_NEAR(cpu.z, gpu.z, 1e-10);
+  EXPECT_EQ(cpu.penetrating, gpu.penetrating);
+}
