@@ -26,18 +26,20 @@ SolverSemiImplicit::SolverSemiImplicit(const Model& model, real damping, real sm
   if (!(attach_ke > 0)) throw std::invalid_argument("SolverSemiImplicit: joint_attach_ke must be > 0 N/m");
   if (!(attach_kd >= 0)) throw std::invalid_argument("SolverSemiImplicit: joint_attach_kd must be >= 0 N s/m");
   auto type = model.joint_type.to_host();
-  for (int j = 0; j < model.joint_count; ++j)
+  for (int j = 0; j < model.joint_count; ++j) {
+    if (JointType(type[j]) != JointType::free) has_attached_joints_ = true;
     if (!maximal_joint_supported(JointType(type[j])))
       throw std::invalid_argument("SolverSemiImplicit: joint " + std::to_string(j) +
                                   (model.joint_label.empty() || model.joint_label[j].empty() ? "" : " (" + model.joint_label[j] + ")") +
                                   " is " + joint_type_name(JointType(type[j])) +
                                   "; this solver attaches REVOLUTE, BALL, FIXED, PRISMATIC and FREE joints only");
+  }
 }
 
 void SolverSemiImplicit::assemble_body_forces(const State& s, const Control& control, const PenaltyContactsView* c,
                                               View<spatial_vector> out) {
   gather_body_wrenches(*model_, s, control, out);
-  if (model_->joint_count > 0)
+  if (has_attached_joints_)
     apply_penalty_joints(*model_, s.body_q.view(), s.body_qd.view(), control.joint_f, joint_attach_ke, joint_attach_kd,
                          joint_parent_w_.view(), joint_child_w_.view(), out);
   if (!c) return;

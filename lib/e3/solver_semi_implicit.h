@@ -46,6 +46,7 @@ class SolverSemiImplicit {
   const Model* model_;
   Buffer<spatial_vector> wrench_, scratch_A_, scratch_B_, joint_parent_w_, joint_child_w_;
   long contact_passes_ = 0;
+  bool has_attached_joints_ = false;  // any joint other than FREE (the joint kernel is skipped otherwise)
 };
 
 }  // namespace impulse

@@ -145,6 +145,13 @@ void SolverVBD::step(const State& in, State& out, const Control& control, const 
     f[jchild[j]].lin += w.on_child.lin;
     f[jchild[j]].ang += w.on_child.ang;
   }
+  // The attached (non-FREE) joints of each body, in joint order.
+  std::vector<std::vector<int>> body_joints(nb);
+  for (int j = 0; j < nj; ++j) {
+    if (JointType(jtype[j]) == JointType::free) continue;
+    body_joints[jchild[j]].push_back(j);
+    if (jparent[j] >= 0) body_joints[jparent[j]].push_back(j);
+  }
   // Hard joint rows: k = infinity, so k_eff = rho and s = 1.
   const CompliantAlmCoefficients jc = compliant_alm_coefficients(std::numeric_limits<real>::infinity(), rho);
   auto angular_projector = [&](JointType t, const JointErrors& e) -> Eigen::Matrix3d {
@@ -227,9 +234,8 @@ void SolverVBD::step(const State& in, State& out, const Control& control, const 
           H += kt * Jt * Jt.transpose();
         }
       }
-      for (int j = 0; j < nj; ++j) {
+      for (int j : body_joints[b]) {
         JointType t = JointType(jtype[j]);
-        if (t == JointType::free || (jparent[j] != b && jchild[j] != b)) continue;
         JointFrames fr;
         JointErrors e;
         spatial_vector F = joint_reaction(j, q, fr, e);
