@@ -79,4 +79,43 @@ ContactsView XpbdContactInput::view() {
   return v;
 }
 
+PenaltyContactInput::PenaltyContactInput(const Model& model, const CollisionModel& collision, Contacts& contacts,
+                                         SolverPath path)
+    : collision_(&collision),
+      contacts_(&contacts),
+      path_(path),
+      ke_(contacts.device, contacts.rigid_contact_max),
+      kd_(contacts.device, contacts.rigid_contact_max),
+      kf_(contacts.device, contacts.rigid_contact_max),
+      ka_(contacts.device, contacts.rigid_contact_max),
+      mu_(contacts.device, contacts.rigid_contact_max) {
+  if (path != SolverPath::semi_implicit && path != SolverPath::featherstone && path != SolverPath::vbd)
+    throw std::invalid_argument("PenaltyContactInput: the path must be semi_implicit, featherstone or vbd");
+  if (collision.shape_count != model.shape_count)
+    throw std::invalid_argument("PenaltyContactInput: the collision model has " + std::to_string(collision.shape_count) +
+                                " shapes, the Model " + std::to_string(model.shape_count));
+}
+
+PenaltyContactsView PenaltyContactInput::view() {
+  Contacts& c = *contacts_;
+  PenaltyContactsView v;
+  v.rigid_contact_count = c.rigid_contact_count.view();
+  v.rigid_contact_shape0 = c.rigid_contact_shape0.view();
+  v.rigid_contact_shape1 = c.rigid_contact_shape1.view();
+  v.rigid_contact_point0 = c.rigid_contact_point0.view();
+  v.rigid_contact_point1 = c.rigid_contact_point1.view();
+  v.rigid_contact_normal = c.rigid_contact_normal.view();
+  v.rigid_contact_offset0 = c.rigid_contact_offset0.view();
+  v.rigid_contact_offset1 = c.rigid_contact_offset1.view();
+  v.rigid_contact_thickness0 = c.rigid_contact_margin0.view();
+  v.rigid_contact_thickness1 = c.rigid_contact_margin1.view();
+  v.rigid_contact_ke = ke_.view();
+  v.rigid_contact_kd = kd_.view();
+  v.rigid_contact_kf = kf_.view();
+  v.rigid_contact_ka = ka_.view();
+  v.rigid_contact_mu = mu_.view();
+  v.force = c.force.view();
+  return v;
+}
+
 }  // namespace impulse

@@ -1,5 +1,6 @@
-// Per-contact XPBD materials of a collision pipeline record (E3.3-xpbd-friction-mix and
-// E3.3-xpbd-restitution-mix, one row a thread).
+// Per-contact materials of a collision pipeline record, one row a thread: XPBD
+// (E3.3-xpbd-friction-mix, E3.3-xpbd-restitution-mix) and the penalty paths (E3.3-penalty-mix,
+// E3.3-vbd-mix).
 #include "core/parallel_for.h"
 #include "e3/materials.h"
 #include "e3/model_collision.h"
@@ -20,6 +21,35 @@ void XpbdContactInput::update() {
     mt[i] = f.mu_torsional;
     mr[i] = f.mu_rolling;
     e[i] = xpbd_restitution_mix(a, b);
+  });
+}
+
+void PenaltyContactInput::update() {
+  const int n = contacts_->checked_count();
+  View<const ShapeMaterial> mat = collision_->shape_material.view();
+  View<const int> s0 = contacts_->rigid_contact_shape0.view(), s1 = contacts_->rigid_contact_shape1.view();
+  View<const real> stiffness = contacts_->rigid_contact_stiffness.view(), damping = contacts_->rigid_contact_damping.view(),
+                   friction = contacts_->rigid_contact_friction.view();
+  View<real> ke = ke_.view(), kd = kd_.view(), kf = kf_.view(), ka = ka_.view(), mu = mu_.view();
+  const bool vbd = path_ == SolverPath::vbd;
+  parallel_for(contacts_->device, n, IMPULSE_LAMBDA(std::int64_t i) {
+    const ShapeMaterial& a = mat[s0[i]];
+    const ShapeMaterial& b = mat[s1[i]];
+    if (vbd) {
+      VbdContactMaterial m = vbd_mix(a, b);
+      ke[i] = m.ke;
+      kd[i] = m.kd;
+      kf[i] = 0;
+      ka[i] = 0;
+      mu[i] = m.mu;
+    } else {
+      PenaltyContactMaterial m = penalty_mix(a, b, ContactOverrides{stiffness[i], damping[i], friction[i]});
+      ke[i] = m.ke;
+      kd[i] = m.kd;
+      kf[i] = m.kf;
+      ka[i] = m.ka;
+      mu[i] = m.mu;
+    }
   });
 }
 

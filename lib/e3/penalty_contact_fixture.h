@@ -1,7 +1,9 @@
 // TEST AND SCENE FIXTURE, not a collision pipeline: an analytic contact generator for spheres and
 // boxes on static ground planes, and sphere-sphere pairs. It fills a Contacts-like record with
-// Newton's field conventions so that the solvers of course E3 §6 can be exercised without the
-// collision branch. Host code: poses are read back, records are written and copied to the device.
+// Newton's field conventions so that the solvers of course E3 §6 can be checked on contacts whose
+// points are known in closed form (the collision pipeline reaches the same solvers through
+// PenaltyContactInput, model_collision.h). Host code: poses are read back, records are written and
+// copied to the device.
 #pragma once
 
 #include <vector>

@@ -1,8 +1,9 @@
 // The contact input of the non-XPBD solvers: a read-only view of a Contacts record, field for field
 // with Newton's names (course E3 §2 record table, consumed as in §6).
 //
-// The collision pipeline that fills such a record lives on another branch; here the solvers take
-// this view, and tests and scenes fill it with the analytic ground fixture (penalty_contact_fixture.h).
+// Two producers fill it: PenaltyContactInput (lib/e3/model_collision.h) turns the collision
+// pipeline's Contacts record plus the shapes' materials into this view, and the analytic ground
+// fixture (penalty_contact_fixture.h) writes it directly for tests with closed-form contacts.
 // Conventions: rigid_contact_normal is a world unit vector from shape0 to shape1; point0/point1 are
 // in their body's frame (world when the shape is static, body -1); the gap of a record is
 //   d = n . (X_1 p1 - X_0 p0) - (thickness0 + thickness1)      [m], d < 0 penetrating.

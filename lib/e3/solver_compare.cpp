@@ -4,6 +4,8 @@
 #include <stdexcept>
 
 #include "e1/integrator.h"
+#include "e3/collision_pipeline.h"
+#include "e3/model_collision.h"
 #include "e3/solver_featherstone.h"
 #include "e3/solver_padmm.h"
 #include "e3/solver_semi_implicit.h"
@@ -150,13 +152,28 @@ std::vector<vec3> AnySolver::contact_forces_on_body0(PenaltyContactsView& contac
 
 std::vector<GroundSample> simulate_ground_scene(SolverKind kind, Model& model, State& state,
                                                 const PenaltyMaterial& material, real h, int steps, int every,
-                                                const std::function<void(const State&)>& on_step) {
+                                                const std::function<void(const State&)>& on_step,
+                                                GroundContactSource source) {
   if (steps < 0 || every < 1) throw std::invalid_argument("simulate_ground_scene: steps >= 0 and every >= 1 required");
   AnySolver solver(kind, model);
   State next = model.state();
   next.assign(state);
   Control control = model.control();
   GroundContactFixture fx(model.device, 8 * model.body_count + model.body_count * model.body_count, 0.01, material);
+  ModelCollisionOptions options;
+  options.material.ke = material.ke;
+  options.material.kd = material.kd;
+  options.material.kf = material.kf;
+  options.material.ka = material.ka;
+  options.material.mu = material.mu;
+  const bool pipe = source == GroundContactSource::pipeline;
+  CollisionModel collision = pipe ? collision_model_from(model, options) : CollisionModel{};
+  std::unique_ptr<CollisionPipeline> pipeline = pipe ? std::make_unique<CollisionPipeline>(collision) : nullptr;
+  Contacts contacts = pipe ? pipeline->contacts() : Contacts(model.device, 0);
+  std::unique_ptr<PenaltyContactInput> input =
+      pipe ? std::make_unique<PenaltyContactInput>(model, collision, contacts,
+                                                   kind == SolverKind::vbd ? SolverPath::vbd : SolverPath::semi_implicit)
+           : nullptr;
   std::vector<GroundSample> out;
   auto sample = [&](real t) {
     transform X = state.body_q.to_host()[0];
@@ -165,8 +182,15 @@ std::vector<GroundSample> simulate_ground_scene(SolverKind kind, Model& model, S
   };
   sample(0);
   for (int i = 1; i <= steps; ++i) {
-    fx.generate(model, state);
-    PenaltyContactsView v = fx.view();
+    PenaltyContactsView v;
+    if (pipe) {
+      pipeline->collide(state.body_q.view(), contacts);
+      input->update();
+      v = input->view();
+    } else {
+      fx.generate(model, state);
+      v = fx.view();
+    }
     solver.step(state, next, control, &v, h);
     std::swap(state, next);
     if (on_step) on_step(state);

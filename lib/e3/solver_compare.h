@@ -61,11 +61,19 @@ struct GroundSample {
   vec3 v;       // [m/s]
 };
 
-/// Steps `steps` times with h [s], regenerating the fixture's records from the current state
-/// before each step (collide, then step), recording every `every` steps; on_step (optional) sees
-/// the state after each step.
+/// Where simulate_ground_scene takes its contact records from.
+enum class GroundContactSource {
+  fixture,   // the analytic ground fixture (penalty_contact_fixture.h), material written per record
+  pipeline,  // collision_model_from + CollisionPipeline + PenaltyContactInput, material on every shape
+};
+
+/// Steps `steps` times with h [s], regenerating the contact records from the current state before
+/// each step (collide, then step), recording every `every` steps; on_step (optional) sees the state
+/// after each step. With the pipeline every shape gets `material` (so every mix gives it back);
+/// VBD reads the VBD path of PenaltyContactInput, the other solvers the penalty path.
 std::vector<GroundSample> simulate_ground_scene(SolverKind kind, Model& model, State& state,
                                                 const PenaltyMaterial& material, real h, int steps, int every,
-                                                const std::function<void(const State&)>& on_step = {});
+                                                const std::function<void(const State&)>& on_step = {},
+                                                GroundContactSource source = GroundContactSource::fixture);
 
 }  // namespace impulse

@@ -1,30 +1,47 @@
-// SolverSemiImplicit (course E3 §6): host side; the kernels are in e1/integrator_kernels.cpp and
-// e3/penalty_contact_kernels.cpp.
+// SolverSemiImplicit (course E3 §6): host side; the kernels are in e1/integrator_kernels.cpp,
+// e3/maximal_joint_kernels.cpp and e3/penalty_contact_kernels.cpp.
 #include "e3/solver_semi_implicit.h"
 
 #include <stdexcept>
 #include <string>
 
 #include "e1/integrator.h"
+#include "e3/maximal_joint.h"
+#include "e3/maximal_joint_kernels.h"
 #include "e3/penalty_contact_kernels.h"
 
 namespace impulse {
 
-SolverSemiImplicit::SolverSemiImplicit(const Model& model, real damping, real smoothing)
-    : angular_damping(damping), friction_smoothing(smoothing), model_(&model), wrench_(model.device, model.body_count) {
+SolverSemiImplicit::SolverSemiImplicit(const Model& model, real damping, real smoothing, real attach_ke, real attach_kd)
+    : angular_damping(damping),
+      friction_smoothing(smoothing),
+      joint_attach_ke(attach_ke),
+      joint_attach_kd(attach_kd),
+      model_(&model),
+      wrench_(model.device, model.body_count),
+      joint_parent_w_(model.device, model.joint_count),
+      joint_child_w_(model.device, model.joint_count) {
   if (!(damping >= 0)) throw std::invalid_argument("SolverSemiImplicit: angular_damping must be >= 0 1/s");
   if (!(smoothing > 0)) throw std::invalid_argument("SolverSemiImplicit: friction_smoothing must be > 0 m/s");
+  if (!(attach_ke > 0)) throw std::invalid_argument("SolverSemiImplicit: joint_attach_ke must be > 0 N/m");
+  if (!(attach_kd >= 0)) throw std::invalid_argument("SolverSemiImplicit: joint_attach_kd must be >= 0 N s/m");
   auto type = model.joint_type.to_host();
-  for (int j = 0; j < model.joint_count; ++j)
-    if (JointType(type[j]) != JointType::free)
-      throw std::invalid_argument("SolverSemiImplicit: joint " + std::to_string(j) + " is " +
-                                  joint_type_name(JointType(type[j])) +
-                                  "; this solver integrates free bodies only (use SolverFeatherstone for articulations)");
+  for (int j = 0; j < model.joint_count; ++j) {
+    if (JointType(type[j]) != JointType::free) has_attached_joints_ = true;
+    if (!maximal_joint_supported(JointType(type[j])))
+      throw std::invalid_argument("SolverSemiImplicit: joint " + std::to_string(j) +
+                                  (model.joint_label.empty() || model.joint_label[j].empty() ? "" : " (" + model.joint_label[j] + ")") +
+                                  " is " + joint_type_name(JointType(type[j])) +
+                                  "; this solver attaches REVOLUTE, BALL, FIXED, PRISMATIC and FREE joints only");
+  }
 }
 
 void SolverSemiImplicit::assemble_body_forces(const State& s, const Control& control, const PenaltyContactsView* c,
                                               View<spatial_vector> out) {
   gather_body_wrenches(*model_, s, control, out);
+  if (has_attached_joints_)
+    apply_penalty_joints(*model_, s.body_q.view(), s.body_qd.view(), control.joint_f, joint_attach_ke, joint_attach_kd,
+                         joint_parent_w_.view(), joint_child_w_.view(), out);
   if (!c) return;
   if (scratch_A_.size() < c->rigid_contact_max()) {
     scratch_A_ = Buffer<spatial_vector>(model_->device, c->rigid_contact_max());
@@ -41,6 +58,8 @@ void SolverSemiImplicit::step(const State& in, State& out, const Control& contro
   if (!(dt > 0)) throw std::invalid_argument("SolverSemiImplicit.step: dt must be > 0 s");
   if (in.body_q.size() != model_->body_count || out.body_q.size() != model_->body_count)
     throw std::invalid_argument("SolverSemiImplicit.step: State body arrays do not match the model");
+  if (control.joint_f.size != 0 && control.joint_f.size != model_->joint_dof_count)
+    throw std::invalid_argument("SolverSemiImplicit.step: control.joint_f has the wrong length");
   assemble_body_forces(in, control, c, wrench_.view());
   integrate_bodies(*model_, in, wrench_.view(), out, model_->gravity, angular_damping, dt);
 }

@@ -2,6 +2,7 @@
 #include "e3/vbd_rigid.h"
 
 #include <cmath>
+#include <limits>
 #include <stdexcept>
 #include <string>
 
@@ -9,19 +10,26 @@
 
 #include "core/eigen.h"
 #include "e1/integrator.h"
+#include "e3/maximal_joint.h"
 
 namespace impulse {
 
 namespace {
 
 // Rotation vector of q relative to p (q = exp(theta) p), shortest way round.
-vec3 rotation_between(quat p, quat q) {
-  quat d = quat_mul(q, quat_conjugate(p));
-  if (d.w < 0) d = quat_negate(d);
-  vec3 v{d.x, d.y, d.z};
-  real s = length(v);
-  if (!(s > 0)) return vec3{};
-  return (2 * std::atan2(s, d.w) / s) * v;
+vec3 rotation_between(quat p, quat q) { return rotation_vector(quat_mul(q, quat_conjugate(p))); }
+
+// Skew matrix S(r) with S(r) w = r x w.
+Eigen::Matrix3d skew(vec3 r) {
+  Eigen::Matrix3d S;
+  S << 0, -r.z, r.y, r.z, 0, -r.x, -r.y, r.x, 0;
+  return S;
+}
+
+// Projector removing the unit direction a (a = 0 gives the identity).
+Eigen::Matrix3d remove_direction(vec3 a) {
+  Eigen::Vector3d v(a.x, a.y, a.z);
+  return Eigen::Matrix3d::Identity() - v * v.transpose();
 }
 
 }  // namespace
@@ -34,14 +42,25 @@ SolverVBD::SolverVBD(const Model& model, int iters, real rho_, real eps_v)
   if (model.device != Device::cpu) throw std::invalid_argument("SolverVBD: the model must be on the CPU (host solver)");
   auto type = model.joint_type.to_host();
   for (int j = 0; j < model.joint_count; ++j)
-    if (JointType(type[j]) != JointType::free)
-      throw std::invalid_argument("SolverVBD: joint " + std::to_string(j) + " is " + joint_type_name(JointType(type[j])) +
-                                  "; this compact VBD handles free rigid bodies only");
+    if (!maximal_joint_supported(JointType(type[j])))
+      throw std::invalid_argument("SolverVBD: joint " + std::to_string(j) +
+                                  (model.joint_label.empty() || model.joint_label[j].empty() ? "" : " (" + model.joint_label[j] + ")") +
+                                  " is " + joint_type_name(JointType(type[j])) +
+                                  "; this compact VBD attaches REVOLUTE, BALL, FIXED, PRISMATIC and FREE joints only");
+  reset();
 }
 
 void SolverVBD::reset() {
   lambda_.clear();
   body_q_prev_.clear();
+  joint_lambda_lin_.assign(model_->joint_count, vec3{});
+  joint_lambda_ang_.assign(model_->joint_count, vec3{});
+}
+
+spatial_vector SolverVBD::joint_lambda(int j) const {
+  if (j < 0 || j >= model_->joint_count)
+    throw std::invalid_argument("SolverVBD.joint_lambda: joint " + std::to_string(j) + " does not exist");
+  return {joint_lambda_lin_[j], joint_lambda_ang_[j]};
 }
 
 void SolverVBD::update_contacts(PenaltyContactsView&) const {
@@ -82,6 +101,8 @@ void SolverVBD::step(const State& in, State& out, const Control& control, const 
   if (&in == &out) throw std::invalid_argument("SolverVBD.step: state_in and state_out must be different States");
   if (!(h > 0)) throw std::invalid_argument("SolverVBD.step: dt must be > 0 s");
   const Model& m = *model_;
+  if (control.joint_f.size != 0 && control.joint_f.size != m.joint_dof_count)
+    throw std::invalid_argument("SolverVBD.step: control.joint_f has the wrong length");
   const int nb = m.body_count;
   Buffer<spatial_vector> wrench(m.device, nb);
   gather_body_wrenches(m, in, control, wrench.view());
@@ -95,6 +116,56 @@ void SolverVBD::step(const State& in, State& out, const Control& control, const 
   auto inv_mass = m.body_inv_mass.to_host();
   auto flags = m.body_flags.to_host();
   body_q_prev_ = q0;
+
+  // Joints: host copies, and the actuation wrenches of joint_f on the start poses (constant over the step).
+  const int nj = m.joint_count;
+  auto jtype = m.joint_type.to_host();
+  auto jparent = m.joint_parent.to_host(), jchild = m.joint_child.to_host();
+  auto jX_p = m.joint_X_p.to_host(), jX_c = m.joint_X_c.to_host();
+  auto jaxes = m.joint_axes.to_host();
+  auto jqd_start = m.joint_qd_start.to_host();
+  std::vector<real> joint_f = control.joint_f.size > 0 ? view_to_host(View<const real>(control.joint_f), m.device, m.joint_dof_count)
+                                                      : std::vector<real>{};
+  auto frames = [&](int j, const std::vector<transform>& X) {
+    int p = jparent[j], c = jchild[j];
+    return joint_frames(p >= 0, p >= 0 ? X[p] : transform_identity(), p >= 0 ? com[p] : vec3{}, X[c], com[c], jX_p[j],
+                        jX_c[j]);
+  };
+  for (int j = 0; j < nj && !joint_f.empty(); ++j) {
+    JointType t = JointType(jtype[j]);
+    if (t == JointType::free) continue;
+    JointFrames fr = frames(j, q0);
+    vec3 fa{}, ta{};
+    joint_actuation(t, joint_errors(t, jaxes[j], fr), fr, &joint_f[jqd_start[j]], fa, ta);
+    JointWrench w = joint_wrench_pair(fr, fa, ta);
+    if (jparent[j] >= 0) {
+      f[jparent[j]].lin += w.on_parent.lin;
+      f[jparent[j]].ang += w.on_parent.ang;
+    }
+    f[jchild[j]].lin += w.on_child.lin;
+    f[jchild[j]].ang += w.on_child.ang;
+  }
+  // The attached (non-FREE) joints of each body, in joint order.
+  std::vector<std::vector<int>> body_joints(nb);
+  for (int j = 0; j < nj; ++j) {
+    if (JointType(jtype[j]) == JointType::free) continue;
+    body_joints[jchild[j]].push_back(j);
+    if (jparent[j] >= 0) body_joints[jparent[j]].push_back(j);
+  }
+  // Hard joint rows: k = infinity, so k_eff = rho and s = 1.
+  const CompliantAlmCoefficients jc = compliant_alm_coefficients(std::numeric_limits<real>::infinity(), rho);
+  auto angular_projector = [&](JointType t, const JointErrors& e) -> Eigen::Matrix3d {
+    if (t == JointType::ball) return Eigen::Matrix3d::Zero();
+    if (t == JointType::revolute) return remove_direction(e.axis_p);
+    return Eigen::Matrix3d::Identity();
+  };
+  // Force and torque of joint j on its child at the poses X (the multiplier after one dual step).
+  auto joint_reaction = [&](int j, const std::vector<transform>& X, JointFrames& fr, JointErrors& e) {
+    JointType t = JointType(jtype[j]);
+    fr = frames(j, X);
+    e = joint_errors(t, jaxes[j], fr);
+    return spatial_vector{-jc.k_eff * e.lin + jc.s * joint_lambda_lin_[j], -jc.k_eff * e.ang + jc.s * joint_lambda_ang_[j]};
+  };
   std::vector<Row> rows = contacts ? read_rows(*contacts) : std::vector<Row>{};
   std::vector<real> lam(rows.size(), 0);
   for (std::size_t i = 0; i < rows.size(); ++i) {
@@ -163,6 +234,24 @@ void SolverVBD::step(const State& in, State& out, const Control& control, const 
           H += kt * Jt * Jt.transpose();
         }
       }
+      for (int j : body_joints[b]) {
+        JointType t = JointType(jtype[j]);
+        JointFrames fr;
+        JointErrors e;
+        spatial_vector F = joint_reaction(j, q, fr, e);
+        const bool is_child = jchild[j] == b;
+        vec3 r = is_child ? fr.r_c : fr.r_p;
+        real side = is_child ? 1 : -1;
+        vec3 tau = side * (cross(r, F.lin) + F.ang);
+        g.head<3>() -= side * Eigen::Vector3d(F.lin.x, F.lin.y, F.lin.z);
+        g.tail<3>() -= Eigen::Vector3d(tau.x, tau.y, tau.z);
+        Eigen::Matrix3d P = t == JointType::prismatic ? remove_direction(e.axis_p) : Eigen::Matrix3d::Identity();
+        Eigen::Matrix<double, 3, 6> J;
+        J.leftCols<3>() = P;
+        J.rightCols<3>() = -P * skew(r);
+        H += jc.k_eff * J.transpose() * J;
+        H.bottomRightCorner<3, 3>() += jc.k_eff * angular_projector(t, e);
+      }
       Eigen::Matrix<double, 6, 1> d = -H.ldlt().solve(g);
       vec3 dlin{d[0], d[1], d[2]}, dang{d[3], d[4], d[5]};
       quat r_new = quat_update(q[b].q, dang, 1);
@@ -172,6 +261,14 @@ void SolverVBD::step(const State& in, State& out, const Control& control, const 
     for (std::size_t i = 0; i < rows.size(); ++i) {
       CompliantAlmCoefficients cf = compliant_alm_coefficients(rows[i].k, rho);
       lam[i] = vbd_contact_normal_force(cf, gap(rows[i], q), lam[i], rows[i].kd, separation_speed(rows[i], q));
+    }
+    for (int j = 0; j < nj; ++j) {
+      if (JointType(jtype[j]) == JointType::free) continue;
+      JointFrames fr;
+      JointErrors e;
+      spatial_vector F = joint_reaction(j, q, fr, e);
+      joint_lambda_lin_[j] = F.lin;
+      joint_lambda_ang_[j] = F.ang;
     }
   }
   lambda_.clear();

@@ -1,7 +1,10 @@
-// Rigid-body VBD with compliant augmented-Lagrangian contacts (course E3 §6), a compact version:
-// per-body 6x6 block descent in body order, a fixed iteration count, a dual (lambda) history per
-// normal row, smoothed Coulomb friction from the pose history (no Dahl model, no contact matching
-// beyond a per-pair ordinal key), velocities from the pose history.
+// Rigid-body VBD with compliant augmented-Lagrangian contacts and joints (course E3 §6), a compact
+// version: per-body 6x6 block descent in body order, a fixed iteration count, a dual (lambda)
+// history per normal row and per joint, smoothed Coulomb friction from the pose history (no Dahl
+// model, no contact matching beyond a per-pair ordinal key), velocities from the pose history.
+// Joints (REVOLUTE, BALL, FIXED, PRISMATIC) are hard bilateral rows on the errors of
+// lib/e3/maximal_joint.h: material k = infinity, so k_eff = rho and the multiplier carries the
+// whole reaction (the augmented Lagrangian of a hard constraint, AVBD style).
 #pragma once
 
 #include <map>
@@ -63,8 +66,9 @@ struct VbdContactForce {
 
 class SolverVBD {
  public:
-  /// iterations >= 1 (Newton's default 10), rho > 0 [N/m] the numerical metric. Throws
-  /// std::invalid_argument otherwise, for a model with joints other than FREE, or a non-CPU model.
+  /// iterations >= 1 (Newton's default 10), rho > 0 [N/m] the numerical metric (also used as
+  /// [N m/rad] on the angular joint rows). Throws std::invalid_argument otherwise, naming the joint
+  /// for a DISTANCE or D6 joint, or for a non-CPU model.
   explicit SolverVBD(const Model& model, int iterations = 10, real rho = real(1e5), real friction_epsilon = real(0.01));
 
   int iterations;
@@ -85,7 +89,10 @@ class SolverVBD {
                                                             const PenaltyContactsView& contacts, real dt) const;
   /// The pose history the last step started from.
   const std::vector<transform>& body_q_prev() const { return body_q_prev_; }
-  /// Clears the multiplier history and the pose history.
+  /// Multipliers of joint j after the last step: the force [N] and torque [N m] (world) the joint
+  /// applies to its child (its parent gets the opposite). Zero before the first step.
+  spatial_vector joint_lambda(int j) const;
+  /// Clears the multiplier histories (contacts and joints) and the pose history.
   void reset();
 
  private:
@@ -103,6 +110,8 @@ class SolverVBD {
   const Model* model_;
   std::vector<transform> body_q_prev_;
   std::map<std::tuple<int, int, int>, real> lambda_;  // [N] per contact key
+  std::vector<vec3> joint_lambda_lin_;  // [N] per joint: force on the child
+  std::vector<vec3> joint_lambda_ang_;  // [N m] per joint: torque on the child
 };
 
 }  // namespace impulse
