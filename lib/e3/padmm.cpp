@@ -61,6 +61,7 @@ PADMMStatus padmm_solve(const Eigen::MatrixXd& W, const Eigen::VectorXd& b, cons
     }
     return p;
   };
+  const Eigen::VectorXd x_start = x;  // given back unchanged when the iteration diverges
   Eigen::VectorXd y = project(x), z = Eigen::VectorXd::Zero(n), s = Eigen::VectorXd::Zero(n);
   x = y;
   for (int k = 1; k <= st.max_iterations; ++k) {
@@ -77,6 +78,12 @@ PADMMStatus padmm_solve(const Eigen::MatrixXd& W, const Eigen::VectorXd& b, cons
     status.r_c = 0;
     for (int c = 0; c < nc; ++c)
       status.r_c = std::max(status.r_c, std::abs(x.segment<3>(nj + 3 * c).dot(z.segment<3>(nj + 3 * c))));
+    if (!std::isfinite(status.r_p) || !std::isfinite(status.r_d) || !std::isfinite(status.r_c)) {
+      x = x_start;
+      throw std::runtime_error("padmm_solve: the iteration diverged (non-finite residual at iteration " +
+                               std::to_string(k) + " with rho = " + std::to_string(st.rho) +
+                               "); no impulse is returned. A larger rho or a smaller step may converge");
+    }
     status.converged = padmm_converged(k, status.r_p, status.r_d, status.r_c, st.primal_tolerance, st.dual_tolerance,
                                        st.compl_tolerance);
     if (status.converged) break;

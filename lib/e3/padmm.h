@@ -85,6 +85,8 @@ std::string padmm_status_report(const PADMMStatus& s, int max_iterations);
 ///   r_p = |x+ - y+|_inf   r_d = |eta (x+ - x) + rho (y+ - y)|_inf   r_c = max_c |x+_c . z+_c|
 /// On a bilateral row y+ = x+ and z stays 0, so its r_p entry is 0, it adds nothing to r_c, and its
 /// r_d entry equals |(W x+ + b)_j|: the joint's constraint velocity [m/s or rad/s] after the update.
+/// A residual that becomes non-finite (the iteration diverged) throws std::runtime_error and leaves x
+/// as it was given: a diverged solve is never returned as impulses.
 PADMMStatus padmm_solve(const Eigen::MatrixXd& W, const Eigen::VectorXd& b, const std::vector<real>& mu,
                         const PADMMSettings& settings, Eigen::VectorXd& x, Eigen::VectorXd* u = nullptr,
                         int bilateral = 0);

@@ -367,6 +367,42 @@ TEST(E3_6_padmm_convergence, SimPendulumRestsOnGroundJointAndContactConverge) {
   }
 }
 
+// With friction and a small rho (0.1) the De Saxce-corrected iteration on the landing bob diverges
+// (it is not a convex problem). Given a budget long enough to overflow, the solve must refuse rather
+// than hand non-finite impulses to the step: the step throws and the state it was given is intact.
+TEST(E3_6_padmm_convergence, SimDivergedSolveThrowsAndWritesNothing) {
+  const real d = real(0.5);
+  Model m = chain_model({real(0.6)}, 1, d, real(1e-3), {0, 0, d}, true);
+  State s0 = m.state(), s1 = m.state();
+  Control c = m.control();
+  GroundContactFixture fx(m.device, 4, real(0.02), PenaltyMaterial{0, 0, 0, 0, real(0.5)});
+  PADMMSettings st;
+  st.rho = real(0.1);
+  st.max_iterations = 5000;
+  SolverPADMM solver(m, st);
+  bool threw = false;
+  for (int k = 0; k < 150 && !threw; ++k) {
+    fx.generate(m, s0);
+    PenaltyContactsView v = fx.view();
+    const transform before = s1.body_q.to_host()[0];
+    try {
+      solver.step(s0, s1, c, &v, real(0.01));
+    } catch (const std::runtime_error& e) {
+      threw = true;
+      EXPECT_NE(std::string(e.what()).find("diverged"), std::string::npos) << e.what();
+      const transform after = s1.body_q.to_host()[0];
+      EXPECT_EQ(after.p.x, before.p.x);
+      EXPECT_EQ(after.p.z, before.p.z);
+      break;
+    }
+    std::swap(s0, s1);
+    const transform X = s0.body_q.to_host()[0];
+    ASSERT_TRUE(std::isfinite(X.p.x) && std::isfinite(X.p.z)) << "step " << k;
+    EXPECT_LT(length(X.p), 10) << "step " << k << ": a diverging solve was applied";
+  }
+  EXPECT_TRUE(threw);
+}
+
 // DISTANCE and D6 joints have no PADMM rows here: the solver refuses the model at construction and
 // names the joint.
 TEST(E3_6_kamino_overview, RejectsUnsupportedJointTypes) {
