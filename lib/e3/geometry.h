@@ -34,6 +34,16 @@ enum CollisionShapeType : int {
 
 const char* shape_type_name(int type);
 
+/// Class of a mesh triangle's edge, from the two face normals, relative to the winding normal of
+/// the triangle that stores it (cross(v1 - v0, v2 - v0), counter-clockwise = front). Built by
+/// CollisionSceneBuilder (see classify_mesh_edge in narrow_phase.h).
+enum MeshEdgeClass : int {
+  EDGE_BOUNDARY = 0,  // no neighbouring triangle
+  EDGE_CONVEX = 1,    // the neighbour bends away behind the front side (a ridge seen from the front)
+  EDGE_FLAT = 2,      // the neighbour is coplanar within kFlatEdgeTolerance
+  EDGE_CONCAVE = 3,   // the neighbour bends up in front (a valley seen from the front)
+};
+
 struct aabb {
   vec3 lo, hi;  // [m]
 };
