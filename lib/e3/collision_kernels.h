@@ -129,7 +129,7 @@ IMPULSE_HD inline PairContacts collide_shape_pair(const ShapeView& sv, int s0, i
           T.point_count = 3;
           if (n > kPairCandidateCap - 2 * kMaxFeature) n = reduce_contacts(buf, n);
           const GjkResult g = gjk_distance(T, other);
-          n += triangle_contact_candidates(mesh, t, T, other, g, mesh_first, th0 + th1, accept, buf + n,
+          n += triangle_contact_candidates(T, other, g, mesh_first, th0 + th1, accept, buf + n,
                                            kPairCandidateCap - n);
           if (n > kPairCandidateCap - kMaxFeature) n = reduce_contacts(buf, n);
           n += triangle_feature_candidates(mesh, t, T, other, g, mesh_first, th0 + th1, accept, buf + n,

@@ -382,35 +382,16 @@ struct MeshView {
   }
 };
 
-/// Whether point x, found behind triangle t (side normal ns, from the mesh toward the other shape)
-/// by the face feature, is inside the mesh there: behind the plane of every neighbour across an
-/// edge that is convex seen from that side. A point behind t's plane but in front of such a
-/// neighbour is outside the mesh (it overhangs a ridge), and a penetration of t reported for it
-/// would be a ghost; the neighbour's own face or the ridge answers instead.
-IMPULSE_HD inline bool behind_convex_neighbours(const MeshView& mesh, int t, const ConvexCore& T, vec3 ns, vec3 x) {
-  for (int k = 0; k < 3; ++k) {
-    const int nb = mesh.edge_neighbor[3 * t + k];
-    if (nb < 0 || mesh.edge_class[3 * t + k] == EDGE_FLAT) continue;
-    const vec3 a = T.points[k], b = T.points[(k + 1) % 3], c = T.points[(k + 2) % 3], d = mesh.opposite(t, k, nb);
-    if (dot(ns, d - a) >= 0) continue;  // concave seen from this side: no constraint
-    // The neighbour's normal, oriented consistently with t's winding, then turned to ns's side.
-    vec3 n2 = normalize(cross(a - b, d - b));
-    if (dot(cross(b - a, c - a), ns) < 0) n2 = -n2;
-    if (dot(n2, x - a) > kFlatEdgeTolerance * length(b - a)) return false;
-  }
-  return true;
-}
-
-
 /// Route (b), face feature, for one mesh triangle T and a convex core C: the triangle acts as a
 /// bounded plane whose normal is the face normal turned toward C (triangles are two-sided): toward
 /// C's closest point when the cores are apart (g = gjk_distance(T, C)), else toward C's centre. The deepest point of C along that normal and the clipped features give the points;
 /// a point counts only over the triangle (its projection inside T, to a relative 1e-9 so that a
-/// point exactly over a shared edge is not lost between the two triangles). A point behind the
-/// face counts only where it is inside the mesh (behind_convex_neighbours).
-IMPULSE_HD inline int triangle_contact_candidates(const MeshView& mesh, int t, const ConvexCore& T, const ConvexCore& C,
-                                                  const GjkResult& g, bool triangle_first, real thickness_sum,
-                                                  real accept, PairContact* out, int cap) {
+/// point exactly over a shared edge is not lost between the two triangles). Turning the normal
+/// toward C's centre alone would be wrong for a long shape over a ridge whose centre lies behind
+/// the plane of one face: that face would report a deep penetration with an inward normal.
+IMPULSE_HD inline int triangle_contact_candidates(const ConvexCore& T, const ConvexCore& C, const GjkResult& g,
+                                                  bool triangle_first, real thickness_sum, real accept,
+                                                  PairContact* out, int cap) {
   const vec3 t0 = T.points[0], t1 = T.points[1], t2 = T.points[2];
   vec3 nf = normalize(cross(t1 - t0, t2 - t0));
   const real side = g.overlap ? real(0) : dot(nf, g.point_b - g.point_a) / g.distance;
@@ -430,11 +411,7 @@ IMPULSE_HD inline int triangle_contact_candidates(const MeshView& mesh, int t, c
     if (v >= -tol && u >= -tol && u + v <= 1 + tol)
       out[count++] = triangle_first ? PairContact{pt, pc, nf, h} : PairContact{pc, pt, -nf, h};
   }
-  int kept = 0;  // penetrating points must be inside the mesh there
-  for (int k = 0; k < count; ++k)
-    if (out[k].s >= 0 || behind_convex_neighbours(mesh, t, T, nf, triangle_first ? out[k].b : out[k].a))
-      out[kept++] = out[k];
-  return kept;
+  return count;
 }
 
 /// Tolerance of the edge wedge and vertex cone tests, on dot products of unit vectors [-].

@@ -296,6 +296,22 @@ TEST(E3_2_geometry_routes, AConcaveFoldSeenFromBehindIsARidge) {
   EXPECT_NEAR(d_of(pc.c[0], s), 0.01, 1e-9);
 }
 
+TEST(E3_2_geometry_routes, RegressionLongCapsuleOverARidgeGetsNoInwardFaceNormal) {
+  // A roof (the valley with negative slope: faces z = 0.3 x for x < 0 and z = -0.3 x for x > 0)
+  // and a horizontal capsule 2 cm above its ridge, its centre at x = 0.2, i.e. behind the plane
+  // of the left face extended. The analytic contact is the ridge: n = +z, d = 0.02 - 0.05 m.
+  // Turning the left face's normal toward the capsule's centre gave a 13 cm deep ghost instead.
+  const Other cap{SHAPE_CAPSULE, {0.05, 0.4, 0}, {{0.2, 0.1, 0.02}, quat_from_axis_angle({0, 1, 0}, 1.5707963267948966)}};
+  const PairContacts pc = collide_mesh(valley_mesh(-0.3), cap);
+  ASSERT_GE(pc.count, 1);
+  real dmin = 1e9;
+  for (int k = 0; k < pc.count; ++k) {
+    EXPECT_GT(pc.c[k].n.z, 0.9);
+    dmin = std::min(dmin, d_of(pc.c[k], cap));
+  }
+  EXPECT_NEAR(dmin, -0.03, 1e-9);
+}
+
 // --- (d) oracle: a closed convex mesh against the convex-hull route --------------------------------
 
 RC_GTEST_PROP(E3_2_geometry_routes, OracleConvexMeshDistanceMatchesBoxAndHullReferences, ()) {

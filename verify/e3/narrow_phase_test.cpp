@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <cmath>
 #include <functional>
+#include <iomanip>
 #include <vector>
 
 #include "e3/collision_kernels.h"
@@ -268,6 +269,10 @@ RC_GTEST_PROP(E3_2_geometry_routes, OracleConvexPairDistances, ()) {
   const real want = smooth ? oracle_signed_distance(A, B) : oracle_polytope_signed_distance(A, B);
   const real got = engine_min_distance(two_shape_model(A, B));
   RC_LOG() << "got " << got << " want " << want << " diff " << got - want << "\n";
+  for (const OracleShape* S : {&A, &B})
+    RC_LOG() << std::setprecision(17) << "shape " << S->type << " p " << S->X.p.x << " " << S->X.p.y << " " << S->X.p.z << " q "
+             << S->X.q.x << " " << S->X.q.y << " " << S->X.q.z << " " << S->X.q.w << " size " << S->size.x << " "
+             << S->size.y << " " << S->size.z << " margin " << S->margin << "\n";
   // Point, segment and polytope cores are checked against the exact enumeration (1e-8 m). Pairs
   // with a cylinder (a curved core) are checked against the sampled support search: to 2e-5 m,
   // plus 0.2 % of the depth when the cores overlap (EPA refined along the sphere of directions).
