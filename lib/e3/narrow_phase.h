@@ -343,6 +343,8 @@ IMPULSE_HD inline int convex_contact_candidates(const ConvexCore& A, const Conve
       n = e.normal, pa = e.point_a, pb = e.point_b, s = -e.depth;
       if (A.type == SHAPE_CYLINDER || B.type == SHAPE_CYLINDER) {  // curved core: refine EPA
         n = refine_penetration_direction(A, B, n);
+        const vec3 m = refine_penetration_direction(A, B, coarse_penetration_direction(A, B));
+        if (minkowski_support_value(A, B, m) < minkowski_support_value(A, B, n)) n = m;
         pa = core_support(A, n);
         pb = core_support(B, -n);
         s = dot(n, pb - pa);
