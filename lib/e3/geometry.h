@@ -288,11 +288,16 @@ IMPULSE_HD inline GjkResult gjk_distance(const ConvexCore& A, const ConvexCore& 
 
 // --- EPA: penetration of overlapping cores ----------------------------------------------------
 
+/// Most face normals EPA reports besides its answer (starts for refining a curved core's depth).
+constexpr int kEpaCandidates = 4;
+
 struct EpaResult {
   bool ok = false;
   vec3 normal;     // unit, from A to B (moving B along +normal by depth separates the cores)
   real depth = 0;  // penetration of the cores [m], >= 0
   vec3 point_a, point_b;
+  vec3 candidates[kEpaCandidates];  // normals of the closest faces, 3 degrees apart or more, nearest first
+  int candidate_count = 0;
 };
 
 namespace epa_detail {
@@ -475,6 +480,20 @@ IMPULSE_HD inline EpaResult epa_penetration(const ConvexCore& A, const ConvexCor
   out.normal = f.n;
   out.depth = rmax(fd, real(0));
   out.ok = true;
+  // On a curved core the polytope has many faces at nearly the closest distance, and the true
+  // deepest direction may lie near any of them: the nearest few, well apart, are kept.
+  for (int k = 0; k < kEpaCandidates; ++k) {
+    int bi = -1;
+    for (int i = 0; i < nf; ++i) {
+      if (F[i].dist < -tol || (bi >= 0 && F[i].dist >= F[bi].dist)) continue;
+      bool apart = true;
+      for (int j = 0; j < out.candidate_count; ++j)
+        if (dot(F[i].n, out.candidates[j]) > real(0.9986)) apart = false;
+      if (apart) bi = i;
+    }
+    if (bi < 0) break;
+    out.candidates[out.candidate_count++] = F[bi].n;
+  }
   return out;
 }
 

@@ -342,9 +342,15 @@ IMPULSE_HD inline int convex_contact_candidates(const ConvexCore& A, const Conve
     if (e.ok) {
       n = e.normal, pa = e.point_a, pb = e.point_b, s = -e.depth;
       if (A.type == SHAPE_CYLINDER || B.type == SHAPE_CYLINDER) {  // curved core: refine EPA
-        n = refine_penetration_direction(A, B, n);
-        const vec3 m = refine_penetration_direction(A, B, coarse_penetration_direction(A, B));
-        if (minkowski_support_value(A, B, m) < minkowski_support_value(A, B, n)) n = m;
+        // The depth min_u h_{A-B}(u) has several local minima: the search starts from EPA's
+        // closest faces and from the best coarse direction, and keeps the lowest.
+        n = refine_penetration_direction(A, B, coarse_penetration_direction(A, B));
+        real hn = minkowski_support_value(A, B, n);
+        for (int k = 0; k < e.candidate_count; ++k) {
+          const vec3 m = refine_penetration_direction(A, B, e.candidates[k]);
+          const real hm = minkowski_support_value(A, B, m);
+          if (hm < hn) n = m, hn = hm;
+        }
         pa = core_support(A, n);
         pb = core_support(B, -n);
         s = dot(n, pb - pa);

@@ -62,8 +62,9 @@ real oracle_support(const OracleShape& s, vec3 u) {
 
 // Signed effective distance: max_u -h_A(-u) - h_B(u) (positive = apart, negative = penetration).
 // f is concave along great circles near its maximum but only piecewise smooth, so the maximum often
-// sits on a ridge: the search samples the sphere, then refines the best eight samples by pattern
-// search with 48 probe directions in a frame that turns every step.
+// sits on a ridge: the search samples the sphere (and the face normals of box and cylinder), then
+// refines the best eight samples by pattern search with 48 probe directions in a frame that turns
+// every step.
 real oracle_signed_distance(const OracleShape& A, const OracleShape& B) {
   auto f = [&](vec3 u) { return -oracle_support(A, -u) - oracle_support(B, u); };
   const int N = 4000;
@@ -72,6 +73,17 @@ real oracle_signed_distance(const OracleShape& A, const OracleShape& B) {
     const real z = 1 - 2 * (i + 0.5) / N, r = std::sqrt(1 - z * z), phi = i * 2.39996322972865332;
     const vec3 u{r * std::cos(phi), r * std::sin(phi), z};
     samples.push_back({f(u), u});
+  }
+  // The maximum can sit in a V-shaped peak along a face normal of either shape (a cylinder's cap,
+  // a box's face) that the lattice misses: those directions are samples too.
+  for (const OracleShape* S : {&A, &B}) {
+    const mat33 R = quat_to_mat33(S->X.q);
+    for (int axis = 0; axis < 3; ++axis) {
+      if (S->type != SHAPE_BOX && !(S->type == SHAPE_CYLINDER && axis == 2)) continue;
+      vec3 e{};
+      (axis == 0 ? e.x : axis == 1 ? e.y : e.z) = 1;
+      for (real sign : {1.0, -1.0}) samples.push_back({f(sign * (R * e)), sign * (R * e)});
+    }
   }
   std::partial_sort(samples.begin(), samples.begin() + 8, samples.end(),
                     [](const auto& x, const auto& y) { return x.first > y.first; });
@@ -312,6 +324,32 @@ TEST(E3_2_geometry_routes, RegressionEpaOnCurvedCoresKeepsItsPolytopeAndFindsThe
     const real want = oracle_signed_distance(c[0], c[1]);
     EXPECT_NEAR(engine_min_distance(two_shape_model(c[0], c[1])), want, 1e-5 + 1e-3 * std::abs(want));
   }
+  // A sphere deep in a cylinder, nearest to a cap: the depth's minimum is a narrow V along the
+  // cap normal (the reference once missed it; the engine did not).
+  const OracleShape s{SHAPE_SPHERE,
+                      {{0.030957984924316395, 0.26898212432861324, 0.17504739761352539},
+                       {0.57735026918962584, 0.57735026918962584, 0.57735026918962584, 1.6155445744325867e-15}},
+                      {0.1, 0.1, 0.1}, {}};
+  const OracleShape cyl{SHAPE_CYLINDER,
+                        {{0.15000000000000002, 0.14135103225708007, -0.090776443481445312},
+                         {-0.19709710494535093, 0.92870246868865558, 0.18508436299535355, 0.25378777442651224}},
+                        {0.38228769302368171, 0.3423692703247071, 0.1}, {}};
+  EXPECT_NEAR(engine_min_distance(two_shape_model(s, cyl)), oracle_signed_distance(s, cyl), 1e-5);
+  // A box and a cylinder, and the same pair moved rigidly: the refinement from EPA's direction
+  // alone settled in another local minimum after the move (3.4e-4 m deeper).
+  OracleShape box{SHAPE_BOX,
+                  {{-0.12949228286743164, -0.26657752990722655, -0.065589618682861339},
+                   {-0.12599729023072859, -0.08938065427699951, -0.22319290567954023, 0.96245556175329616}},
+                  {0.27199554443359375, 0.14483337402343752, 0.13404617309570313}, {}};
+  OracleShape cyl2{SHAPE_CYLINDER,
+                   {{0.18018388748168948, -0.21430797576904295, 0.077533149719238303},
+                    {0.2076389226780645, 0.89925944436188165, 0.067164370730692133, 0.37908769014490928}},
+                   {0.26436977386474614, 0.19671058654785156, 0.1}, {}};
+  const real d = engine_min_distance(two_shape_model(box, cyl2));
+  const transform T{{-3, -3, -3}, {0.48744996653638711, 0.41893419338073989, 0.11811514837018912, 0.75692501839058812}};
+  box.X = transform_multiply(T, box.X);
+  cyl2.X = transform_multiply(T, cyl2.X);
+  EXPECT_NEAR(engine_min_distance(two_shape_model(box, cyl2)), d, 1e-5);
 }
 
 // --- E3.2-gap-function --------------------------------------------------------------------------
