@@ -93,7 +93,8 @@ void register_section2(Registry& r) {
   r.add(plain("E3.2-broadphase-modes", "rule", "nxn, sap and explicit only generate candidates, and the same ones", S,
               "lib/e3/collision_kernels.cpp: broad_phase_nxn, broad_phase_sap, broad_phase_explicit"));
   r.add(plain("E3.2-geometry-routes", "rule", "convex pairs by GJK/EPA, meshes by BVH, SDF/hydroelastic separate", S,
-              "lib/e3/narrow_phase.h: geometry_route, convex_contact_candidates"));
+              "lib/e3/narrow_phase.h: geometry_route, convex_contact_candidates, triangle_contact_candidates, "
+              "triangle_feature_candidates"));
   r.add(plain("E3.2-reduction", "rule", "reduction bounds and changes the contact set; it is not a solver iteration", S,
               "lib/e3/narrow_phase.h: reduce_contacts"));
   r.add(plain("E3.2-hydro-preconditions", "rule", "hydroelastic needs both sides qualified; planes have the flag off", S,

@@ -23,6 +23,7 @@ struct ShapeView {
   View<const vec3> points;
   View<const int> triangles;
   View<const BvhNode> nodes;
+  View<const int> edge_neighbor, edge_class, vertex_owner, ring_start, ring;
 };
 ShapeView shape_view(const CollisionModel& m);
 
@@ -98,6 +99,15 @@ IMPULSE_HD inline PairContacts collide_shape_pair(const ShapeView& sv, int s0, i
       const ConvexCore local = shape_core(sv, sc, transform_multiply(transform_inverse(XM), XC));
       const aabb q = core_aabb(local, th0 + th1 + accept);
       const ConvexCore other = shape_core(sv, sc, XC);
+      const MeshView mesh{XM,
+                          scale,
+                          sv.points,
+                          sv.triangles,
+                          sv.edge_neighbor,
+                          sv.edge_class,
+                          sv.vertex_owner,
+                          sv.ring_start,
+                          sv.ring};
       int stack[64];
       int top = 0;
       stack[top++] = sv.bvh_root[sm];
@@ -118,7 +128,12 @@ IMPULSE_HD inline PairContacts collide_shape_pair(const ShapeView& sv, int s0, i
           T.points = tri;
           T.point_count = 3;
           if (n > kPairCandidateCap - 2 * kMaxFeature) n = reduce_contacts(buf, n);
-          n += triangle_contact_candidates(T, other, mesh_first, th0 + th1, accept, buf + n, kPairCandidateCap - n);
+          const GjkResult g = gjk_distance(T, other);
+          n += triangle_contact_candidates(T, other, g, mesh_first, th0 + th1, accept, buf + n,
+                                           kPairCandidateCap - n);
+          if (n > kPairCandidateCap - kMaxFeature) n = reduce_contacts(buf, n);
+          n += triangle_feature_candidates(mesh, t, T, other, g, mesh_first, th0 + th1, accept, buf + n,
+                                           kPairCandidateCap - n);
         }
       }
       break;

@@ -3,8 +3,12 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
 #include <numeric>
 #include <stdexcept>
+#include <tuple>
+
+#include "e3/narrow_phase.h"
 
 namespace impulse {
 
@@ -59,6 +63,38 @@ int build_bvh(std::vector<BvhNode>& nodes, std::vector<int>& order, const std::v
   nodes[id].left = l;
   nodes[id].right = r;
   return id;
+}
+
+// Edge adjacency of n triangles (3 welded vertex indices each, tris): nbr[3 t + k] is the local
+// triangle across edge k (vertex k -> vertex (k + 1) % 3), or -1. Returns false for an edge used by
+// more than two triangles and reports it in bad (3 t + k of its first use) and uses.
+bool edge_neighbors(const int* tris, int n, std::vector<int>& nbr, int& bad, int& uses) {
+  std::vector<std::tuple<int, int, int>> edges;  // (lower vertex, higher vertex, 3 t + k)
+  edges.reserve(3 * static_cast<std::size_t>(n));
+  for (int t = 0; t < n; ++t)
+    for (int k = 0; k < 3; ++k) {
+      const int a = tris[3 * t + k], b = tris[3 * t + (k + 1) % 3];
+      edges.emplace_back(std::min(a, b), std::max(a, b), 3 * t + k);
+    }
+  std::sort(edges.begin(), edges.end());
+  nbr.assign(3 * static_cast<std::size_t>(n), -1);
+  for (std::size_t i = 0; i < edges.size();) {
+    std::size_t j = i + 1;
+    while (j < edges.size() && std::get<0>(edges[j]) == std::get<0>(edges[i]) &&
+           std::get<1>(edges[j]) == std::get<1>(edges[i]))
+      ++j;
+    if (j - i > 2) {
+      bad = std::get<2>(edges[i]);
+      uses = static_cast<int>(j - i);
+      return false;
+    }
+    if (j - i == 2) {
+      nbr[std::get<2>(edges[i])] = std::get<2>(edges[i + 1]) / 3;
+      nbr[std::get<2>(edges[i + 1])] = std::get<2>(edges[i]) / 3;
+    }
+    i = j;
+  }
+  return true;
 }
 
 }  // namespace
@@ -192,12 +228,26 @@ int CollisionSceneBuilder::add_shape_mesh(int body, const std::vector<vec3>& ver
     if (!(length(cross(b - a, c - a)) > 1e-12 * e * e) || e <= 0)
       throw std::invalid_argument(who + ": triangle " + std::to_string(t) + " is degenerate (zero area)");
   }
+  // Weld vertices at exactly the same position: each index maps to the first vertex there.
+  std::map<std::tuple<real, real, real>, int> first_at;
+  std::vector<int> welded(tris.size());
+  for (std::size_t i = 0; i < tris.size(); ++i) {
+    const vec3 p = vertices[tris[i]];
+    welded[i] = first_at.emplace(std::make_tuple(p.x, p.y, p.z), tris[i]).first->second;
+  }
+  std::vector<int> nbr;
+  int bad = 0, uses = 0;
+  if (!edge_neighbors(welded.data(), static_cast<int>(tris.size() / 3), nbr, bad, uses))
+    throw std::invalid_argument(who + ": the edge between vertices " + std::to_string(welded[bad]) + " and " +
+                                std::to_string(welded[bad - bad % 3 + (bad + 1) % 3]) + " is shared by " +
+                                std::to_string(uses) +
+                                " triangles (non-manifold; at most 2 are allowed: split the mesh into shapes)");
   const int s = add_shape(body, SHAPE_MESH, scale, o);
   const int base = static_cast<int>(points_.size());
   src_start_[s] = static_cast<int>(triangles_.size() / 3);
   src_count_[s] = static_cast<int>(tris.size() / 3);
   points_.insert(points_.end(), vertices.begin(), vertices.end());
-  for (int i : tris) triangles_.push_back(base + i);
+  for (int i : welded) triangles_.push_back(base + i);
   return s;
 }
 
@@ -246,6 +296,39 @@ CollisionModel CollisionSceneBuilder::finalize(Device d, bool explicit_pairs) co
     for (int t = 0; t < count; ++t)
       for (int k = 0; k < 3; ++k) tris_out[3 * (first + t) + k] = triangles_[3 * local[t] + k];
   }
+  // Mesh adjacency on the final triangle order: neighbours, edge classes (scaled shape frame, where
+  // angles are those of the collided geometry), vertex owners and vertex rings (CSR).
+  std::vector<int> edge_nbr(tris_out.size(), -1), edge_class(tris_out.size(), EDGE_BOUNDARY);
+  std::vector<int> owner(points_.size(), -1), ring_start(points_.size() + 1, 0), ring;
+  std::vector<std::pair<int, int>> links;
+  for (int s = 0; s < n; ++s) {
+    if (type_[s] != SHAPE_MESH) continue;
+    const int first = src_start_[s], count = src_count_[s];
+    std::vector<int> nbr;
+    int bad = 0, uses = 0;
+    edge_neighbors(tris_out.data() + 3 * first, count, nbr, bad, uses);  // manifold: checked in add_shape_mesh
+    auto P = [&](int i) { return mul_elem(points_[i], scale_[s]); };
+    for (int t = first; t < first + count; ++t)
+      for (int k = 0; k < 3; ++k) {
+        const int ia = tris_out[3 * t + k], ib = tris_out[3 * t + (k + 1) % 3], ic = tris_out[3 * t + (k + 2) % 3];
+        if (owner[ia] < 0) owner[ia] = t;
+        links.push_back({ia, ib});
+        links.push_back({ib, ia});
+        const int local = nbr[3 * (t - first) + k];
+        if (local < 0) continue;
+        const int u = first + local;
+        int id = tris_out[3 * u];
+        for (int j = 0; j < 3; ++j)
+          if (tris_out[3 * u + j] != ia && tris_out[3 * u + j] != ib) id = tris_out[3 * u + j];
+        edge_nbr[3 * t + k] = u;
+        edge_class[3 * t + k] = classify_mesh_edge(P(ia), P(ib), P(ic), P(id));
+      }
+  }
+  std::sort(links.begin(), links.end());
+  links.erase(std::unique(links.begin(), links.end()), links.end());
+  for (const auto& l : links) ++ring_start[l.first + 1];
+  for (std::size_t i = 1; i < ring_start.size(); ++i) ring_start[i] += ring_start[i - 1];
+  for (const auto& l : links) ring.push_back(l.second);  // links are sorted by their first vertex
   std::vector<std::int64_t> excl = exclusions_, joints = joint_pairs_;
   std::sort(excl.begin(), excl.end());
   excl.erase(std::unique(excl.begin(), excl.end()), excl.end());
@@ -267,6 +350,11 @@ CollisionModel CollisionSceneBuilder::finalize(Device d, bool explicit_pairs) co
   m.geo_points = Buffer<vec3>(d, points_);
   m.mesh_triangles = Buffer<int>(d, tris_out);
   m.mesh_bvh_nodes = Buffer<BvhNode>(d, nodes);
+  m.mesh_edge_neighbor = Buffer<int>(d, edge_nbr);
+  m.mesh_edge_class = Buffer<int>(d, edge_class);
+  m.mesh_vertex_owner = Buffer<int>(d, owner);
+  m.mesh_vertex_ring_start = Buffer<int>(d, ring_start);
+  m.mesh_vertex_ring = Buffer<int>(d, ring);
   m.shape_collision_filter_pairs = Buffer<std::int64_t>(d, excl);
   m.joint_filter_body_pairs = Buffer<std::int64_t>(d, joints);
   if (explicit_pairs) {

@@ -50,8 +50,15 @@ struct CollisionModel {
   Buffer<int> shape_bvh_root;          // mesh: root node in mesh_bvh_nodes, else -1 (shape_count)
 
   Buffer<vec3> geo_points;             // hull vertices and mesh vertices, unscaled shape frame [m]
-  Buffer<int> mesh_triangles;          // 3 absolute indices into geo_points per triangle
+  Buffer<int> mesh_triangles;          // 3 absolute indices into geo_points per triangle (welded)
   Buffer<BvhNode> mesh_bvh_nodes;      // all meshes' BVH nodes
+  // Mesh adjacency (route b's edge and vertex features); edge k of triangle t runs from vertex k to
+  // vertex (k + 1) % 3, stored at 3 t + k.
+  Buffer<int> mesh_edge_neighbor;      // triangle across edge k (absolute), -1 on a boundary (3 per triangle)
+  Buffer<int> mesh_edge_class;         // MeshEdgeClass of edge k, relative to t's winding (3 per triangle)
+  Buffer<int> mesh_vertex_owner;       // lowest triangle using geo_points[i], -1 if none (geo_points size)
+  Buffer<int> mesh_vertex_ring_start;  // CSR start into mesh_vertex_ring per geo_points entry (size + 1)
+  Buffer<int> mesh_vertex_ring;        // vertices joined to each vertex by a mesh edge (geo_points indices)
 
   Buffer<std::int64_t> shape_collision_filter_pairs;  // sorted pair_key(s0, s1): explicit exclusions
   Buffer<std::int64_t> joint_filter_body_pairs;       // sorted pair_key(parent, child): filtered joints
@@ -96,6 +103,9 @@ class CollisionSceneBuilder {
   /// Convex hull of the given points (at least 4, not coplanar), scaled per axis.
   int add_shape_convex_hull(int body, const std::vector<vec3>& points, vec3 scale = {1, 1, 1}, ShapeOptions o = {});
   /// Static triangle mesh (body must be -1): vertices, 3 indices per triangle, per-axis scale.
+  /// Vertices at exactly the same position are one vertex (welded) for the adjacency; an edge
+  /// shared by more than two triangles (non-manifold) is an error naming the shape and the edge.
+  /// Triangles are two-sided; the winding (counter-clockwise = front) only orients the edge classes.
   int add_shape_mesh(int body, const std::vector<vec3>& vertices, const std::vector<int>& triangles,
                      vec3 scale = {1, 1, 1}, ShapeOptions o = {});
 

@@ -34,6 +34,16 @@ enum CollisionShapeType : int {
 
 const char* shape_type_name(int type);
 
+/// Class of a mesh triangle's edge, from the two face normals, relative to the winding normal of
+/// the triangle that stores it (cross(v1 - v0, v2 - v0), counter-clockwise = front). Built by
+/// CollisionSceneBuilder (see classify_mesh_edge in narrow_phase.h).
+enum MeshEdgeClass : int {
+  EDGE_BOUNDARY = 0,  // no neighbouring triangle
+  EDGE_CONVEX = 1,    // the neighbour bends away behind the front side (a ridge seen from the front)
+  EDGE_FLAT = 2,      // the neighbour is coplanar within kFlatEdgeTolerance
+  EDGE_CONCAVE = 3,   // the neighbour bends up in front (a valley seen from the front)
+};
+
 struct aabb {
   vec3 lo, hi;  // [m]
 };
@@ -278,11 +288,16 @@ IMPULSE_HD inline GjkResult gjk_distance(const ConvexCore& A, const ConvexCore& 
 
 // --- EPA: penetration of overlapping cores ----------------------------------------------------
 
+/// Most face normals EPA reports besides its answer (starts for refining a curved core's depth).
+constexpr int kEpaCandidates = 4;
+
 struct EpaResult {
   bool ok = false;
   vec3 normal;     // unit, from A to B (moving B along +normal by depth separates the cores)
   real depth = 0;  // penetration of the cores [m], >= 0
   vec3 point_a, point_b;
+  vec3 candidates[kEpaCandidates];  // normals of the closest faces, 3 degrees apart or more, nearest first
+  int candidate_count = 0;
 };
 
 namespace epa_detail {
@@ -306,40 +321,65 @@ IMPULSE_HD inline bool make_face(const SupportVertex* V, int a, int b, int c, Fa
   return true;
 }
 
-/// Adds vertex p to the polytope: removes faces that see it and stitches the horizon.
-IMPULSE_HD inline bool expand(SupportVertex* V, int p, Face* F, int& nf, real tol) {
+/// Adds vertex p to the polytope: removes faces that see it and stitches the horizon. With seed >= 0
+/// (a face that sees p), the faces removed are those reached from seed through faces that see p, so
+/// that the hole is one connected patch even when p lies within rounding of several nearly coplanar
+/// faces (EPA converging on a curved core); with seed < 0 every face that sees p goes. Returns
+/// false, leaving the polytope unchanged, when the new faces would not fit in kMaxFaces (the caller
+/// then stops with the polytope it has, which is still closed).
+IMPULSE_HD inline bool expand(SupportVertex* V, int p, Face* F, int& nf, real tol, int seed) {
   int edges[kMaxFaces * 3][2];
-  int ne = 0;
-  bool any = false;
-  for (int i = 0; i < nf; ++i) {
-    if (!F[i].alive) continue;
-    if (dot(F[i].n, V[p].w - V[F[i].v[0]].w) > tol) {
-      F[i].alive = false;
-      any = true;
+  bool sees[kMaxFaces];
+  for (int i = 0; i < nf; ++i) sees[i] = seed < 0 && F[i].alive && dot(F[i].n, V[p].w - V[F[i].v[0]].w) > tol;
+  if (seed >= 0) {
+    int stack[kMaxFaces];
+    int top = 0;
+    sees[seed] = true;
+    stack[top++] = seed;
+    while (top > 0) {
+      const int f = stack[--top];
       for (int e = 0; e < 3; ++e) {
-        const int a = F[i].v[e], b = F[i].v[(e + 1) % 3];
-        int twin = -1;
-        for (int j = 0; j < ne; ++j)
-          if (edges[j][0] == b && edges[j][1] == a) twin = j;
-        if (twin >= 0) {
-          edges[twin][0] = edges[ne - 1][0];
-          edges[twin][1] = edges[ne - 1][1];
-          --ne;
-        } else if (ne < kMaxFaces * 3) {
-          edges[ne][0] = a;
-          edges[ne][1] = b;
-          ++ne;
+        const int a = F[f].v[e], b = F[f].v[(e + 1) % 3];
+        for (int j = 0; j < nf; ++j) {
+          const bool twin = (F[j].v[0] == b && F[j].v[1] == a) || (F[j].v[1] == b && F[j].v[2] == a) ||
+                            (F[j].v[2] == b && F[j].v[0] == a);
+          if (!twin) continue;
+          if (!sees[j] && F[j].alive && dot(F[j].n, V[p].w - V[F[j].v[0]].w) > tol) {
+            sees[j] = true;
+            stack[top++] = j;
+          }
+          break;
         }
       }
     }
   }
-  if (!any) return true;
-  int w = 0;  // compact the alive faces
+  int ne = 0, removed = 0;
+  for (int i = 0; i < nf; ++i) {
+    if (!sees[i]) continue;
+    ++removed;
+    for (int e = 0; e < 3; ++e) {
+      const int a = F[i].v[e], b = F[i].v[(e + 1) % 3];
+      int twin = -1;
+      for (int j = 0; j < ne; ++j)
+        if (edges[j][0] == b && edges[j][1] == a) twin = j;
+      if (twin >= 0) {
+        edges[twin][0] = edges[ne - 1][0];
+        edges[twin][1] = edges[ne - 1][1];
+        --ne;
+      } else if (ne < kMaxFaces * 3) {
+        edges[ne][0] = a;
+        edges[ne][1] = b;
+        ++ne;
+      }
+    }
+  }
+  if (removed == 0) return true;
+  if (nf - removed + ne > kMaxFaces) return false;
+  int w = 0;  // compact the faces that stay
   for (int i = 0; i < nf; ++i)
-    if (F[i].alive) F[w++] = F[i];
+    if (F[i].alive && !sees[i]) F[w++] = F[i];
   nf = w;
   for (int j = 0; j < ne; ++j) {
-    if (nf >= kMaxFaces) return false;
     Face f;
     if (make_face(V, edges[j][0], edges[j][1], p, f)) F[nf++] = f;
   }
@@ -402,26 +442,30 @@ IMPULSE_HD inline EpaResult epa_penetration(const ConvexCore& A, const ConvexCor
   }
   for (int i = 0; i < nv; ++i) {
     if (i == i0 || i == i1 || i == i2 || i == i3) continue;
-    if (!expand(V, i, F, nf, tol)) return out;
+    if (!expand(V, i, F, nf, tol, -1)) return out;
   }
+  // Once every point is in, the origin is inside the polytope, so every face has dist >= 0 up to
+  // rounding. A face with dist < -tol is an inverted sliver, made when a new support point lies
+  // within rounding of several nearly coplanar faces (EPA converging on a curved core); it is
+  // never the closest face.
   for (int iter = 0; iter < kMaxVerts; ++iter) {
     int fi = -1;
     real fd = 0;
     for (int i = 0; i < nf; ++i)
-      if (fi < 0 || F[i].dist < fd) fi = i, fd = F[i].dist;
+      if (F[i].dist >= -tol && (fi < 0 || F[i].dist < fd)) fi = i, fd = F[i].dist;
     if (fi < 0) return out;
     const SupportVertex w = minkowski_support(A, B, F[fi].n);
     const real wd = dot(F[fi].n, w.w);
     if (wd - fd <= tol || nv >= kMaxVerts) break;
     V[nv] = w;
-    if (!expand(V, nv, F, nf, tol)) break;
+    if (!expand(V, nv, F, nf, tol, fi)) break;
     ++nv;
   }
   int fi = -1;
   real fd = 0;
   for (int i = 0; i < nf; ++i)
-    if (fi < 0 || F[i].dist < fd) fi = i, fd = F[i].dist;
-  if (fi < 0 || fd < -tol) return out;
+    if (F[i].dist >= -tol && (fi < 0 || F[i].dist < fd)) fi = i, fd = F[i].dist;
+  if (fi < 0) return out;
   // Barycentric coordinates of the origin's projection onto the closest face.
   const Face& f = F[fi];
   const vec3 P = fd * f.n;
@@ -436,6 +480,20 @@ IMPULSE_HD inline EpaResult epa_penetration(const ConvexCore& A, const ConvexCor
   out.normal = f.n;
   out.depth = rmax(fd, real(0));
   out.ok = true;
+  // On a curved core the polytope has many faces at nearly the closest distance, and the true
+  // deepest direction may lie near any of them: the nearest few, well apart, are kept.
+  for (int k = 0; k < kEpaCandidates; ++k) {
+    int bi = -1;
+    for (int i = 0; i < nf; ++i) {
+      if (F[i].dist < -tol || (bi >= 0 && F[i].dist >= F[bi].dist)) continue;
+      bool apart = true;
+      for (int j = 0; j < out.candidate_count; ++j)
+        if (dot(F[i].n, out.candidates[j]) > real(0.9986)) apart = false;
+      if (apart) bi = i;
+    }
+    if (bi < 0) break;
+    out.candidates[out.candidate_count++] = F[bi].n;
+  }
   return out;
 }
 
@@ -465,6 +523,24 @@ IMPULSE_HD inline vec3 refine_penetration_direction(const ConvexCore& A, const C
     if (!improved) step *= real(0.5);
   }
   return n;
+}
+
+/// The best of 64 directions spread over the sphere (a Fibonacci lattice) for the penetration
+/// depth min_u h_{A-B}(u): a second start for refine_penetration_direction. The depth function
+/// has several local minima (one per face pair, roughly), and EPA's polytope on a curved core can
+/// run out of vertices on a poor face, so a refinement started only from EPA's normal can settle
+/// in the wrong basin. Returns a unit direction (from A to B).
+IMPULSE_HD inline vec3 coarse_penetration_direction(const ConvexCore& A, const ConvexCore& B) {
+  constexpr int kN = 64;
+  vec3 best{0, 0, 1};
+  real bv = real(1e300);
+  for (int i = 0; i < kN; ++i) {
+    const real z = 1 - 2 * (i + real(0.5)) / kN, r = sqrt(1 - z * z), phi = real(2.39996322972865332) * i;
+    const vec3 u{r * cos(phi), r * sin(phi), z};
+    const real v = minkowski_support_value(A, B, u);
+    if (v < bv) bv = v, best = u;
+  }
+  return best;
 }
 
 }  // namespace impulse

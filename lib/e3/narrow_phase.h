@@ -5,17 +5,38 @@
 // penetration when they overlap; the normal n points from shape0 to shape1. A manifold is built by
 // clipping the two support features (face, edge or vertex of each core in the direction of n)
 // in the contact plane, and reduced to at most kMaxPairContacts points. Route (b), static triangle
-// meshes: each triangle the BVH reports near the other shape acts as a bounded one-sided plane
-// (triangle_contact_candidates); the union of their points is reduced to the same bound. Route (c)
-// (SDF / hydroelastic) is not built.
+// meshes: for each triangle the BVH reports near the other shape, the face acts as a bounded
+// two-sided plane (triangle_contact_candidates), and GJK/EPA against the triangle finds contacts
+// at its edges and vertices (triangle_feature_candidates). Those are kept only where the mesh
+// really has a convex feature: the builder stores, per triangle edge, the neighbour and whether
+// the fold is convex, flat or concave, and an edge or vertex normal must lie in that feature's
+// wedge or normal cone, so internal edges of flat or concave regions never produce tilted "ghost"
+// normals. The union of the points is reduced to the same bound. Route (c) (SDF / hydroelastic) is
+// not built.
 #pragma once
 
+#include "core/buffer.h"
 #include "core/hd.h"
 #include "core/math.h"
 #include "e3/contact_record.h"
 #include "e3/geometry.h"
 
 namespace impulse {
+
+/// Largest sine of the angle between two face normals for which a mesh edge counts as flat [-].
+constexpr real kFlatEdgeTolerance = real(1e-6);
+
+/// Class of edge a -> b of triangle (a, b, c) whose neighbour across the edge has the opposite
+/// vertex d (MeshEdgeClass, relative to the winding normal cross(b - a, c - a)). The neighbour's
+/// normal is taken with the orientation consistent with (a, b, c), so the class does not depend on
+/// the neighbour's own winding: flat when the normals agree to kFlatEdgeTolerance, convex when d
+/// lies behind the triangle's plane, concave otherwise.
+IMPULSE_HD inline int classify_mesh_edge(vec3 a, vec3 b, vec3 c, vec3 d) {
+  const vec3 n1 = normalize(cross(b - a, c - a));
+  const vec3 n2 = normalize(cross(a - b, d - b));
+  if (dot(n1, n2) > 0 && length(cross(n1, n2)) <= kFlatEdgeTolerance) return EDGE_FLAT;
+  return dot(n1, d - a) < 0 ? EDGE_CONVEX : EDGE_CONCAVE;
+}
 
 /// Most contact points one shape pair contributes after reduction (E3.2-reduction).
 constexpr int kMaxPairContacts = 4;
@@ -288,6 +309,19 @@ IMPULSE_HD inline int manifold_points(const ConvexCore& A, const ConvexCore& B, 
 }
 
 
+/// The manifold of A and B along n (manifold_points) plus the GJK/EPA pair (pa on A, pb on B,
+/// signed core distance s): that pair is the deepest point, and the clipped features may miss it
+/// (a cylinder cap is sampled by an octagon), so it is added whenever no manifold point is as deep.
+IMPULSE_HD inline int manifold_with_deepest(const ConvexCore& A, const ConvexCore& B, vec3 n, vec3 pa, vec3 pb,
+                                            real s, real thickness_sum, real accept, PairContact* out, int cap) {
+  int count = manifold_points(A, B, n, pa, thickness_sum, accept, out, cap);
+  real deepest = real(1e300);
+  for (int k = 0; k < count; ++k) deepest = rmin(deepest, out[k].s);
+  if (count < cap && writer_accepts(s - thickness_sum, accept) && deepest > s + real(1e-9) * (rabs(s) + real(1e-3)))
+    out[count++] = {pa, pb, n, s};
+  return count;
+}
+
 /// Candidate points of two convex cores (route a), before reduction. Writes up to
 /// 2 * kMaxFeature + kMaxFeature^2 / 2 points into out (capacity given by cap) and returns their
 /// number; points with s - thickness_sum > accept (the summed gap) are not written.
@@ -308,7 +342,15 @@ IMPULSE_HD inline int convex_contact_candidates(const ConvexCore& A, const Conve
     if (e.ok) {
       n = e.normal, pa = e.point_a, pb = e.point_b, s = -e.depth;
       if (A.type == SHAPE_CYLINDER || B.type == SHAPE_CYLINDER) {  // curved core: refine EPA
-        n = refine_penetration_direction(A, B, n);
+        // The depth min_u h_{A-B}(u) has several local minima: the search starts from EPA's
+        // closest faces and from the best coarse direction, and keeps the lowest.
+        n = refine_penetration_direction(A, B, coarse_penetration_direction(A, B));
+        real hn = minkowski_support_value(A, B, n);
+        for (int k = 0; k < e.candidate_count; ++k) {
+          const vec3 m = refine_penetration_direction(A, B, e.candidates[k]);
+          const real hm = minkowski_support_value(A, B, m);
+          if (hm < hn) n = m, hn = hm;
+        }
         pa = core_support(A, n);
         pb = core_support(B, -n);
         s = dot(n, pb - pa);
@@ -322,25 +364,46 @@ IMPULSE_HD inline int convex_contact_candidates(const ConvexCore& A, const Conve
       s = 0;
     }
   }
-  int count = manifold_points(A, B, n, pa, thickness_sum, accept, out, cap);
-  // The GJK/EPA pair is the deepest point; the clipped features may miss it (a cylinder cap is
-  // sampled by an octagon), so it is added whenever no manifold point is as deep.
-  real deepest = real(1e300);
-  for (int k = 0; k < count; ++k) deepest = rmin(deepest, out[k].s);
-  if (count < cap && writer_accepts(s - thickness_sum, accept) && deepest > s + real(1e-9) * (rabs(s) + real(1e-3)))
-    out[count++] = {pa, pb, n, s};
-  return count;
+  return manifold_with_deepest(A, B, n, pa, pb, s, thickness_sum, accept, out, cap);
 }
 
-/// Route (b) for one mesh triangle T and a convex core C: the triangle acts as a bounded one-sided
-/// plane whose normal is the face normal turned toward C's centre. The deepest point of C along
-/// that normal and the clipped features give the points; a point counts only over the triangle.
-/// (Contacts of C with a sharp convex edge of the mesh alone are not generated.)
-IMPULSE_HD inline int triangle_contact_candidates(const ConvexCore& T, const ConvexCore& C, bool triangle_first,
-                                                  real thickness_sum, real accept, PairContact* out, int cap) {
+/// A static mesh as route (b) reads it: world pose, scale, vertices, triangles and adjacency
+/// (CollisionModel's mesh_* arrays).
+struct MeshView {
+  transform X;                     // world pose of the mesh
+  vec3 scale;                      // per-axis vertex scale [-]
+  View<const vec3> points;         // geo_points, unscaled shape frame [m]
+  View<const int> triangles;       // 3 vertex indices per triangle
+  View<const int> edge_neighbor;   // 3 per triangle, -1 on a boundary
+  View<const int> edge_class;      // 3 per triangle, MeshEdgeClass
+  View<const int> vertex_owner;    // per vertex
+  View<const int> ring_start;      // per vertex + 1
+  View<const int> ring;            // neighbouring vertices
+  IMPULSE_HD vec3 vertex(int i) const { return transform_point(X, mul_elem(points[i], scale)); }
+  /// World position of the vertex of triangle nb that is not on edge k of triangle t [m].
+  IMPULSE_HD vec3 opposite(int t, int k, int nb) const {
+    const int ia = triangles[3 * t + k], ib = triangles[3 * t + (k + 1) % 3];
+    int id = triangles[3 * nb];
+    for (int j = 0; j < 3; ++j)
+      if (triangles[3 * nb + j] != ia && triangles[3 * nb + j] != ib) id = triangles[3 * nb + j];
+    return vertex(id);
+  }
+};
+
+/// Route (b), face feature, for one mesh triangle T and a convex core C: the triangle acts as a
+/// bounded plane whose normal is the face normal turned toward C (triangles are two-sided): toward
+/// C's closest point when the cores are apart (g = gjk_distance(T, C)), else toward C's centre. The deepest point of C along that normal and the clipped features give the points;
+/// a point counts only over the triangle (its projection inside T, to a relative 1e-9 so that a
+/// point exactly over a shared edge is not lost between the two triangles). Turning the normal
+/// toward C's centre alone would be wrong for a long shape over a ridge whose centre lies behind
+/// the plane of one face: that face would report a deep penetration with an inward normal.
+IMPULSE_HD inline int triangle_contact_candidates(const ConvexCore& T, const ConvexCore& C, const GjkResult& g,
+                                                  bool triangle_first, real thickness_sum, real accept,
+                                                  PairContact* out, int cap) {
   const vec3 t0 = T.points[0], t1 = T.points[1], t2 = T.points[2];
   vec3 nf = normalize(cross(t1 - t0, t2 - t0));
-  if (dot(nf, core_center(C) - t0) < 0) nf = -nf;
+  const real side = g.overlap ? real(0) : dot(nf, g.point_b - g.point_a) / g.distance;
+  if (rabs(side) > kFlatEdgeTolerance ? side < 0 : dot(nf, core_center(C) - t0) < 0) nf = -nf;
   const vec3 pc = core_support(C, -nf);
   const real h = dot(nf, pc - t0);
   if (!writer_accepts(h - thickness_sum, accept)) return 0;
@@ -352,10 +415,94 @@ IMPULSE_HD inline int triangle_contact_candidates(const ConvexCore& T, const Con
     const real d00 = dot(e0, e0), d01 = dot(e0, e1), d11 = dot(e1, e1), d20 = dot(w, e0), d21 = dot(w, e1);
     const real den = d00 * d11 - d01 * d01;
     const real v = (d11 * d20 - d01 * d21) / den, u = (d00 * d21 - d01 * d20) / den;
-    if (v >= 0 && u >= 0 && u + v <= 1)
+    const real tol = real(1e-9);
+    if (v >= -tol && u >= -tol && u + v <= 1 + tol)
       out[count++] = triangle_first ? PairContact{pt, pc, nf, h} : PairContact{pc, pt, -nf, h};
   }
   return count;
+}
+
+/// Tolerance of the edge wedge and vertex cone tests, on dot products of unit vectors [-].
+constexpr real kWedgeTolerance = real(1e-9);
+
+/// Route (b), edge and vertex features, for triangle t of a mesh and a convex core C (T is the
+/// triangle's core, its vertices in world; g = gjk_distance(T, C)). GJK gives the closest points of T and C (EPA their
+/// penetration when they overlap) and the normal n from T toward C; the feature of T holding the
+/// closest point (barycentric weights above 1e-9, or 1e-6 after EPA) decides:
+///   face interior, or n within kFlatEdgeTolerance of the face normal: nothing here, the face
+///     feature (triangle_contact_candidates) answers;
+///   edge k: only when the edge is not flat, t owns it (it has no neighbour or t is the lower
+///     triangle index) and n lies in the edge's wedge: n . t1 >= -tol and n . t2 >= -tol, with t1 and
+///     t2 the unit vectors in each face's plane, perpendicular to the edge, pointing out of that
+///     face across the edge (a boundary edge has only t1). The wedge of a convex fold is the cone
+///     between the two face normals on its outer side; on a concave fold the same test only
+///     admits the back side, where that fold is convex (triangles are two-sided), so a shape
+///     lying in a valley never gets a tilted normal from it;
+///   vertex k: only when t owns the vertex (the lowest triangle index using it) and n lies in the
+///     vertex's normal cone: n . (w - v) <= tol |w - v| for every vertex w joined to v by a mesh
+///     edge, i.e. v is the closest point of every triangle around it. A vertex inside a flat
+///     region has a degenerate cone (the face normal), which the face feature answers; a bowl's
+///     bottom or a saddle has none on the side that sees it as concave.
+/// The points are then those of manifold_with_deepest along n (an edge lying along a box face gives
+/// two). Normal shape0 -> shape1 (triangle_first: the mesh is shape0), points with
+/// s - thickness_sum > accept dropped.
+IMPULSE_HD inline int triangle_feature_candidates(const MeshView& mesh, int t, const ConvexCore& T, const ConvexCore& C,
+                                                  const GjkResult& g, bool triangle_first, real thickness_sum,
+                                                  real accept, PairContact* out, int cap) {
+  vec3 n, pa, pb;
+  real s, feature_tol;
+  if (!g.overlap) {
+    s = g.distance;
+    if (!writer_accepts(s - thickness_sum, accept)) return 0;
+    pa = g.point_a, pb = g.point_b;
+    n = (pb - pa) / s;
+    feature_tol = real(1e-9);
+  } else {
+    const EpaResult e = epa_penetration(T, C, g);
+    if (!e.ok) return 0;
+    n = e.normal, pa = e.point_a, pb = e.point_b, s = -e.depth;
+    feature_tol = real(1e-6);
+  }
+  const vec3 v0 = T.points[0], v1 = T.points[1], v2 = T.points[2];
+  const vec3 nf = normalize(cross(v1 - v0, v2 - v0));
+  if (length(cross(n, nf)) <= kFlatEdgeTolerance) return 0;
+  // Barycentric weights of pa in T.
+  const vec3 e0 = v1 - v0, e1 = v2 - v0, w = pa - v0;
+  const real d00 = dot(e0, e0), d01 = dot(e0, e1), d11 = dot(e1, e1), d20 = dot(w, e0), d21 = dot(w, e1);
+  const real den = d00 * d11 - d01 * d01;
+  const real l1 = (d11 * d20 - d01 * d21) / den, l2 = (d00 * d21 - d01 * d20) / den;
+  const real l[3] = {1 - l1 - l2, l1, l2};
+  int on = 0, last = -1, off = -1;
+  for (int k = 0; k < 3; ++k) {
+    if (l[k] > feature_tol) ++on, last = k;
+    else off = k;
+  }
+  const int base = 3 * t;
+  if (on == 2) {  // edge k from vertex k to vertex k + 1, k = the vertex after the one left out
+    const int k = (off + 1) % 3;
+    const int cls = mesh.edge_class[base + k], nb = mesh.edge_neighbor[base + k];
+    if (cls == EDGE_FLAT || (nb >= 0 && nb < t)) return 0;
+    const vec3 a = T.points[k], b = T.points[(k + 1) % 3], c = T.points[(k + 2) % 3];
+    const vec3 ed = normalize(b - a);
+    auto out_of_face = [&](vec3 opposite) {  // in-plane unit normal of the edge, away from opposite
+      const vec3 r = a - opposite;
+      return normalize(r - dot(r, ed) * ed);
+    };
+    if (dot(n, out_of_face(c)) < -kWedgeTolerance) return 0;
+    if (nb >= 0 && dot(n, out_of_face(mesh.opposite(t, k, nb))) < -kWedgeTolerance) return 0;
+  } else if (on == 1) {  // vertex last
+    const int iv = mesh.triangles[base + last];
+    if (mesh.vertex_owner[iv] != t) return 0;
+    const vec3 v = T.points[last];
+    for (int j = mesh.ring_start[iv]; j < mesh.ring_start[iv + 1]; ++j) {
+      const vec3 d = mesh.vertex(mesh.ring[j]) - v;
+      if (dot(n, d) > kWedgeTolerance * length(d)) return 0;
+    }
+  } else {
+    return 0;  // face interior: the face feature answers
+  }
+  return triangle_first ? manifold_with_deepest(T, C, n, pa, pb, s, thickness_sum, accept, out, cap)
+                        : manifold_with_deepest(C, T, -n, pb, pa, s, thickness_sum, accept, out, cap);
 }
 
 /// Route (a) for a plane (shape0 when plane_first, else shape1) and a convex core: every vertex of

@@ -658,6 +658,33 @@ TEST(E3_2_geometry_routes, OracleSphereAndBoxOnATriangleMeshMatchTheAnalyticPlan
   EXPECT_LE(box, kMaxPairContacts);
 }
 
+TEST(E3_2_geometry_routes, OracleSphereOnAMeshRidgeThroughThePipeline) {
+  // A 1 m box made of 12 triangles and a sphere (r = 0.1 m) leaning on its top edge x = z = 0.5,
+  // 1 mm into it along the bisector: the record holds one row, the mesh as shape0, the normal
+  // (1, 0, 1)/sqrt 2 from the mesh to the sphere and d = -1 mm (analytic).
+  std::vector<vec3> v;
+  for (int i = 0; i < 8; ++i) v.push_back({(i & 1) ? 0.5 : -0.5, (i & 2) ? 0.5 : -0.5, (i & 4) ? 0.5 : -0.5});
+  const std::vector<int> t = {0, 2, 3, 0, 3, 1, 4, 5, 7, 4, 7, 6, 0, 1, 5, 0, 5, 4,
+                              2, 6, 7, 2, 7, 3, 0, 4, 6, 0, 6, 2, 1, 3, 7, 1, 7, 5};
+  const vec3 u = normalize(vec3{1, 0, 1});
+  CollisionSceneBuilder b;
+  b.add_shape_mesh(-1, v, t);
+  b.add_shape_sphere(b.add_body({vec3{0.5, 0.2, 0.5} + 0.099 * u, quat_identity()}), 0.1);
+  const CollisionModel m = b.finalize();
+  std::vector<transform> q = b.body_q();
+  CollisionPipeline p(m);
+  Contacts c = p.contacts();
+  p.collide(view_of(q), c);
+  const ContactGeometrySnapshot s = snapshot_contact_geometry(m, view_of(q), c);
+  const Record r = read(c);
+  ASSERT_EQ(s.count, 1);
+  EXPECT_EQ(r.s0[0], 0);
+  EXPECT_VEC3_NEAR(s.normal_world[0], u, 1e-9);
+  EXPECT_NEAR(s.distance_m[0], -0.001, 1e-9);
+  EXPECT_VEC3_NEAR(r.p0[0], (vec3{0.5, 0.2, 0.5}), 1e-9);  // static shape: world frame
+  EXPECT_VEC3_NEAR(r.p1[0], (vec3{0, 0, 0}), 1e-9);        // the sphere's centre in its body frame
+}
+
 TEST(E3_2_geometry_routes, DegenerateShapesAreErrorsNamingTheShape) {
   CollisionSceneBuilder b;
   const int body = b.add_body();
