@@ -60,15 +60,6 @@ GeneralizedDynamics::GeneralizedDynamics(const Model& m, std::vector<real> armat
     art_joint_end_.push_back(int(order_.size()));
     max_art_dof_ = std::max(max_art_dof_, art_dof_end_.back() - art_dof_begin_.back());
   }
-  // The block-diagonal H needs independent trees: no joint may hang from another articulation's body.
-  for (int a = 0; a < articulation_count(); ++a)
-    for (int i = art_joint_begin_[a]; i < art_joint_end_[a]; ++i) {
-      int j = order_[i], p = parent_[j];
-      if (p >= 0 && body_art_[p] >= 0 && body_art_[p] != a)
-        throw std::invalid_argument("generalized dynamics: joint " + std::to_string(j) + " of articulation " +
-                                    std::to_string(a) + " hangs from body " + std::to_string(p) + " of articulation " +
-                                    std::to_string(body_art_[p]) + " (articulations must be independent trees)");
-    }
   auto flags = m.body_flags.to_host();
   for (int b = 0; b < nb_; ++b)
     if (!moved[b] && mass_[b] > 0 && !(flags[b] & int(BodyFlag::kinematic)))

@@ -4,7 +4,8 @@
 //
 // Articulations are independent trees, so J and H are block-diagonal by articulation: every
 // matrix here is stored per articulation and nothing of size (total DOF)^2 is ever formed; the
-// work grows linearly with the number of articulations.
+// work grows linearly with the number of articulations. (ModelBuilder::finalize guarantees the
+// independence: a joint's parent body is moved by an earlier joint of the same articulation.)
 //
 // Conventions are E1's: body twists (v at the COM, omega) in world; joint velocities are relative
 // twists in the parent joint frame with the linear part at the child COM. Supported joints:
