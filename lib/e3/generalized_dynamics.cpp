@@ -1,6 +1,7 @@
 // Generalized-coordinate dynamics of the E1 Model (course E3 §6): host code.
 #include "e3/generalized_dynamics.h"
 
+#include <algorithm>
 #include <stdexcept>
 #include <string>
 
@@ -42,6 +43,8 @@ GeneralizedDynamics::GeneralizedDynamics(const Model& m, std::vector<real> armat
   }
   body_dof_begin_.assign(nb_, 0);
   body_dof_end_.assign(nb_, 0);
+  body_art_.assign(nb_, -1);
+  body_row_.assign(nb_, 0);
   for (int a = 0; a + 1 < int(art.size()); ++a) {
     art_joint_begin_.push_back(int(order_.size()));
     art_dof_begin_.push_back(art[a] < art[a + 1] ? qd_start_[art[a]] : 0);
@@ -51,8 +54,11 @@ GeneralizedDynamics::GeneralizedDynamics(const Model& m, std::vector<real> armat
       moved[child_[j]] = true;
       body_dof_begin_[child_[j]] = art_dof_begin_.back();
       body_dof_end_[child_[j]] = art_dof_end_.back();
+      body_art_[child_[j]] = a;
+      body_row_[child_[j]] = 6 * (int(order_.size()) - 1 - art_joint_begin_.back());
     }
     art_joint_end_.push_back(int(order_.size()));
+    max_art_dof_ = std::max(max_art_dof_, art_dof_end_.back() - art_dof_begin_.back());
   }
   auto flags = m.body_flags.to_host();
   for (int b = 0; b < nb_; ++b)
@@ -83,40 +89,51 @@ void GeneralizedDynamics::fk_joints(const std::vector<real>& q, const std::vecto
   }
 }
 
-Eigen::MatrixXd GeneralizedDynamics::jacobian(const std::vector<real>& q) const {
-  Eigen::MatrixXd J = Eigen::MatrixXd::Zero(6 * nb_, nd_);
+std::vector<Eigen::MatrixXd> GeneralizedDynamics::jacobians(const std::vector<real>& q) const {
+  const int na = articulation_count();
+  std::vector<Eigen::MatrixXd> J(na);
+  for (int a = 0; a < na; ++a)
+    J[a] = Eigen::MatrixXd::Zero(6 * (art_joint_end_[a] - art_joint_begin_[a]), art_dof_end_[a] - art_dof_begin_[a]);
+  // Column k of every articulation in one FK pass: qd = sum_a e_(first DOF of a + k). A body's twist
+  // depends on its own articulation's DOF only, so the articulations' columns do not mix.
   std::vector<real> e(nd_, 0);
-  std::vector<BodyState> s = fk(q, e);
-  // Column k moves only the bodies of k's articulation: run that articulation's joints alone.
-  for (std::size_t a = 0; a < art_joint_begin_.size(); ++a)
-    for (int k = art_dof_begin_[a]; k < art_dof_end_[a]; ++k) {
-      e[k] = 1;
-      fk_joints(q, e, art_joint_begin_[a], art_joint_end_[a], s);
-      for (int i = art_joint_begin_[a]; i < art_joint_end_[a]; ++i) {
-        int b = child_[order_[i]];
-        J.block<3, 1>(6 * b, k) = to_eigen(s[b].v.lin);
-        J.block<3, 1>(6 * b + 3, k) = to_eigen(s[b].v.ang);
-      }
-      e[k] = 0;
+  for (int k = 0; k < max_art_dof_; ++k) {
+    for (int a = 0; a < na; ++a)
+      if (art_dof_begin_[a] + k < art_dof_end_[a]) e[art_dof_begin_[a] + k] = 1;
+    std::vector<BodyState> s = fk(q, e);
+    for (int b = 0; b < nb_; ++b) {
+      const int a = body_art_[b];
+      if (a < 0 || k >= J[a].cols()) continue;
+      J[a].block<3, 1>(body_row_[b], k) = to_eigen(s[b].v.lin);
+      J[a].block<3, 1>(body_row_[b] + 3, k) = to_eigen(s[b].v.ang);
     }
+    for (int a = 0; a < na; ++a)
+      if (art_dof_begin_[a] + k < art_dof_end_[a]) e[art_dof_begin_[a] + k] = 0;
+  }
   return J;
 }
 
-Eigen::MatrixXd GeneralizedDynamics::mass_matrix(const std::vector<real>& q) const {
-  Eigen::MatrixXd J = jacobian(q);
+BlockDiagonalMatrix GeneralizedDynamics::mass_matrix(const std::vector<real>& q) const {
+  std::vector<Eigen::MatrixXd> J = jacobians(q);
   auto s = fk(q, std::vector<real>(nd_, 0));
-  Eigen::MatrixXd H = Eigen::MatrixXd::Zero(nd_, nd_);
+  BlockDiagonalMatrix H;
+  H.size = nd_;
+  H.begin = art_dof_begin_;
+  H.blocks.resize(J.size());
+  for (std::size_t a = 0; a < J.size(); ++a) {
+    const int n = int(J[a].cols());
+    H.blocks[a] = Eigen::Map<const Eigen::VectorXd>(armature_.data() + art_dof_begin_[a], n).asDiagonal();
+  }
   for (int b = 0; b < nb_; ++b) {
+    const int a = body_art_[b];
+    if (a < 0 || J[a].cols() == 0) continue;
     mat33 R = quat_to_mat33(s[b].X.q);
     Eigen::Matrix<double, 6, 6> I = Eigen::Matrix<double, 6, 6>::Zero();
     I.topLeftCorner<3, 3>() = mass_[b] * Eigen::Matrix3d::Identity();
     I.bottomRightCorner<3, 3>() = to_eigen(R * inertia_[b] * transpose(R));
-    const int d0 = body_dof_begin_[b], n = body_dof_end_[b] - d0;
-    if (n <= 0) continue;
-    auto Jb = J.block(6 * b, d0, 6, n);
-    H.block(d0, d0, n, n) += Jb.transpose() * I * Jb;
+    auto Jb = J[a].middleRows<6>(body_row_[b]);
+    H.blocks[a] += Jb.transpose() * I * Jb;
   }
-  for (int k = 0; k < nd_; ++k) H(k, k) += armature_[k];
   return H;
 }
 
@@ -155,7 +172,7 @@ std::vector<spatial_vector> GeneralizedDynamics::bias_accelerations(const std::v
 Eigen::VectorXd GeneralizedDynamics::generalized_force(const std::vector<real>& q, const std::vector<real>& qd,
                                                        const std::vector<spatial_vector>& body_f,
                                                        const std::vector<real>& joint_f, vec3 g) const {
-  Eigen::MatrixXd J = jacobian(q);
+  std::vector<Eigen::MatrixXd> J = jacobians(q);
   auto s = fk(q, qd);
   auto a0 = bias_accelerations(q, qd);
   Eigen::VectorXd tau = Eigen::VectorXd::Zero(nd_);
@@ -169,7 +186,7 @@ Eigen::VectorXd GeneralizedDynamics::generalized_force(const std::vector<real>& 
     Eigen::Matrix<double, 6, 1> F;
     F << f.x, f.y, f.z, tq.x, tq.y, tq.z;
     const int d0 = body_dof_begin_[b], n = body_dof_end_[b] - d0;
-    if (n > 0) tau.segment(d0, n) += J.block(6 * b, d0, 6, n).transpose() * F;
+    if (n > 0) tau.segment(d0, n) += J[body_art_[b]].middleRows<6>(body_row_[b]).transpose() * F;
   }
   return tau;
 }
@@ -179,18 +196,21 @@ std::vector<spatial_vector> GeneralizedDynamics::parent_joint_wrenches(const std
                                                                       const Eigen::VectorXd& qdd,
                                                                       const std::vector<spatial_vector>& body_f,
                                                                       vec3 g) const {
-  Eigen::MatrixXd J = jacobian(q);
+  std::vector<Eigen::MatrixXd> J = jacobians(q);
   auto s = fk(q, qd);
   auto a0 = bias_accelerations(q, qd);
-  Eigen::VectorXd a = J * qdd;
   std::vector<spatial_vector> f(nb_);
   std::vector<vec3> c(nb_);
   for (int b = 0; b < nb_; ++b) {
     c[b] = world_com(s[b].X, com_[b]);
     mat33 R = quat_to_mat33(s[b].X.q);
     mat33 I_w = R * inertia_[b] * transpose(R);
-    vec3 lin = vec3{a[6 * b], a[6 * b + 1], a[6 * b + 2]} + a0[b].lin;
-    vec3 ang = vec3{a[6 * b + 3], a[6 * b + 4], a[6 * b + 5]} + a0[b].ang;
+    // a_b = J_b qdd over the body's articulation's DOF (zero for a body moved by no joint).
+    Eigen::Matrix<double, 6, 1> a = Eigen::Matrix<double, 6, 1>::Zero();
+    const int d0 = body_dof_begin_[b], n = body_dof_end_[b] - d0;
+    if (n > 0) a = J[body_art_[b]].middleRows<6>(body_row_[b]) * qdd.segment(d0, n);
+    vec3 lin = vec3{a[0], a[1], a[2]} + a0[b].lin;
+    vec3 ang = vec3{a[3], a[4], a[5]} + a0[b].ang;
     vec3 w = s[b].v.ang;
     f[b] = {mass_[b] * lin - body_f[b].lin - mass_[b] * g, I_w * ang + cross(w, I_w * w) - body_f[b].ang};
   }
@@ -216,12 +236,43 @@ std::vector<real> GeneralizedDynamics::integrate_coords(const std::vector<real>&
   return out;
 }
 
-Eigen::LLT<Eigen::MatrixXd> cholesky_or_throw(const Eigen::MatrixXd& H) {
+Eigen::MatrixXd BlockDiagonalMatrix::dense() const {
+  Eigen::MatrixXd M = Eigen::MatrixXd::Zero(size, size);
+  for (std::size_t a = 0; a < blocks.size(); ++a)
+    M.block(begin[a], begin[a], blocks[a].rows(), blocks[a].cols()) = blocks[a];
+  return M;
+}
+
+BlockCholesky::BlockCholesky(std::vector<int> begin, std::vector<Eigen::LLT<Eigen::MatrixXd>> llt, int size)
+    : begin_(std::move(begin)), llt_(std::move(llt)), size_(size) {}
+
+Eigen::VectorXd BlockCholesky::solve(const Eigen::VectorXd& b) const {
+  if (b.size() != size_)
+    throw std::invalid_argument("BlockCholesky.solve: the right-hand side has " + std::to_string(b.size()) +
+                                " entries, the matrix has " + std::to_string(size_) + " rows");
+  Eigen::VectorXd x = Eigen::VectorXd::Zero(size_);
+  for (std::size_t a = 0; a < llt_.size(); ++a) {
+    const int n = int(llt_[a].rows());
+    if (n > 0) x.segment(begin_[a], n) = llt_[a].solve(b.segment(begin_[a], n));
+  }
+  return x;
+}
+
+Eigen::LLT<Eigen::MatrixXd> cholesky_or_throw(const Eigen::MatrixXd& H, int articulation) {
   Eigen::LLT<Eigen::MatrixXd> llt(H);
   if (llt.info() != Eigen::Success)
-    throw std::runtime_error("SolverFeatherstone: the joint-space mass matrix H is not symmetric positive definite "
+    throw std::runtime_error(std::string("SolverFeatherstone: the joint-space mass matrix H") +
+                             (articulation >= 0 ? " of articulation " + std::to_string(articulation) : "") +
+                             " is not symmetric positive definite "
                              "(a massless link? add armature explicitly if that is intended)");
   return llt;
+}
+
+BlockCholesky cholesky_or_throw(const BlockDiagonalMatrix& H) {
+  std::vector<Eigen::LLT<Eigen::MatrixXd>> llt(H.blocks.size());
+  for (std::size_t a = 0; a < H.blocks.size(); ++a)
+    if (H.blocks[a].rows() > 0) llt[a] = cholesky_or_throw(H.blocks[a], int(a));
+  return BlockCholesky(H.begin, std::move(llt), H.size);
 }
 
 }  // namespace impulse

@@ -2,6 +2,11 @@
 // body Jacobians from forward kinematics, the joint-space mass matrix H = J^T I J + armature, the
 // velocity-product (bias) terms, Cholesky and the forward dynamics qdd. Host code on Eigen.
 //
+// Articulations are independent trees, so J and H are block-diagonal by articulation: every
+// matrix here is stored per articulation and nothing of size (total DOF)^2 is ever formed; the
+// work grows linearly with the number of articulations. (ModelBuilder::finalize guarantees the
+// independence: a joint's parent body is moved by an earlier joint of the same articulation.)
+//
 // Conventions are E1's: body twists (v at the COM, omega) in world; joint velocities are relative
 // twists in the parent joint frame with the linear part at the child COM. Supported joints:
 // REVOLUTE, PRISMATIC, BALL, FREE, FIXED (a tree; DISTANCE and D6 are rejected).
@@ -16,6 +21,30 @@
 
 namespace impulse {
 
+/// A square joint-space matrix that is block-diagonal by articulation: blocks[a] covers the DOF
+/// [begin[a], begin[a] + blocks[a].rows()); every entry outside the blocks is zero.
+struct BlockDiagonalMatrix {
+  std::vector<int> begin;
+  std::vector<Eigen::MatrixXd> blocks;
+  int size = 0;
+  /// The full size x size matrix, for tests and small reference computations only.
+  Eigen::MatrixXd dense() const;
+};
+
+/// One Cholesky factorization per block of a BlockDiagonalMatrix (built by cholesky_or_throw).
+class BlockCholesky {
+ public:
+  BlockCholesky() = default;
+  BlockCholesky(std::vector<int> begin, std::vector<Eigen::LLT<Eigen::MatrixXd>> llt, int size);
+  /// x = H^-1 b, block by block.
+  Eigen::VectorXd solve(const Eigen::VectorXd& b) const;
+
+ private:
+  std::vector<int> begin_;
+  std::vector<Eigen::LLT<Eigen::MatrixXd>> llt_;
+  int size_ = 0;
+};
+
 class GeneralizedDynamics {
  public:
   /// Copies the model's structure to the host. Throws std::invalid_argument naming the joint or
@@ -24,14 +53,20 @@ class GeneralizedDynamics {
   GeneralizedDynamics(const Model& model, std::vector<real> armature = {});
 
   int dof_count() const { return nd_; }
+  int articulation_count() const { return int(art_dof_begin_.size()); }
+  /// DOF range [first, last) of articulation a.
+  int articulation_dof_begin(int a) const { return art_dof_begin_[a]; }
+  int articulation_dof_end(int a) const { return art_dof_end_[a]; }
 
   /// Body poses and twists from (q, qd): eval_fk's recursion, on the host.
   std::vector<BodyState> fk(const std::vector<real>& q, const std::vector<real>& qd) const;
-  /// J (6 body_count x dof): column k is every body's twist (v_C, omega) for qd = e_k.
-  Eigen::MatrixXd jacobian(const std::vector<real>& q) const;
+  /// Per articulation a: J_a (6 bodies_of_a x dofs_of_a); rows 6i..6i+5 belong to the child of
+  /// the articulation's i-th joint, column k is that body's twist (v_C, omega) for qd = e_k.
+  /// Column k of every articulation comes from one FK pass (articulations do not share DOF).
+  std::vector<Eigen::MatrixXd> jacobians(const std::vector<real>& q) const;
   /// @formula E3.6-featherstone  H = sum_b J_b^T I_b J_b + diag(armature) (course E3 §6),
-  /// I_b = diag(m_b 1, R I_B R^T) at the COM [kg, kg m^2].
-  Eigen::MatrixXd mass_matrix(const std::vector<real>& q) const;
+  /// I_b = diag(m_b 1, R I_B R^T) at the COM [kg, kg m^2]; one dense block per articulation.
+  BlockDiagonalMatrix mass_matrix(const std::vector<real>& q) const;
   /// Velocity-product accelerations of every body with qdd = 0 (a_C [m/s^2], alpha [rad/s^2]).
   std::vector<spatial_vector> bias_accelerations(const std::vector<real>& q, const std::vector<real>& qd) const;
   /// @formula E3.6-featherstone  Generalized force (course E3 §6): the body wrenches projected by J^T,
@@ -66,6 +101,8 @@ class GeneralizedDynamics {
   // DOF [art_dof_begin_[a], art_dof_end_[a]); a body's Jacobian is zero outside its articulation's DOF.
   std::vector<int> art_joint_begin_, art_joint_end_, art_dof_begin_, art_dof_end_;
   std::vector<int> body_dof_begin_, body_dof_end_;  // per body (empty range: moved by no joint)
+  std::vector<int> body_art_, body_row_;  // per body: its articulation (-1: none), first row in J_a
+  int max_art_dof_ = 0;
   void fk_joints(const std::vector<real>& q, const std::vector<real>& qd, int begin, int end,
                  std::vector<BodyState>& s) const;
   std::vector<real> armature_;
@@ -73,6 +110,9 @@ class GeneralizedDynamics {
 
 /// Cholesky of H; throws std::runtime_error("... not symmetric positive definite ...") when it fails:
 /// no regularisation is added that the caller did not ask for (armature is the caller's).
-Eigen::LLT<Eigen::MatrixXd> cholesky_or_throw(const Eigen::MatrixXd& H);
+/// articulation >= 0 names the articulation whose block H is.
+Eigen::LLT<Eigen::MatrixXd> cholesky_or_throw(const Eigen::MatrixXd& H, int articulation = -1);
+/// One Cholesky per block; a block that is not SPD is reported naming its articulation.
+BlockCholesky cholesky_or_throw(const BlockDiagonalMatrix& H);
 
 }  // namespace impulse

@@ -1,6 +1,7 @@
 // SolverFeatherstone and the MuJoCo-semantics integrators (course E3 §6): host code.
 #include "e3/solver_featherstone.h"
 
+#include <algorithm>
 #include <stdexcept>
 #include <string>
 
@@ -111,9 +112,9 @@ const char* integrator_name(GeneralizedIntegrator i) {
 }
 
 Eigen::VectorXd velocity_implicit_step(const Eigen::MatrixXd& M, const Eigen::MatrixXd& D, const Eigen::VectorXd& r,
-                                       real h, bool symmetric) {
+                                       real h, bool symmetric, int articulation) {
   Eigen::MatrixXd A = M - h * D;
-  if (symmetric) return cholesky_or_throw(A).solve(h * r);
+  if (symmetric) return cholesky_or_throw(A, articulation).solve(h * r);
   return A.partialPivLu().solve(h * r);
 }
 
@@ -159,21 +160,45 @@ void SolverGeneralizedIntegrator::step(const State& in, State& out, const Contro
     return;
   }
   ++forward_calls_;
-  Eigen::MatrixXd M = dyn_.mass_matrix(q);
+  BlockDiagonalMatrix M = dyn_.mass_matrix(q);
   Eigen::VectorXd r = dyn_.generalized_force(q, qd_h, body_f_, joint_f_, m.gravity) - B_.cwiseProduct(qd);
-  Eigen::MatrixXd D = -Eigen::MatrixXd(B_.asDiagonal());
+  const int na = dyn_.articulation_count();
+  // D = df/dqd is block-diagonal like M: this integrator takes no contacts and body_f is a fixed
+  // input, so the generalized force of one articulation depends on its own qd only. (Velocity-
+  // dependent penalty contact damping between bodies of two articulations would couple their
+  // blocks; SolverGeneralizedIntegrator has no contact input, so that case cannot arise here.)
+  std::vector<Eigen::MatrixXd> D(na);
+  for (int a = 0; a < na; ++a) {
+    const int d0 = dyn_.articulation_dof_begin(a), n = dyn_.articulation_dof_end(a) - d0;
+    D[a] = -Eigen::MatrixXd(B_.segment(d0, n).asDiagonal());
+  }
   if (integrator_ == GeneralizedIntegrator::implicit) {
-    // The RNE velocity derivative: the bias force is quadratic in qd, so a central difference is exact.
+    // The RNE velocity derivative: the bias force is quadratic in qd, so a central difference is
+    // exact. Column k of every articulation's block comes from one pair of evaluations that
+    // perturbs the k-th DOF of all articulations at once (their forces do not couple, see above).
     const real e = 1e-3;
-    for (int k = 0; k < dyn_.dof_count(); ++k) {
+    int max_n = 0;
+    for (int a = 0; a < na; ++a) max_n = std::max(max_n, int(D[a].cols()));
+    for (int k = 0; k < max_n; ++k) {
       std::vector<real> vp(qd_h), vm(qd_h);
-      vp[k] += e;
-      vm[k] -= e;
-      D.col(k) += (dyn_.generalized_force(q, vp, body_f_, joint_f_, m.gravity) -
-                   dyn_.generalized_force(q, vm, body_f_, joint_f_, m.gravity)) / (2 * e);
+      for (int a = 0; a < na; ++a)
+        if (k < D[a].cols()) {
+          vp[dyn_.articulation_dof_begin(a) + k] += e;
+          vm[dyn_.articulation_dof_begin(a) + k] -= e;
+        }
+      Eigen::VectorXd dtau = (dyn_.generalized_force(q, vp, body_f_, joint_f_, m.gravity) -
+                              dyn_.generalized_force(q, vm, body_f_, joint_f_, m.gravity)) / (2 * e);
+      for (int a = 0; a < na; ++a)
+        if (k < D[a].cols()) D[a].col(k) += dtau.segment(dyn_.articulation_dof_begin(a), D[a].rows());
     }
   }
-  Eigen::VectorXd dv = velocity_implicit_step(M, D, r, h, integrator_ != GeneralizedIntegrator::implicit);
+  Eigen::VectorXd dv(qd.size());
+  for (int a = 0; a < na; ++a) {
+    const int d0 = dyn_.articulation_dof_begin(a), n = int(D[a].rows());
+    if (n > 0)
+      dv.segment(d0, n) = velocity_implicit_step(M.blocks[a], D[a], r.segment(d0, n), h,
+                                                 integrator_ != GeneralizedIntegrator::implicit, a);
+  }
   Eigen::VectorXd qd_next = qd + dv;
   write_state(m, dyn_.integrate_coords(q, qd_next, h), qd_next, out);
 }

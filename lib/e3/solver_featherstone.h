@@ -13,7 +13,7 @@ namespace impulse {
 /// @formula E3.6-featherstone  SolverFeatherstone.step (course E3 §6):
 ///   FK(q, qd) -> body wrenches (body_f + penalty contacts) -> tau = J^T (...) + joint_f
 ///   H = J^T I J + armature (refreshed every update_mass_matrix_interval steps) -> Cholesky
-///   qdd = H^-1 tau;  qd+ = qd + h qdd;  q+ = q + h N(q) qd+;  body_q/qd = FK(q+, qd+)
+///   qdd = H^-1 tau;  H, J and the Cholesky are per articulation (block-diagonal), never dense;  qd+ = qd + h qdd;  q+ = q + h N(q) qd+;  body_q/qd = FK(q+, qd+)
 /// The matrix solve is not a contact iteration: contacts are the penalty law of eval_body_contact.
 class SolverFeatherstone {
  public:
@@ -42,7 +42,7 @@ class SolverFeatherstone {
  private:
   const Model* model_;
   GeneralizedDynamics dyn_;
-  Eigen::LLT<Eigen::MatrixXd> llt_;
+  BlockCholesky llt_;
   long steps_ = 0, mass_matrix_updates_ = 0;
   std::vector<spatial_vector> body_parent_f_;
   Buffer<transform> fk_q_;
@@ -61,11 +61,14 @@ const char* integrator_name(GeneralizedIntegrator i);
 /// @formula E3.6-velocity-implicit  Velocity-implicit update (course E3 §6):
 ///   (M - h D) dv = h r       M [kg], D = df/dv [kg/s], r [N], dv [m/s], h [s]
 /// Symmetric (M - h D) may be factored by Cholesky (implicitfast), a general one needs LU (implicit).
+/// The solver calls it once per articulation block; articulation >= 0 names that block in the
+/// error a non-SPD symmetric matrix raises.
 Eigen::VectorXd velocity_implicit_step(const Eigen::MatrixXd& M, const Eigen::MatrixXd& D, const Eigen::VectorXd& r,
-                                       real h, bool symmetric);
+                                       real h, bool symmetric, int articulation = -1);
 
 /// Generalized-coordinate stepping with MuJoCo's integrator semantics on the Featherstone dynamics,
 /// with per-DOF joint damping f = -B qd (B [N m s/rad or N s/m]). No contacts.
+/// H and D are per articulation: every solve below is one small solve per articulation block.
 ///   euler:        r = tau - B qd; (H + h B) dv = h r; v first, then q with the new v
 ///   implicitfast: D = -B (the smooth velocity derivative; no RNE derivative); Cholesky
 ///   implicit:     D = -B + d(bias)/dqd (the RNE velocity derivative); LU
