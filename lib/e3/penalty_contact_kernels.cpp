@@ -2,8 +2,11 @@
 #include "e3/penalty_contact_kernels.h"
 
 #include <stdexcept>
+#include <string>
+#include <vector>
 
 #include "core/parallel_for.h"
+#include "core/segments.h"
 #include "e1/integrator.h"
 #include "e3/penalty_contact.h"
 
@@ -15,13 +18,37 @@ void apply_penalty_contacts(const Model& m, View<const transform> body_q, View<c
   const std::int64_t cmax = c.rigid_contact_max();
   if (on_A.size < cmax || on_B.size < cmax)
     throw std::invalid_argument("apply_penalty_contacts: scratch arrays smaller than rigid_contact_max");
+  // The body of each side of every record, grouped by body on the host (entry = 2 * contact + side),
+  // so that each body sums its own contributions in contact order: O(bodies + contacts).
+  int count = 0;
+  device_copy(&count, Device::cpu, c.rigid_contact_count.data, m.device, sizeof(int));
+  if (count < 0 || count > cmax)
+    throw std::invalid_argument("apply_penalty_contacts: contact record overflowed (count " + std::to_string(count) +
+                                " > rigid_contact_max " + std::to_string(cmax) + "): the record is incomplete");
+  std::vector<int> s0(std::size_t(count), 0), s1(std::size_t(count), 0);
+  if (count > 0) {
+    device_copy(s0.data(), Device::cpu, c.rigid_contact_shape0.data, m.device, sizeof(int) * std::size_t(count));
+    device_copy(s1.data(), Device::cpu, c.rigid_contact_shape1.data, m.device, sizeof(int) * std::size_t(count));
+  }
+  const std::vector<int> shape_body_h = m.shape_body.to_host();
+  std::vector<int> sides(2 * std::size_t(count));
+  for (int i = 0; i < count; ++i) {
+    for (int k = 0; k < 2; ++k) {
+      const int shape = k ? s1[i] : s0[i];
+      if (shape < 0 || shape >= int(shape_body_h.size()))
+        throw std::invalid_argument("apply_penalty_contacts: contact " + std::to_string(i) + " names shape " +
+                                    std::to_string(shape) + ", outside [0, " + std::to_string(shape_body_h.size()) + ")");
+      sides[2 * std::size_t(i) + k] = shape_body_h[shape];
+    }
+  }
+  std::vector<std::int64_t> start_h, entry_h;
+  build_segments(m.body_count, sides, start_h, entry_h);
+  Buffer<std::int64_t> start(m.device, start_h), entry(m.device, entry_h);
+
   auto shape_body = m.shape_body.view();
   auto com = m.body_com.view();
   PenaltyContactsView cv = c;
-  parallel_for(m.device, cmax, IMPULSE_LAMBDA(std::int64_t i) {
-    on_A[i] = spatial_vector{};
-    on_B[i] = spatial_vector{};
-    if (i >= cv.rigid_contact_count[0]) return;
+  parallel_for(m.device, count, IMPULSE_LAMBDA(std::int64_t i) {
     int a = shape_body[cv.rigid_contact_shape0[i]], b = shape_body[cv.rigid_contact_shape1[i]];
     transform X_A = a >= 0 ? body_q[a] : transform_identity();
     transform X_B = b >= 0 ? body_q[b] : transform_identity();
@@ -37,18 +64,15 @@ void apply_penalty_contacts(const Model& m, View<const transform> body_q, View<c
     on_A[i] = w.on_A;
     on_B[i] = w.on_B;
   });
+  auto st = start.view();
+  auto en = entry.view();
   parallel_for(m.device, m.body_count, IMPULSE_LAMBDA(std::int64_t b) {
     spatial_vector acc = wrench[b];
-    const int n = cv.rigid_contact_count[0];
-    for (int i = 0; i < n; ++i) {
-      if (shape_body[cv.rigid_contact_shape0[i]] == b) {
-        acc.lin += on_A[i].lin;
-        acc.ang += on_A[i].ang;
-      }
-      if (shape_body[cv.rigid_contact_shape1[i]] == b) {
-        acc.lin += on_B[i].lin;
-        acc.ang += on_B[i].ang;
-      }
+    for (std::int64_t k = st[b]; k < st[b + 1]; ++k) {
+      const std::int64_t e = en[k];
+      const spatial_vector& w = (e & 1) ? on_B[e >> 1] : on_A[e >> 1];
+      acc.lin += w.lin;
+      acc.ang += w.ang;
     }
     wrench[b] = acc;
   });

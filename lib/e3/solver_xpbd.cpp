@@ -28,18 +28,6 @@ std::vector<int> contact_bodies(const Model& model, const ContactsView& c, int c
   return sides;
 }
 
-void build_body_segments(int body_count, const std::vector<int>& sides, std::vector<std::int64_t>& start,
-                         std::vector<std::int64_t>& entry) {
-  start.assign(std::size_t(body_count) + 1, 0);
-  for (int b : sides)
-    if (b >= 0) ++start[b + 1];
-  for (int b = 0; b < body_count; ++b) start[b + 1] += start[b];
-  entry.assign(std::size_t(start[body_count]), 0);
-  std::vector<std::int64_t> fill(start.begin(), start.end() - 1);
-  for (std::size_t e = 0; e < sides.size(); ++e)
-    if (sides[e] >= 0) entry[fill[sides[e]]++] = std::int64_t(e);
-}
-
 std::vector<int> select_manifold_contacts(const std::vector<real>& depth, const std::vector<vec3>& point, int max_contacts) {
   int n = int(depth.size());
   std::vector<int> chosen;

@@ -103,11 +103,6 @@ class SolverXPBD {
 /// Throws std::invalid_argument for a shape ID outside [-1, shape_count).
 std::vector<int> contact_bodies(const Model& model, const ContactsView& c, int count);
 
-/// Counting sort of (contact, side) entries by body, contacts in increasing order within a body:
-/// start has body_count + 1 entries; entry = contact * 2 + side. Sides with body -1 are skipped.
-void build_body_segments(int body_count, const std::vector<int>& sides, std::vector<std::int64_t>& start,
-                         std::vector<std::int64_t>& entry);
-
 /// @formula E3.5-manifold-cap  Chooses at most max_contacts of the candidates of one manifold:
 /// the deepest first (smallest d, lowest index on ties), then greedily the point farthest from
 /// those chosen (largest minimum distance, lowest index on ties). Deterministic. Returns the

@@ -6,6 +6,7 @@
 #include <utility>
 
 #include "core/parallel_for.h"
+#include "core/segments.h"
 #include "e1/integrator.h"
 #include "e3/solver_xpbd.h"
 
@@ -67,7 +68,7 @@ SolverXPBD::SolverXPBD(const Model& model, int iters) : iterations(iters), model
     sides.push_back(rows ? child[j] : -1);
   }
   std::vector<std::int64_t> start, entry;
-  build_body_segments(m.body_count, sides, start, entry);
+  build_segments(m.body_count, sides, start, entry);
   joint_body_start_ = upload(m.device, start);
   joint_body_entry_ = upload(m.device, entry);
   wrench_ = Buffer<spatial_vector>(m.device, m.body_count);
@@ -115,7 +116,7 @@ void SolverXPBD::step(const State& in, State& out, const Control& control, const
   const int cap = contacts ? contacts->rigid_contact_max : 0;
   contact_impulse_ = Buffer<spatial_vector>(dev, std::vector<spatial_vector>(cap));
   std::vector<std::int64_t> cstart_h, centry_h;
-  build_body_segments(B, sides, cstart_h, centry_h);
+  build_segments(B, sides, cstart_h, centry_h);
   Buffer<std::int64_t> cstart = upload(dev, cstart_h), centry = upload(dev, centry_h);
   Buffer<int> side_buf = upload(dev, sides);
   Buffer<spatial_vector> dA(dev, count), dB(dev, count);
@@ -359,7 +360,7 @@ void SolverXPBD::step(const State& in, State& out, const Control& control, const
     const int M = int(pairs.size());
     trace_.restitution_manifolds = M;
     std::vector<std::int64_t> bstart_h, bentry_h;
-    build_body_segments(B, mbody, bstart_h, bentry_h);
+    build_segments(B, mbody, bstart_h, bentry_h);
     Buffer<std::int64_t> ms = upload(dev, mstart), bs = upload(dev, bstart_h), be = upload(dev, bentry_h);
     Buffer<int> mr = upload(dev, mrows), mb = upload(dev, mbody), rf = upload(dev, rflip);
     Buffer<real> rt = upload(dev, rtarget);

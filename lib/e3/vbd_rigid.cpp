@@ -9,6 +9,7 @@
 #include <Eigen/Dense>
 
 #include "core/eigen.h"
+#include "core/segments.h"
 #include "e1/integrator.h"
 #include "e3/maximal_joint.h"
 
@@ -173,6 +174,14 @@ void SolverVBD::step(const State& in, State& out, const Control& control, const 
     if (it != lambda_.end()) lam[i] = it->second;
   }
   auto dynamic = [&](int b) { return b >= 0 && !(flags[b] & int(BodyFlag::kinematic)) && inv_mass[b] > 0; };
+  // The rows touching each body, in row order (entry = 2 * row + side): O(bodies + rows) per sweep.
+  std::vector<int> row_sides(2 * rows.size());
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    row_sides[2 * i] = rows[i].body0;
+    row_sides[2 * i + 1] = rows[i].body1 == rows[i].body0 ? -1 : rows[i].body1;
+  }
+  std::vector<std::int64_t> row_start, row_entry;
+  build_segments(nb, row_sides, row_start, row_entry);
 
   // Inertial targets (the unconstrained prediction) and the initial guess.
   std::vector<vec3> c_tilde(nb);
@@ -205,9 +214,9 @@ void SolverVBD::step(const State& in, State& out, const Control& control, const 
       vec3 dc = c - c_tilde[b], dth = rotation_between(q_tilde[b], q[b].q);
       g.head<3>() = mass[b] / (h * h) * Eigen::Vector3d(dc.x, dc.y, dc.z);
       g.tail<3>() = I_w / (h * h) * Eigen::Vector3d(dth.x, dth.y, dth.z);
-      for (std::size_t i = 0; i < rows.size(); ++i) {
+      for (std::int64_t k = row_start[b]; k < row_start[b + 1]; ++k) {
+        const std::size_t i = std::size_t(row_entry[k] >> 1);
         const Row& r = rows[i];
-        if (r.body0 != b && r.body1 != b) continue;
         CompliantAlmCoefficients cf = compliant_alm_coefficients(r.k, rho);
         real fn = vbd_contact_normal_force(cf, gap(r, q), lam[i], r.kd, separation_speed(r, q));
         if (!(fn > 0)) continue;
