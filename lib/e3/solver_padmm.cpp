@@ -1,11 +1,13 @@
 // SolverPADMM (course E3 §6): host code.
 #include "e3/solver_padmm.h"
 
+#include <algorithm>
 #include <cmath>
 #include <stdexcept>
 #include <string>
 
 #include "core/eigen.h"
+#include "core/segments.h"
 #include "e1/integrator.h"
 #include "e3/xpbd_step.h"
 
@@ -104,13 +106,19 @@ Eigen::MatrixXd assemble_delassus(const std::vector<PADMMContactRow>& rows, cons
 Eigen::MatrixXd assemble_delassus(const std::vector<PADMMJointRow>& joints, const std::vector<PADMMContactRow>& rows,
                                   const std::vector<PADMMBodyInverse>& bodies) {
   const int nj = int(joints.size()), nc = int(rows.size()), n = nj + 3 * nc, nb = int(bodies.size());
-  // Per body: the rows it appears in and its block of J (rows x 6).
-  std::vector<std::vector<std::pair<int, Eigen::Matrix<double, 1, 6>>>> cols(nb);
+  // Every (body, row, J entry) of the rows, grouped by body below (stable: rows keep their order
+  // within a body). Only the bodies the rows touch are visited, so an island's cost does not grow
+  // with the size of the world.
+  struct Entry {
+    int body, row;
+    Eigen::Matrix<double, 1, 6> g;
+  };
+  std::vector<Entry> cols;
   auto push = [&](int k, int row, const Eigen::Matrix<double, 1, 6>& g) {
     if (k < 0) return;
     if (k >= nb) throw std::invalid_argument("assemble_delassus: row " + std::to_string(row) + " names body " +
                                              std::to_string(k) + " of " + std::to_string(nb));
-    cols[k].emplace_back(row, g);
+    cols.push_back({k, row, g});
   };
   for (int i = 0; i < nj; ++i) {
     if (joints[i].body0 == joints[i].body1) continue;  // a body jointed to itself: no row
@@ -125,14 +133,17 @@ Eigen::MatrixXd assemble_delassus(const std::vector<PADMMJointRow>& joints, cons
       for (int a = 0; a < 3; ++a) push(k, nj + 3 * i + a, G.row(a));
     }
   }
+  std::stable_sort(cols.begin(), cols.end(), [](const Entry& a, const Entry& b) { return a.body < b.body; });
   Eigen::MatrixXd W = Eigen::MatrixXd::Zero(n, n);
-  for (int k = 0; k < nb; ++k) {
+  for (std::size_t lo = 0, hi = 0; lo < cols.size(); lo = hi) {
+    const int k = cols[lo].body;
+    while (hi < cols.size() && cols[hi].body == k) ++hi;
     const Eigen::Matrix3d Iinv = to_eigen(bodies[k].inv_I_w);
-    for (const auto& [i, gi] : cols[k]) {
+    for (std::size_t a = lo; a < hi; ++a) {
       Eigen::Matrix<double, 6, 1> mg;
-      mg.head<3>() = bodies[k].inv_m * gi.head<3>().transpose();
-      mg.tail<3>() = Iinv * gi.tail<3>().transpose();
-      for (const auto& [j, gj] : cols[k]) W(i, j) += gj.dot(mg);
+      mg.head<3>() = bodies[k].inv_m * cols[a].g.head<3>().transpose();
+      mg.tail<3>() = Iinv * cols[a].g.tail<3>().transpose();
+      for (std::size_t c = lo; c < hi; ++c) W(cols[a].row, cols[c].row) += cols[c].g.dot(mg);
     }
   }
   return W;
@@ -153,6 +164,81 @@ void SolverPADMM::reset() {
   history_.clear();
   joint_history_.clear();
   status_.assign(1, PADMMStatus{});
+}
+
+// The rows couple only the movable bodies they touch, so W is block-diagonal over the connected
+// components ("islands") of the body-row graph, and proximal ADMM on a block-diagonal problem
+// decouples: every block takes exactly the iterates it would take alone. Each island is therefore
+// assembled and solved on its own, and the world's status is the worst over its islands
+// (converged only when all are; iterations, r_p, r_d, r_c their maxima). The one difference from a
+// single solve is the stop test, which is applied per island. Rows without a movable body form one
+// island of their own.
+PADMMStatus SolverPADMM::solve_islands(const std::vector<PADMMBodyInverse>& inv, const Eigen::VectorXd& b,
+                                       const std::vector<real>& mu) {
+  const int nb = int(inv.size()), nj = int(joint_rows_.size()), nc = int(rows_.size());
+  std::vector<int> root(std::size_t(nb) + 1);
+  for (int k = 0; k <= nb; ++k) root[k] = k;
+  auto find = [&](int k) {
+    while (root[k] != k) k = root[k] = root[root[k]];
+    return k;
+  };
+  auto node = [&](int b0, int b1) {  // the island node of a row: a movable body, else the extra node nb
+    const bool m0 = b0 >= 0 && inv[b0].inv_m > 0, m1 = b1 >= 0 && inv[b1].inv_m > 0;
+    if (m0 && m1) {
+      const int r0 = find(b0), r1 = find(b1);
+      if (r0 != r1) root[std::max(r0, r1)] = std::min(r0, r1);
+    }
+    return m0 ? b0 : m1 ? b1 : nb;
+  };
+  std::vector<int> row_node(std::size_t(nj + nc));
+  for (int i = 0; i < nj; ++i) row_node[i] = node(joint_rows_[i].body0, joint_rows_[i].body1);
+  for (int i = 0; i < nc; ++i) row_node[nj + i] = node(rows_[i].body0, rows_[i].body1);
+  std::vector<int> island_of_root(std::size_t(nb) + 1, -1), row_island(row_node.size());
+  int islands = 0;
+  for (std::size_t r = 0; r < row_node.size(); ++r) {
+    const int k = find(row_node[r]);
+    if (island_of_root[k] < 0) island_of_root[k] = islands++;
+    row_island[r] = island_of_root[k];
+  }
+  std::vector<std::int64_t> start, entry;  // rows of each island in row order: joints, then contacts
+  build_segments(islands, row_island, start, entry);
+
+  PADMMStatus world;
+  world.converged = true;
+  for (int isl = 0; isl < islands; ++isl) {
+    std::vector<PADMMJointRow> jr;
+    std::vector<PADMMContactRow> cr;
+    std::vector<real> mu_i;
+    std::vector<int> at;  // position in the world vectors of each unknown of the island
+    for (std::int64_t k = start[isl]; k < start[isl + 1]; ++k) {
+      const int r = int(entry[k]);
+      if (r < nj) {
+        jr.push_back(joint_rows_[r]);
+        at.push_back(r);
+      }
+    }
+    for (std::int64_t k = start[isl]; k < start[isl + 1]; ++k) {
+      const int r = int(entry[k]);
+      if (r < nj) continue;
+      cr.push_back(rows_[r - nj]);
+      mu_i.push_back(mu[r - nj]);
+      for (int a = 0; a < 3; ++a) at.push_back(nj + 3 * (r - nj) + a);
+    }
+    const Eigen::MatrixXd W = assemble_delassus(jr, cr, inv);
+    Eigen::VectorXd b_i(Eigen::Index(at.size())), x_i(Eigen::Index(at.size()));
+    for (std::size_t a = 0; a < at.size(); ++a) {
+      b_i[Eigen::Index(a)] = b[at[a]];
+      x_i[Eigen::Index(a)] = x_[at[a]];
+    }
+    const PADMMStatus s = padmm_solve(W, b_i, mu_i, settings_, x_i, nullptr, int(jr.size()));
+    for (std::size_t a = 0; a < at.size(); ++a) x_[at[a]] = x_i[Eigen::Index(a)];
+    world.converged = world.converged && s.converged;
+    world.iterations = std::max(world.iterations, s.iterations);
+    world.r_p = std::max(world.r_p, s.r_p);
+    world.r_d = std::max(world.r_d, s.r_d);
+    world.r_c = std::max(world.r_c, s.r_c);
+  }
+  return world;
 }
 
 void SolverPADMM::step(const State& in, State& out, const Control& control, const PenaltyContactsView* contacts,
@@ -244,7 +330,6 @@ void SolverPADMM::step(const State& in, State& out, const Control& control, cons
     return vk;
   };
   const int nj = int(joint_rows_.size()), nc = int(rows_.size());
-  Eigen::MatrixXd W = assemble_delassus(joint_rows_, rows_, inv);
   Eigen::VectorXd b(nj + 3 * nc);
   std::vector<real> mu(nc);
   x_ = Eigen::VectorXd::Zero(nj + 3 * nc);
@@ -271,7 +356,7 @@ void SolverPADMM::step(const State& in, State& out, const Control& control, cons
         x_.segment<3>(nj + 3 * i) = settings_.warmstart_scale * Eigen::Vector3d(it->second.x, it->second.y, it->second.z);
     }
   }
-  status_[0] = padmm_solve(W, b, mu, settings_, x_, nullptr, nj);
+  status_[0] = solve_islands(inv, b, mu);
   joint_history_.assign(x_.data(), x_.data() + nj);
   history_.clear();
   for (int i = 0; i < nc; ++i) history_[keys_[i]] = {x_[nj + 3 * i], x_[nj + 3 * i + 1], x_[nj + 3 * i + 2]};

@@ -101,6 +101,11 @@ class SolverPADMM {
   void reset();
 
  private:
+  /// Solves the step's problem island by island (connected components of bodies and rows); x_
+  /// holds the warm start on entry and the impulses on exit. Returns the world's status.
+  PADMMStatus solve_islands(const std::vector<PADMMBodyInverse>& inv, const Eigen::VectorXd& b,
+                            const std::vector<real>& mu);
+
   const Model* model_;
   PADMMSettings settings_;
   std::vector<PADMMStatus> status_;

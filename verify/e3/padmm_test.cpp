@@ -293,3 +293,37 @@ TEST(E3_10_ex7_padmm_vs_xpbd, ReportsExhaustedBudgetAsNotConverged) {
   EXPECT_EQ(padmm_status_report(ex, tight.max_iterations), "not converged: iteration budget exhausted");
   EXPECT_EQ(padmm_status_report(sphere_on_ground_status({}), 200), "converged");
 }
+
+// Islands: four spheres resting apart on the ground are four independent problems. Sphere 0 of the
+// four-sphere world must move bitwise as it does alone, although its neighbours slide with other
+// velocities and need other iteration counts; the world's status is the worst of its islands.
+TEST(E3_6_padmm_convergence, SimIslandsSolveLikeTheirBodiesAlone) {
+  auto run = [](int n, PADMMStatus& worst) {
+    Model m = sphere_grid_model(n, 1, 0.1, real(0.099));
+    State s0 = m.state(), s1 = m.state();
+    Control c = m.control();
+    auto qd = s0.body_qd.to_host();
+    for (int b = 0; b < n; ++b) qd[b] = {{real(0.3) + real(0.7) * b, real(-0.2) * b, 0}, {0, 0, real(b)}};
+    s0.body_qd.copy_from_host(qd.data());
+    GroundContactFixture fx(m.device, 4 * n, 0.01, PenaltyMaterial{0, 0, 0, 0, 0.5});
+    SolverPADMM solver(m);
+    worst = PADMMStatus{};
+    for (int k = 0; k < 5; ++k) {
+      fx.generate(m, s0);
+      PenaltyContactsView v = fx.view();
+      solver.step(s0, s1, c, &v, 0.01);
+      std::swap(s0, s1);
+      worst.iterations = std::max(worst.iterations, solver.status()[0].iterations);
+    }
+    return std::make_pair(s0.body_q.to_host()[0], s0.body_qd.to_host()[0]);
+  };
+  PADMMStatus alone, together;
+  const auto [q1, v1] = run(1, alone);
+  const auto [q4, v4] = run(4, together);
+  EXPECT_EQ(q1.p.x, q4.p.x);
+  EXPECT_EQ(q1.p.z, q4.p.z);
+  EXPECT_EQ(q1.q.z, q4.q.z);
+  EXPECT_EQ(v1.lin.x, v4.lin.x);
+  EXPECT_EQ(v1.ang.z, v4.ang.z);
+  EXPECT_GT(together.iterations, alone.iterations);  // the faster neighbours need more iterations
+}
