@@ -533,6 +533,52 @@ RC_GTEST_PROP(E3_2_reduction, OracleTiltedBoxOnALargeBoxKeepsEveryCornerWithinTh
   expect_corner_manifold(pc, box, accept);
 }
 
+namespace {
+// The pair (plane, core) when plane_first, else (core, plane); shape0 is the lower shape index.
+PairContacts plane_pair(const std::function<void(CollisionSceneBuilder&, int)>& add_core, const transform& X,
+                        real accept, bool plane_first = true) {
+  CollisionSceneBuilder b;
+  const int body = b.add_body(X);
+  if (plane_first) b.add_shape_plane(-1);
+  add_core(b, body);
+  if (!plane_first) b.add_shape_plane(-1);
+  const CollisionModel m = b.finalize();
+  const std::vector<transform> q = b.body_q();
+  const ShapeView sv = shape_view(m);
+  View<const transform> bq{q.data(), 1};
+  return collide_shape_pair(sv, 0, 1, shape_world_pose(sv, bq, 0), shape_world_pose(sv, bq, 1), accept);
+}
+}  // namespace
+
+// A flat box 1 mm into a plane under a gap that holds all eight corners: exactly its four bottom
+// corners, never a top corner chosen for spread, whichever of the two is shape0.
+TEST(E3_2_reduction, FlatBoxUnderALargeGapKeepsExactlyItsBottomCorners) {
+  const transform X{{0.3, -0.2, 0.1 - 0.001}, quat_from_axis_angle({0, 0, 1}, 0.4)};
+  for (bool plane_first : {true, false}) {
+    const PairContacts pc = plane_pair(
+        [](CollisionSceneBuilder& b, int body) { b.add_shape_box(body, 0.2, 0.15, 0.1); }, X, 1.0, plane_first);
+    ASSERT_EQ(pc.count, 4);
+    for (int k = 0; k < pc.count; ++k) {
+      EXPECT_NEAR(pc.c[k].s, -0.001, 1e-12);
+      EXPECT_NEAR((plane_first ? pc.c[k].b : pc.c[k].a).z, -0.001, 1e-12) << plane_first;
+    }
+  }
+}
+
+// A tilted cylinder on a plane: the deepest contact is the exact deepest rim point of its lower cap,
+// z = c_z - h cos(theta) - r sin(theta), not a rim sample; at most kMaxPairContacts points.
+TEST(E3_2_reduction, TiltedCylinderOnAPlaneKeepsTheExactDeepestRimPoint) {
+  const real r = 0.1, hh = 0.2, theta = 0.3, cz = hh * std::cos(theta) + r * std::sin(theta) - 0.002;
+  const transform X{{0, 0, cz}, quat_from_axis_angle(normalize(vec3{1, 2, 0}), theta)};
+  const PairContacts pc = plane_pair([&](CollisionSceneBuilder& b, int body) { b.add_shape_cylinder(body, r, hh); },
+                                     X, 0.01);
+  ASSERT_GE(pc.count, 1);
+  ASSERT_LE(pc.count, kMaxPairContacts);
+  real deepest = 1e9;
+  for (int k = 0; k < pc.count; ++k) deepest = std::min(deepest, pc.c[k].s);
+  EXPECT_NEAR(deepest, -0.002, 1e-12);
+}
+
 TEST(E3_2_reduction, BoxFaceOnBoxGivesAFourPointManifold) {
   // A 0.2 m cube resting 1 mm into a larger box: the face-face manifold is the four corners.
   OracleShape A{SHAPE_BOX, {{0, 0, 0}, quat_identity()}, {1, 1, 0.5}, {}};
