@@ -5,8 +5,8 @@
 // penetration when they overlap; the normal n points from shape0 to shape1. A manifold is built by
 // clipping two features in the contact plane: for a box the face whose normal is most aligned with
 // n (A) or -n (B), the reference/incident faces of Box2D v3 manifold.c b2ClipPolygons and Bullet's
-// btPolyhedralContactClipping; for the other cores the support feature (face, edge or vertex in the
-// direction of n). Points are then reduced to at most kMaxPairContacts. A plane against a core
+// btPolyhedralContactClipping, for a cylinder its cap within 45 degrees, for the other cores the
+// support feature (face, edge or vertex in the direction of n). Points are then reduced to at most kMaxPairContacts. A plane against a core
 // takes every vertex of the core within the accept distance (Newton's collide_plane_box in
 // geometry/collision_primitive.py tests all eight corners), then its deepest layer. Route (b), static triangle
 // meshes: for each triangle the BVH reports near the other shape, the face acts as a bounded
@@ -171,11 +171,26 @@ IMPULSE_HD inline int box_face(const ConvexCore& c, vec3 dir, vec3* out) {
 }
 
 /// The feature of a core that manifold_points clips in direction dir: a box's most aligned face
-/// (box_face), the support feature (support_feature) of every other core. Triangles already give
-/// their whole face along their face normal (the face feature of route b); convex hulls carry no
-/// face list, so they keep the support feature.
+/// (box_face); a cylinder's cap (kCylinderRimSamples rim points) when its axis is within 45 degrees
+/// of dir, so that a cylinder standing tilted by a few degrees keeps a support polygon (the exact
+/// deepest point is added by manifold_with_deepest); else the support feature (support_feature).
+/// Triangles already give their whole face along their face normal (the face feature of route b),
+/// and along an edge or vertex normal their edge or vertex is the right feature; convex hulls carry
+/// no face list, so they keep the support feature.
 IMPULSE_HD inline int clip_feature(const ConvexCore& c, vec3 dir, vec3* out) {
-  return c.type == SHAPE_BOX ? box_face(c, dir, out) : support_feature(c, dir, out);
+  if (c.type == SHAPE_BOX) return box_face(c, dir, out);
+  if (c.type == SHAPE_CYLINDER) {
+    const vec3 dl = quat_rotate_inv(c.X.q, dir);
+    if (rabs(dl.z) >= sqrt(dl.x * dl.x + dl.y * dl.y)) {  // the cap is the most aligned face
+      const real z = dl.z > 0 ? c.scale.y : -c.scale.y;
+      for (int k = 0; k < kCylinderRimSamples; ++k) {
+        const real t = kCylinderRimStep * k;
+        out[k] = transform_point(c.X, {c.scale.x * cos(t), c.scale.x * sin(t), z});
+      }
+      return kCylinderRimSamples;
+    }
+  }
+  return support_feature(c, dir, out);
 }
 
 /// Vertices of a core that a plane route tests, for the plane's inward normal down (pointing from

@@ -579,6 +579,30 @@ TEST(E3_2_reduction, TiltedCylinderOnAPlaneKeepsTheExactDeepestRimPoint) {
   EXPECT_NEAR(deepest, -0.002, 1e-12);
 }
 
+// A cylinder standing on a large box, tilted by 2 degrees and sunk 1 mm at its deepest rim point:
+// most of its rim penetrates, and the manifold must span the cap so that the projection of its
+// centre lies inside the support polygon (a single deepest point would let it tip over).
+TEST(E3_2_reduction, TiltedCylinderOnABoxGetsASupportPolygonUnderItsCentre) {
+  const real r = 0.1, hh = 0.2, theta = 0.035;
+  const real cz = 0.5 + hh * std::cos(theta) + r * std::sin(theta) - 0.001;
+  OracleShape A{SHAPE_BOX, {{0, 0, 0}, quat_identity()}, {1, 1, 0.5}, {}};
+  OracleShape B{SHAPE_CYLINDER, {{0.1, 0.2, cz}, quat_from_axis_angle({0, 1, 0}, theta)}, {r, hh, 0}, {}};
+  PairContacts pc;
+  EXPECT_NEAR(engine_min_distance(two_shape_model(A, B), &pc), -0.001, 1e-9);
+  ASSERT_GE(pc.count, 3);
+  // The centre's projection (x, y) must lie inside the convex hull of the contact points (x, y).
+  std::vector<std::pair<real, real>> p;
+  for (int k = 0; k < pc.count; ++k) p.push_back({pc.c[k].b.x, pc.c[k].b.y});
+  const real cx = 0.1, cy = 0.2;
+  std::sort(p.begin(), p.end(), [&](auto u, auto v) {
+    return std::atan2(u.second - cy, u.first - cx) < std::atan2(v.second - cy, v.first - cx);
+  });
+  for (std::size_t i = 0; i < p.size(); ++i) {
+    const auto u = p[i], v = p[(i + 1) % p.size()];
+    EXPECT_GT((v.first - u.first) * (cy - u.second) - (v.second - u.second) * (cx - u.first), 0) << i;
+  }
+}
+
 TEST(E3_2_reduction, BoxFaceOnBoxGivesAFourPointManifold) {
   // A 0.2 m cube resting 1 mm into a larger box: the face-face manifold is the four corners.
   OracleShape A{SHAPE_BOX, {{0, 0, 0}, quat_identity()}, {1, 1, 0.5}, {}};
