@@ -6,12 +6,13 @@
 // clipping two features in the contact plane: for a box the face whose normal is most aligned with
 // n (A) or -n (B), the reference/incident faces of Box2D v3 manifold.c b2ClipPolygons and Bullet's
 // btPolyhedralContactClipping, for a cylinder its cap within 45 degrees, for the other cores the
-// support feature (face, edge or vertex in the direction of n). Points are then reduced to at most kMaxPairContacts. A plane against a core
-// takes every vertex of the core within the accept distance (Newton's collide_plane_box in
-// geometry/collision_primitive.py tests all eight corners), then its deepest layer. Route (b), static triangle
-// meshes: for each triangle the BVH reports near the other shape, the face acts as a bounded
-// two-sided plane (triangle_contact_candidates), and GJK/EPA against the triangle finds contacts
-// at its edges and vertices (triangle_feature_candidates). Those are kept only where the mesh
+// support feature (face, edge or vertex in the direction of n). Points are then reduced to at
+// most kMaxPairContacts. A plane against a core takes every vertex of the core within the accept
+// distance (Newton's collide_plane_box in geometry/collision_primitive.py tests all eight
+// corners), then its deepest layer. Route (b), static triangle meshes: for each triangle the BVH
+// reports near the other shape, the face acts as a bounded two-sided plane
+// (triangle_contact_candidates), and GJK/EPA against the triangle finds contacts at its edges and
+// vertices (triangle_feature_candidates). Those are kept only where the mesh
 // really has a convex feature: the builder stores, per triangle edge, the neighbour and whether
 // the fold is convex, flat or concave, and an edge or vertex normal must lie in that feature's
 // wedge or normal cone, so internal edges of flat or concave regions never produce tilted "ghost"
