@@ -96,7 +96,7 @@ void register_section2(Registry& r) {
               "lib/e3/narrow_phase.h: geometry_route, convex_contact_candidates, triangle_contact_candidates, "
               "triangle_feature_candidates"));
   r.add(plain("E3.2-reduction", "rule", "reduction bounds and changes the contact set; it is not a solver iteration", S,
-              "lib/e3/narrow_phase.h: reduce_contacts"));
+              "lib/e3/narrow_phase.h: reduce_contacts, keep_deepest_layer"));
   r.add(plain("E3.2-hydro-preconditions", "rule", "hydroelastic needs both sides qualified; planes have the flag off", S,
               "lib/e3/collision_model.cpp: add_shape_plane; lib/e3/narrow_phase.h: geometry_route"));
   r.add(plain("E3.2-filter-table", "table", "world, group, pair filters, margin, gap and speculative gap", S,

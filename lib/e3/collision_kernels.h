@@ -69,6 +69,7 @@ IMPULSE_HD inline aabb shape_aabb(const ShapeView& sv, int s, const transform& X
 
 /// Most candidate points gathered for one pair before reduction.
 constexpr int kPairCandidateCap = 48;
+static_assert(kPairCandidateCap >= kMaxPlaneVertices, "the plane route writes every vertex of a primitive core");
 
 /// Contacts of one candidate pair (s0 < s1) at the given world poses, reduced to at most
 /// kMaxPairContacts. accept is the summed (possibly speculative) gap [m].

@@ -3,11 +3,16 @@
 //
 // Route (a), primitive/convex pairs: GJK gives the core distance when the cores are apart, EPA the
 // penetration when they overlap; the normal n points from shape0 to shape1. A manifold is built by
-// clipping the two support features (face, edge or vertex of each core in the direction of n)
-// in the contact plane, and reduced to at most kMaxPairContacts points. Route (b), static triangle
-// meshes: for each triangle the BVH reports near the other shape, the face acts as a bounded
-// two-sided plane (triangle_contact_candidates), and GJK/EPA against the triangle finds contacts
-// at its edges and vertices (triangle_feature_candidates). Those are kept only where the mesh
+// clipping two features in the contact plane: for a box the face whose normal is most aligned with
+// n (A) or -n (B), the reference/incident faces of Box2D v3 manifold.c b2ClipPolygons and Bullet's
+// btPolyhedralContactClipping, for a cylinder its cap within 45 degrees, for the other cores the
+// support feature (face, edge or vertex in the direction of n). Points are then reduced to at
+// most kMaxPairContacts. A plane against a core takes every vertex of the core within the accept
+// distance (Newton's collide_plane_box in geometry/collision_primitive.py tests all eight
+// corners), then its deepest layer. Route (b), static triangle meshes: for each triangle the BVH
+// reports near the other shape, the face acts as a bounded two-sided plane
+// (triangle_contact_candidates), and GJK/EPA against the triangle finds contacts at its edges and
+// vertices (triangle_feature_candidates). Those are kept only where the mesh
 // really has a convex feature: the builder stores, per triangle edge, the neighbour and whether
 // the fold is convex, flat or concave, and an edge or vertex normal must lie in that feature's
 // wedge or normal cone, so internal edges of flat or concave regions never produce tilted "ghost"
@@ -42,6 +47,13 @@ IMPULSE_HD inline int classify_mesh_edge(vec3 a, vec3 b, vec3 c, vec3 d) {
 constexpr int kMaxPairContacts = 4;
 /// Most support-feature vertices considered per side (a cylinder cap is sampled with 8).
 constexpr int kMaxFeature = 16;
+/// Rim points sampled per cylinder cap (an inscribed octagon).
+constexpr int kCylinderRimSamples = 8;
+/// Angle between neighbouring rim samples, 2 pi / kCylinderRimSamples [rad].
+constexpr real kCylinderRimStep = real(0.78539816339744831);
+/// Most vertices plane_vertices writes for a box, capsule, sphere or cylinder (a cylinder: per cap
+/// the deepest rim point and the sampled rim). A convex hull's points are streamed instead.
+constexpr int kMaxPlaneVertices = 2 * (kCylinderRimSamples + 1);
 
 /// One contact of a pair, before it becomes a record row.
 struct PairContact {
@@ -101,8 +113,8 @@ IMPULSE_HD inline int support_feature(const ConvexCore& c, vec3 dir, vec3* out) 
       const real r = c.scale.x, hh = c.scale.y;
       if (rabs(dl.z) > real(0.9999)) {  // a cap faces dir
         const real z = dl.z > 0 ? hh : -hh;
-        for (int k = 0; k < 8; ++k) {
-          const real t = real(0.78539816339744831) * k;
+        for (int k = 0; k < kCylinderRimSamples; ++k) {
+          const real t = kCylinderRimStep * k;
           out[n++] = transform_point(c.X, {r * cos(t), r * sin(t), z});
         }
       } else if (rabs(dl.z) < real(1e-2)) {  // the side faces dir: a line on the mantle
@@ -132,6 +144,89 @@ IMPULSE_HD inline int support_feature(const ConvexCore& c, vec3 dir, vec3* out) 
     default: out[n++] = top; break;
   }
   if (n == 0) out[n++] = top;
+  return n;
+}
+
+/// The four corners of the box face whose outward normal is most aligned with world direction dir
+/// (ties go to the lower local axis): the reference face of A (dir = n) or the incident face of B
+/// (dir = -n) in the clipping of manifold_points. Unlike support_feature it needs no tolerance: a box
+/// tilted by a small angle still offers its whole face, so its shallower corners are clipped too.
+IMPULSE_HD inline int box_face(const ConvexCore& c, vec3 dir, vec3* out) {
+  const vec3 dl = quat_rotate_inv(c.X.q, dir);
+  const real ax[3] = {rabs(dl.x), rabs(dl.y), rabs(dl.z)};
+  int k = 0;
+  if (ax[1] > ax[k]) k = 1;
+  if (ax[2] > ax[k]) k = 2;
+  const real comp[3] = {dl.x, dl.y, dl.z};
+  const real h[3] = {c.scale.x, c.scale.y, c.scale.z};
+  const int u = (k + 1) % 3, v = (k + 2) % 3;
+  const real su[4] = {-1, 1, 1, -1}, sv[4] = {-1, -1, 1, 1};
+  for (int i = 0; i < 4; ++i) {
+    real p[3];
+    p[k] = comp[k] >= 0 ? h[k] : -h[k];
+    p[u] = su[i] * h[u];
+    p[v] = sv[i] * h[v];
+    out[i] = transform_point(c.X, {p[0], p[1], p[2]});
+  }
+  return 4;
+}
+
+/// The feature of a core that manifold_points clips in direction dir: a box's most aligned face
+/// (box_face); a cylinder's cap (kCylinderRimSamples rim points) when its axis is within 45 degrees
+/// of dir, so that a cylinder standing tilted by a few degrees keeps a support polygon (the exact
+/// deepest point is added by manifold_with_deepest); else the support feature (support_feature).
+/// Triangles already give their whole face along their face normal (the face feature of route b),
+/// and along an edge or vertex normal their edge or vertex is the right feature; convex hulls carry
+/// no face list, so they keep the support feature.
+IMPULSE_HD inline int clip_feature(const ConvexCore& c, vec3 dir, vec3* out) {
+  if (c.type == SHAPE_BOX) return box_face(c, dir, out);
+  if (c.type == SHAPE_CYLINDER) {
+    const vec3 dl = quat_rotate_inv(c.X.q, dir);
+    if (rabs(dl.z) >= sqrt(dl.x * dl.x + dl.y * dl.y)) {  // the cap is the most aligned face
+      const real z = dl.z > 0 ? c.scale.y : -c.scale.y;
+      for (int k = 0; k < kCylinderRimSamples; ++k) {
+        const real t = kCylinderRimStep * k;
+        out[k] = transform_point(c.X, {c.scale.x * cos(t), c.scale.x * sin(t), z});
+      }
+      return kCylinderRimSamples;
+    }
+  }
+  return support_feature(c, dir, out);
+}
+
+/// Vertices of a core that a plane route tests, for the plane's inward normal down (pointing from
+/// the plane's front side into it): a box's 8 corners, a capsule's 2 segment ends, a sphere's
+/// centre (its core point), and per cylinder cap the exact deepest rim point along down (when the cap
+/// is not parallel to the plane) and kCylinderRimSamples rim samples. Not for convex hulls (their
+/// points are read directly) or triangles. Writes at most kMaxPlaneVertices points.
+IMPULSE_HD inline int plane_vertices(const ConvexCore& c, vec3 down, vec3* out) {
+  int n = 0;
+  switch (c.type) {
+    case SHAPE_BOX:
+      for (int i = 0; i < 8; ++i)
+        out[n++] = transform_point(c.X, {(i & 1) ? c.scale.x : -c.scale.x, (i & 2) ? c.scale.y : -c.scale.y,
+                                         (i & 4) ? c.scale.z : -c.scale.z});
+      break;
+    case SHAPE_CAPSULE:
+      out[n++] = transform_point(c.X, {0, 0, c.scale.y});
+      out[n++] = transform_point(c.X, {0, 0, -c.scale.y});
+      break;
+    case SHAPE_CYLINDER: {
+      const vec3 dl = quat_rotate_inv(c.X.q, down);
+      const real r = c.scale.x, hh = c.scale.y;
+      const real rr = sqrt(dl.x * dl.x + dl.y * dl.y);
+      const real caps[2] = {hh, -hh};
+      for (real z : caps) {
+        if (rr > real(1e-12)) out[n++] = transform_point(c.X, {r * dl.x / rr, r * dl.y / rr, z});
+        for (int k = 0; k < kCylinderRimSamples; ++k) {
+          const real t = kCylinderRimStep * k;
+          out[n++] = transform_point(c.X, {r * cos(t), r * sin(t), z});
+        }
+      }
+      break;
+    }
+    default: out[n++] = core_support(c, down); break;
+  }
   return n;
 }
 
@@ -251,15 +346,15 @@ IMPULSE_HD inline int reduce_contacts(PairContact* c, int n) {
   return kMaxPairContacts;
 }
 
-/// The manifold of a convex pair for a given normal n (shape0 -> shape1): the support features of A
-/// along +n and of B along -n are clipped in the contact plane and lifted back onto each feature;
+/// The manifold of a convex pair for a given normal n (shape0 -> shape1): the clip features
+/// (clip_feature) of A along +n and of B along -n are clipped in the contact plane and lifted back onto each feature;
 /// points with s - thickness_sum > accept are dropped. Returns the number of points written.
 IMPULSE_HD inline int manifold_points(const ConvexCore& A, const ConvexCore& B, vec3 n, vec3 o, real thickness_sum,
                                       real accept, PairContact* out, int cap) {
   using namespace np_detail;
   int count = 0;
   vec3 FA[kMaxFeature], FB[kMaxFeature];
-  const int na = support_feature(A, n, FA), nb = support_feature(B, -n, FB);
+  const int na = clip_feature(A, n, FA), nb = clip_feature(B, -n, FB);
   if (na > 1 && nb > 1) {
     vec3 t1, t2;
     basis(n, t1, t2);
@@ -505,22 +600,58 @@ IMPULSE_HD inline int triangle_feature_candidates(const MeshView& mesh, int t, c
                         : manifold_with_deepest(C, T, -n, pb, pa, s, thickness_sum, accept, out, cap);
 }
 
+/// The plane route's reduction of candidates with one common normal (E3.2-reduction): the
+/// kMaxPairContacts deepest points, and every point tied with the last of them (to tol [m]), stay;
+/// reduce_contacts chooses among those by spread. A core's far vertices that are still inside the
+/// gap (a box's top corners under a large gap) therefore never displace its deepest layer, and a
+/// flat face (a box's four bottom corners, a cylinder cap's rim) is thinned by spread. Leaves up to
+/// kMaxPairContacts points as they are; otherwise sorts c by s (stable) first. Returns the number
+/// kept, at most kMaxPairContacts.
+IMPULSE_HD inline int keep_deepest_layer(PairContact* c, int n, real tol) {
+  if (n <= kMaxPairContacts) return n;
+  for (int i = 1; i < n; ++i) {  // insertion sort by s, stable
+    const PairContact x = c[i];
+    int j = i - 1;
+    while (j >= 0 && c[j].s > x.s) {
+      c[j + 1] = c[j];
+      --j;
+    }
+    c[j + 1] = x;
+  }
+  const real limit = c[kMaxPairContacts - 1].s + tol;
+  int m = kMaxPairContacts;
+  while (m < n && c[m].s <= limit) ++m;
+  return reduce_contacts(c, m);
+}
+
 /// Route (a) for a plane (shape0 when plane_first, else shape1) and a convex core: every vertex of
-/// the core's support feature toward the plane is a candidate point.
+/// the core (plane_vertices, or every point of a convex hull) whose d = h - thickness_sum is within
+/// accept is a candidate, h = np.(x - plane origin) its height over the plane; keep_deepest_layer
+/// then keeps at most kMaxPairContacts of them, always the deepest. A hull with more points than
+/// cap is streamed: whenever the buffer is full its deepest layer is kept and the scan goes on.
+/// Needs cap >= kMaxPlaneVertices.
 IMPULSE_HD inline int plane_contact_candidates(const transform& plane, const ConvexCore& C, bool plane_first,
                                                real thickness_sum, real accept, PairContact* out, int cap) {
   const vec3 np = quat_rotate(plane.q, vec3{0, 0, 1});
-  vec3 F[kMaxFeature];
-  const int nf = support_feature(C, -np, F);
   int count = 0;
-  for (int i = 0; i < nf && count < cap; ++i) {
-    const real h = dot(np, F[i] - plane.p);
-    if (!writer_accepts(h - thickness_sum, accept)) continue;
-    const vec3 on_plane = F[i] - h * np;
-    if (plane_first) out[count++] = {on_plane, F[i], np, h};
-    else out[count++] = {F[i], on_plane, -np, h};
+  real size = 0;  // largest distance of a candidate from the core's centre, for the tie tolerance [m]
+  auto take = [&](vec3 x) {
+    const real h = dot(np, x - plane.p);
+    if (!writer_accepts(h - thickness_sum, accept)) return;
+    size = rmax(size, length(x - C.X.p));
+    if (count == cap) count = keep_deepest_layer(out, count, real(1e-9) * size);
+    const vec3 on_plane = x - h * np;
+    if (plane_first) out[count++] = {on_plane, x, np, h};
+    else out[count++] = {x, on_plane, -np, h};
+  };
+  if (C.type == SHAPE_CONVEX_HULL) {
+    for (int i = 0; i < C.point_count; ++i) take(transform_point(C.X, mul_elem(C.points[i], C.scale)));
+  } else {
+    vec3 V[kMaxPlaneVertices];
+    const int nv = plane_vertices(C, -np, V);
+    for (int i = 0; i < nv; ++i) take(V[i]);
   }
-  return count;
+  return keep_deepest_layer(out, count, real(1e-9) * size);
 }
 
 }  // namespace impulse

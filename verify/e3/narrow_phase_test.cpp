@@ -245,6 +245,62 @@ real engine_min_distance(const TwoShapes& t, PairContacts* out = nullptr) {
 
 const int kConvexTypes[] = {SHAPE_SPHERE, SHAPE_CAPSULE, SHAPE_BOX, SHAPE_CYLINDER, SHAPE_CONVEX_HULL};
 
+// A box tilted by a small random angle about a random horizontal axis (after a random turn about
+// z), lowered so that its deepest corner is depth [m] below z = top. Returns the pose and the
+// analytic heights z_i - top of its eight corners [m].
+struct TiltedBox {
+  vec3 half;
+  transform X;
+  std::vector<vec3> corner;   // world corners
+  std::vector<real> height;   // corner z - top [m]
+};
+TiltedBox tilted_box(vec3 half, real tilt, real axis_angle, real yaw, real depth, vec3 centre_xy, real top) {
+  const quat q = quat_mul(quat_from_axis_angle({std::cos(axis_angle), std::sin(axis_angle), 0}, tilt),
+                               quat_from_axis_angle({0, 0, 1}, yaw));
+  const mat33 R = quat_to_mat33(q);
+  TiltedBox b{half, {{centre_xy.x, centre_xy.y, 0}, q}, {}, {}};
+  real lowest = 1e300;
+  for (int i = 0; i < 8; ++i)
+    lowest = std::min(lowest, (R * vec3{(i & 1) ? half.x : -half.x, (i & 2) ? half.y : -half.y,
+                                        (i & 4) ? half.z : -half.z}).z);
+  b.X.p.z = top - depth - lowest;
+  for (int i = 0; i < 8; ++i) {
+    const vec3 c = b.X.p + R * vec3{(i & 1) ? half.x : -half.x, (i & 2) ? half.y : -half.y,
+                                    (i & 4) ? half.z : -half.z};
+    b.corner.push_back(c);
+    b.height.push_back(c.z - top);
+  }
+  return b;
+}
+
+// The corners a correct manifold reports under the summed gap accept [m]: those with height <=
+// accept, and of them only the kMaxPairContacts deepest (random tilts give no ties).
+std::vector<int> expected_corners(const TiltedBox& b, real accept) {
+  std::vector<int> in;
+  for (int i = 0; i < 8; ++i)
+    if (b.height[i] <= accept) in.push_back(i);
+  std::sort(in.begin(), in.end(), [&](int x, int y) { return b.height[x] < b.height[y]; });
+  if (in.size() > static_cast<std::size_t>(kMaxPairContacts)) in.resize(kMaxPairContacts);
+  return in;
+}
+
+// Every expected corner appears once as the box-side point of pc, with its analytic depth as s and
+// the normal +z (shape0 below, shape1 the box), and nothing else is reported.
+void expect_corner_manifold(const PairContacts& pc, const TiltedBox& b, real accept) {
+  const std::vector<int> want = expected_corners(b, accept);
+  RC_ASSERT(pc.count == static_cast<int>(want.size()));
+  for (int i : want) {
+    int hits = 0;
+    for (int k = 0; k < pc.count; ++k) {
+      if (length(pc.c[k].b - b.corner[i]) > 1e-9) continue;
+      ++hits;
+      RC_ASSERT(std::abs(pc.c[k].s - b.height[i]) <= 1e-9);
+      RC_ASSERT(length(pc.c[k].n - vec3{0, 0, 1}) <= 1e-9);
+    }
+    RC_ASSERT(hits == 1);
+  }
+}
+
 }  // namespace
 
 // --- E3.2-geometry-routes ------------------------------------------------------------------------
@@ -415,6 +471,136 @@ RC_GTEST_PROP(E3_2_reduction, BoundedSubsetKeepsTheDeepestAndIsDeterministic, ()
     RC_ASSERT(member);
   }
   RC_ASSERT(kept_deepest == deepest);
+}
+
+RC_GTEST_PROP(E3_2_reduction, PlaneLayerKeepsTheDeepestPoints, ()) {
+  const int n = *rc::gen::inRange(1, 40);
+  std::vector<PairContact> c(n);
+  for (int i = 0; i < n; ++i) c[i] = {*gen::vector(1), *gen::vector(1), {0, 0, 1}, *gen::in_range(-0.1, 0.1)};
+  std::vector<PairContact> a = c;
+  const int m = keep_deepest_layer(a.data(), n, 0);
+  RC_ASSERT(m == std::min(n, kMaxPairContacts));
+  std::vector<real> depth;
+  for (const PairContact& x : c) depth.push_back(x.s);
+  std::sort(depth.begin(), depth.end());
+  std::vector<real> kept;
+  for (int k = 0; k < m; ++k) kept.push_back(a[k].s);
+  std::sort(kept.begin(), kept.end());
+  for (int k = 0; k < m; ++k) RC_ASSERT(kept[k] == depth[k]);  // the m deepest (random depths: no ties)
+}
+
+// A tilted box on a plane: every corner within the summed gap is a contact with its analytic depth,
+// at most kMaxPairContacts of them and always the deepest. Under a small gap these are the 1 to 4
+// penetrating or nearly touching bottom corners; under a large one also the top corners are inside
+// the gap, and the four deepest (the bottom face) are kept.
+RC_GTEST_PROP(E3_2_reduction, OracleTiltedBoxOnAPlaneKeepsEveryCornerWithinTheGap, ()) {
+  const vec3 half{*gen::in_range(0.05, 0.3), *gen::in_range(0.05, 0.3), *gen::in_range(0.05, 0.3)};
+  const real tilt = *gen::in_range(0.002, 0.12), axis = *gen::in_range(-3.14159, 3.14159);
+  const real yaw = *gen::in_range(-3.14159, 3.14159), depth = *gen::in_range(1e-4, 5e-3);
+  const real accept = *rc::gen::element(0.0, 0.004, 0.03, 1.0);
+  const TiltedBox box = tilted_box(half, tilt, axis, yaw, depth, {*gen::in_range(-1, 1), *gen::in_range(-1, 1), 0}, 0);
+  CollisionSceneBuilder b;
+  b.add_shape_plane(-1);
+  b.add_shape_box(b.add_body(box.X), half.x, half.y, half.z);
+  const CollisionModel m = b.finalize();
+  const std::vector<transform> q = b.body_q();
+  const ShapeView sv = shape_view(m);
+  View<const transform> bq{q.data(), 1};
+  const PairContacts pc =
+      collide_shape_pair(sv, 0, 1, shape_world_pose(sv, bq, 0), shape_world_pose(sv, bq, 1), accept);
+  expect_corner_manifold(pc, box, accept);
+}
+
+// The same through the convex route: a tilted box resting on a large static box (top face z = 0.5)
+// gets every bottom corner within the gap, found by clipping its incident face (the face most
+// aligned with -n) against the reference face of the large box.
+RC_GTEST_PROP(E3_2_reduction, OracleTiltedBoxOnALargeBoxKeepsEveryCornerWithinTheGap, ()) {
+  const vec3 half{*gen::in_range(0.05, 0.3), *gen::in_range(0.05, 0.3), *gen::in_range(0.05, 0.3)};
+  const real tilt = *gen::in_range(0.002, 0.12), axis = *gen::in_range(-3.14159, 3.14159);
+  const real yaw = *gen::in_range(-3.14159, 3.14159), depth = *gen::in_range(1e-4, 5e-3);
+  const real accept = *rc::gen::element(0.0, 0.004, 0.03);
+  const TiltedBox box =
+      tilted_box(half, tilt, axis, yaw, depth, {*gen::in_range(-0.5, 0.5), *gen::in_range(-0.5, 0.5), 0}, 0.5);
+  CollisionSceneBuilder b;
+  b.add_shape_box(-1, 2, 2, 0.5);
+  b.add_shape_box(b.add_body(box.X), half.x, half.y, half.z);
+  const CollisionModel m = b.finalize();
+  const std::vector<transform> q = b.body_q();
+  const ShapeView sv = shape_view(m);
+  View<const transform> bq{q.data(), 1};
+  const PairContacts pc =
+      collide_shape_pair(sv, 0, 1, shape_world_pose(sv, bq, 0), shape_world_pose(sv, bq, 1), accept);
+  expect_corner_manifold(pc, box, accept);
+}
+
+namespace {
+// The pair (plane, core) when plane_first, else (core, plane); shape0 is the lower shape index.
+PairContacts plane_pair(const std::function<void(CollisionSceneBuilder&, int)>& add_core, const transform& X,
+                        real accept, bool plane_first = true) {
+  CollisionSceneBuilder b;
+  const int body = b.add_body(X);
+  if (plane_first) b.add_shape_plane(-1);
+  add_core(b, body);
+  if (!plane_first) b.add_shape_plane(-1);
+  const CollisionModel m = b.finalize();
+  const std::vector<transform> q = b.body_q();
+  const ShapeView sv = shape_view(m);
+  View<const transform> bq{q.data(), 1};
+  return collide_shape_pair(sv, 0, 1, shape_world_pose(sv, bq, 0), shape_world_pose(sv, bq, 1), accept);
+}
+}  // namespace
+
+// A flat box 1 mm into a plane under a gap that holds all eight corners: exactly its four bottom
+// corners, never a top corner chosen for spread, whichever of the two is shape0.
+TEST(E3_2_reduction, FlatBoxUnderALargeGapKeepsExactlyItsBottomCorners) {
+  const transform X{{0.3, -0.2, 0.1 - 0.001}, quat_from_axis_angle({0, 0, 1}, 0.4)};
+  for (bool plane_first : {true, false}) {
+    const PairContacts pc = plane_pair(
+        [](CollisionSceneBuilder& b, int body) { b.add_shape_box(body, 0.2, 0.15, 0.1); }, X, 1.0, plane_first);
+    ASSERT_EQ(pc.count, 4);
+    for (int k = 0; k < pc.count; ++k) {
+      EXPECT_NEAR(pc.c[k].s, -0.001, 1e-12);
+      EXPECT_NEAR((plane_first ? pc.c[k].b : pc.c[k].a).z, -0.001, 1e-12) << plane_first;
+    }
+  }
+}
+
+// A tilted cylinder on a plane: the deepest contact is the exact deepest rim point of its lower cap,
+// z = c_z - h cos(theta) - r sin(theta), not a rim sample; at most kMaxPairContacts points.
+TEST(E3_2_reduction, TiltedCylinderOnAPlaneKeepsTheExactDeepestRimPoint) {
+  const real r = 0.1, hh = 0.2, theta = 0.3, cz = hh * std::cos(theta) + r * std::sin(theta) - 0.002;
+  const transform X{{0, 0, cz}, quat_from_axis_angle(normalize(vec3{1, 2, 0}), theta)};
+  const PairContacts pc = plane_pair([&](CollisionSceneBuilder& b, int body) { b.add_shape_cylinder(body, r, hh); },
+                                     X, 0.01);
+  ASSERT_GE(pc.count, 1);
+  ASSERT_LE(pc.count, kMaxPairContacts);
+  real deepest = 1e9;
+  for (int k = 0; k < pc.count; ++k) deepest = std::min(deepest, pc.c[k].s);
+  EXPECT_NEAR(deepest, -0.002, 1e-12);
+}
+
+// A cylinder standing on a large box, tilted by 2 degrees and sunk 1 mm at its deepest rim point:
+// most of its rim penetrates, and the manifold must span the cap so that the projection of its
+// centre lies inside the support polygon (a single deepest point would let it tip over).
+TEST(E3_2_reduction, TiltedCylinderOnABoxGetsASupportPolygonUnderItsCentre) {
+  const real r = 0.1, hh = 0.2, theta = 0.035;
+  const real cz = 0.5 + hh * std::cos(theta) + r * std::sin(theta) - 0.001;
+  OracleShape A{SHAPE_BOX, {{0, 0, 0}, quat_identity()}, {1, 1, 0.5}, {}};
+  OracleShape B{SHAPE_CYLINDER, {{0.1, 0.2, cz}, quat_from_axis_angle({0, 1, 0}, theta)}, {r, hh, 0}, {}};
+  PairContacts pc;
+  EXPECT_NEAR(engine_min_distance(two_shape_model(A, B), &pc), -0.001, 1e-9);
+  ASSERT_GE(pc.count, 3);
+  // The centre's projection (x, y) must lie inside the convex hull of the contact points (x, y).
+  std::vector<std::pair<real, real>> p;
+  for (int k = 0; k < pc.count; ++k) p.push_back({pc.c[k].b.x, pc.c[k].b.y});
+  const real cx = 0.1, cy = 0.2;
+  std::sort(p.begin(), p.end(), [&](auto u, auto v) {
+    return std::atan2(u.second - cy, u.first - cx) < std::atan2(v.second - cy, v.first - cx);
+  });
+  for (std::size_t i = 0; i < p.size(); ++i) {
+    const auto u = p[i], v = p[(i + 1) % p.size()];
+    EXPECT_GT((v.first - u.first) * (cy - u.second) - (v.second - u.second) * (cx - u.first), 0) << i;
+  }
 }
 
 TEST(E3_2_reduction, BoxFaceOnBoxGivesAFourPointManifold) {
