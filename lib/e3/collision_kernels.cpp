@@ -19,7 +19,9 @@ ShapeView shape_view(const CollisionModel& m) {
   return {m.shape_type.view(),         m.shape_body.view(),         m.shape_transform.view(),
           m.shape_scale.view(),        m.shape_margin.view(),       m.shape_gap.view(),
           m.shape_source_start.view(), m.shape_source_count.view(), m.shape_bvh_root.view(),
-          m.geo_points.view(),         m.mesh_triangles.view(),     m.mesh_bvh_nodes.view(),
+          m.geo_points.view(),         m.shape_face_start.view(),   m.hull_face_start.view(),
+          m.hull_face_vertices.view(), m.hull_face_normals.view(),
+          m.mesh_triangles.view(),     m.mesh_bvh_nodes.view(),
           m.mesh_edge_neighbor.view(), m.mesh_edge_class.view(),    m.mesh_vertex_owner.view(),
           m.mesh_vertex_ring_start.view(), m.mesh_vertex_ring.view()};
 }

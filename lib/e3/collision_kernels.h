@@ -21,6 +21,8 @@ struct ShapeView {
   View<const real> margin, gap;
   View<const int> source_start, source_count, bvh_root;
   View<const vec3> points;
+  View<const int> shape_face_start, hull_face_start, hull_face_vertices;  // see CollisionModel
+  View<const vec3> hull_face_normals;
   View<const int> triangles;
   View<const BvhNode> nodes;
   View<const int> edge_neighbor, edge_class, vertex_owner, ring_start, ring;
@@ -37,6 +39,11 @@ IMPULSE_HD inline ConvexCore shape_core(const ShapeView& sv, int s, const transf
   if (c.type == SHAPE_CONVEX_HULL) {
     c.points = sv.points.data + sv.source_start[s];
     c.point_count = sv.source_count[s];
+    const int f0 = sv.shape_face_start[s];
+    c.face_count = sv.shape_face_start[s + 1] - f0;
+    c.face_start = sv.hull_face_start.data + f0;
+    c.face_vertices = sv.hull_face_vertices.data;
+    c.face_normals = sv.hull_face_normals.data + f0;
   }
   return c;
 }

@@ -8,6 +8,7 @@
 #include <stdexcept>
 #include <tuple>
 
+#include "e3/hull_faces.h"
 #include "e3/narrow_phase.h"
 
 namespace impulse {
@@ -138,6 +139,7 @@ int CollisionSceneBuilder::add_shape(int body, int type, vec3 scale, ShapeOption
   material_.push_back(o.material);
   src_start_.push_back(0);
   src_count_.push_back(0);
+  face_count_.push_back(0);
   return s;
 }
 
@@ -199,10 +201,24 @@ int CollisionSceneBuilder::add_shape_convex_hull(int body, const std::vector<vec
         if (std::abs(dot(normalize(n), p - points[0])) > 1e-9 * size) solid = true;
     }
   if (!solid) throw std::invalid_argument(who + ": the points are coplanar (a hull needs volume)");
+  const HullFaces faces = convex_hull_faces(points, who);
+  const int face_count = static_cast<int>(faces.normals.size());
+  for (int f = 0; f < face_count; ++f) {
+    const int size = faces.start[f + 1] - faces.start[f];
+    if (size > kMaxFeature)
+      throw std::invalid_argument(who + ": hull face " + std::to_string(f) + " has " + std::to_string(size) +
+                                  " vertices, more than the " + std::to_string(kMaxFeature) +
+                                  " a manifold clips (kMaxFeature): use fewer points on that face");
+  }
   const int s = add_shape(body, SHAPE_CONVEX_HULL, scale, o);
   src_start_[s] = static_cast<int>(points_.size());
   src_count_[s] = static_cast<int>(points.size());
   points_.insert(points_.end(), points.begin(), points.end());
+  face_count_[s] = face_count;
+  for (int f = 0; f < face_count; ++f)
+    face_start_.push_back(face_start_.back() + faces.start[f + 1] - faces.start[f]);
+  face_vertices_.insert(face_vertices_.end(), faces.vertices.begin(), faces.vertices.end());
+  face_normals_.insert(face_normals_.end(), faces.normals.begin(), faces.normals.end());
   return s;
 }
 
@@ -348,6 +364,12 @@ CollisionModel CollisionSceneBuilder::finalize(Device d, bool explicit_pairs) co
   m.shape_source_count = Buffer<int>(d, src_count_);
   m.shape_bvh_root = Buffer<int>(d, root);
   m.geo_points = Buffer<vec3>(d, points_);
+  std::vector<int> shape_face_start(n + 1, 0);
+  for (int s = 0; s < n; ++s) shape_face_start[s + 1] = shape_face_start[s] + face_count_[s];
+  m.shape_face_start = Buffer<int>(d, shape_face_start);
+  m.hull_face_start = Buffer<int>(d, face_start_);
+  m.hull_face_vertices = Buffer<int>(d, face_vertices_);
+  m.hull_face_normals = Buffer<vec3>(d, face_normals_);
   m.mesh_triangles = Buffer<int>(d, tris_out);
   m.mesh_bvh_nodes = Buffer<BvhNode>(d, nodes);
   m.mesh_edge_neighbor = Buffer<int>(d, edge_nbr);

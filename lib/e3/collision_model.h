@@ -50,6 +50,15 @@ struct CollisionModel {
   Buffer<int> shape_bvh_root;          // mesh: root node in mesh_bvh_nodes, else -1 (shape_count)
 
   Buffer<vec3> geo_points;             // hull vertices and mesh vertices, unscaled shape frame [m]
+  // Convex hull faces (Qhull, coplanar facets merged), all hulls' faces in shape order: shape s owns
+  // faces [shape_face_start[s], shape_face_start[s + 1]) (none unless s is a hull). Face f has the
+  // vertices hull_face_vertices[hull_face_start[f] .. hull_face_start[f + 1]), at most kMaxFeature,
+  // counter-clockwise seen from outside; a vertex index i is local to its hull: the point
+  // geo_points[shape_source_start[s] + i].
+  Buffer<int> shape_face_start;        // CSR start into the faces per shape (shape_count + 1)
+  Buffer<int> hull_face_start;         // CSR start into hull_face_vertices per face (faces + 1)
+  Buffer<int> hull_face_vertices;      // hull-local point indices, counter-clockwise from outside
+  Buffer<vec3> hull_face_normals;      // outward unit normal per face, unscaled shape frame [-]
   Buffer<int> mesh_triangles;          // 3 absolute indices into geo_points per triangle (welded)
   Buffer<BvhNode> mesh_bvh_nodes;      // all meshes' BVH nodes
   // Mesh adjacency (route b's edge and vertex features); edge k of triangle t runs from vertex k to
@@ -100,7 +109,9 @@ class CollisionSceneBuilder {
   int add_shape_box(int body, real hx, real hy, real hz, ShapeOptions o = {});
   /// Cylinder along the local z axis: radius and half height [m].
   int add_shape_cylinder(int body, real radius, real half_height, ShapeOptions o = {});
-  /// Convex hull of the given points (at least 4, not coplanar), scaled per axis.
+  /// Convex hull of the given points (at least 4, not coplanar), scaled per axis. Its faces are
+  /// computed here (Qhull); a face with more than kMaxFeature vertices is an error naming the shape,
+  /// the face and its size.
   int add_shape_convex_hull(int body, const std::vector<vec3>& points, vec3 scale = {1, 1, 1}, ShapeOptions o = {});
   /// Static triangle mesh (body must be -1): vertices, 3 indices per triangle, per-axis scale.
   /// Vertices at exactly the same position are one vertex (welded) for the adjacency; an edge
@@ -134,6 +145,9 @@ class CollisionSceneBuilder {
   std::vector<ShapeMaterial> material_;
   std::vector<vec3> points_;
   std::vector<int> triangles_;
+  // Hull faces as CollisionModel stores them; face_count_ per shape.
+  std::vector<int> face_count_, face_start_ = {0}, face_vertices_;
+  std::vector<vec3> face_normals_;
   std::vector<std::int64_t> exclusions_, joint_pairs_;
 };
 

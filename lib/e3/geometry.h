@@ -66,6 +66,12 @@ struct ConvexCore {
   vec3 scale;               // see the header comment [m or -]
   const vec3* points = nullptr;  // convex hull vertices (shape frame, unscaled) or triangle vertices (world)
   int point_count = 0;
+  // Convex hull faces (CollisionModel's hull_face_* arrays): face f has the vertices
+  // points[face_vertices[face_start[f] .. face_start[f + 1])], counter-clockwise from outside.
+  const int* face_start = nullptr;     // face_count + 1 entries
+  const int* face_vertices = nullptr;  // indices into points
+  const vec3* face_normals = nullptr;  // outward unit normals, unscaled shape frame [-]
+  int face_count = 0;
   real radius = 0;          // sphere / capsule radius [m]; 0 otherwise
 };
 

@@ -3,10 +3,11 @@
 //
 // Route (a), primitive/convex pairs: GJK gives the core distance when the cores are apart, EPA the
 // penetration when they overlap; the normal n points from shape0 to shape1. A manifold is built by
-// clipping two features in the contact plane: for a box the face whose normal is most aligned with
-// n (A) or -n (B), the reference/incident faces of Box2D v3 manifold.c b2ClipPolygons and Bullet's
-// btPolyhedralContactClipping, for a cylinder its cap within 45 degrees, for the other cores the
-// support feature (face, edge or vertex in the direction of n). Points are then reduced to at
+// clipping two features in the contact plane: for a box or a convex hull the face whose normal is
+// most aligned with n (A) or -n (B), the reference/incident faces of Box2D v3 manifold.c
+// b2ClipPolygons and Bullet's btPolyhedralContactClipping (a hull's faces are computed by Qhull when
+// the shape is added), for a cylinder its cap within 45 degrees, for the other cores the support
+// feature (face, edge or vertex in the direction of n). Points are then reduced to at
 // most kMaxPairContacts. A plane against a core takes every vertex of the core within the accept
 // distance (Newton's collide_plane_box in geometry/collision_primitive.py tests all eight
 // corners), then its deepest layer. Route (b), static triangle meshes: for each triangle the BVH
@@ -84,7 +85,8 @@ IMPULSE_HD inline GeometryRoute geometry_route(int t0, int t1, bool hydro0 = fal
 
 /// Vertices of the core's support feature in world direction dir: every vertex whose support
 /// value is within a small tolerance of the maximum (a face, an edge or one vertex). A cylinder cap
-/// is represented by 8 rim points (an inscribed octagon), its side by a segment.
+/// is represented by 8 rim points (an inscribed octagon), its side by a segment. Boxes and convex
+/// hulls are clipped by their faces instead (box_face, hull_face).
 IMPULSE_HD inline int support_feature(const ConvexCore& c, vec3 dir, vec3* out) {
   const vec3 top = core_support(c, dir);
   const real h = dot(top, dir);
@@ -126,16 +128,6 @@ IMPULSE_HD inline int support_feature(const ConvexCore& c, vec3 dir, vec3* out) 
       }
       break;
     }
-    case SHAPE_CONVEX_HULL: {
-      vec3 lo = mul_elem(c.points[0], c.scale), hi = lo;
-      for (int i = 1; i < c.point_count; ++i) {
-        lo = vmin(lo, mul_elem(c.points[i], c.scale));
-        hi = vmax(hi, mul_elem(c.points[i], c.scale));
-      }
-      const real size = length(hi - lo);
-      for (int i = 0; i < c.point_count; ++i) take(transform_point(c.X, mul_elem(c.points[i], c.scale)), size);
-      break;
-    }
     case SHAPE_TRIANGLE: {
       const real size = rmax(length(c.points[1] - c.points[0]), length(c.points[2] - c.points[0]));
       for (int i = 0; i < 3; ++i) take(c.points[i], size);
@@ -171,15 +163,36 @@ IMPULSE_HD inline int box_face(const ConvexCore& c, vec3 dir, vec3* out) {
   return 4;
 }
 
-/// The feature of a core that manifold_points clips in direction dir: a box's most aligned face
-/// (box_face); a cylinder's cap (kCylinderRimSamples rim points) when its axis is within 45 degrees
-/// of dir, so that a cylinder standing tilted by a few degrees keeps a support polygon (the exact
-/// deepest point is added by manifold_with_deepest); else the support feature (support_feature).
-/// Triangles already give their whole face along their face normal (the face feature of route b),
-/// and along an edge or vertex normal their edge or vertex is the right feature; convex hulls carry
-/// no face list, so they keep the support feature.
+/// The vertices of the convex hull face whose outward normal is most aligned with world direction
+/// dir (ties go to the lower face index), counter-clockwise seen from outside: box_face for a hull,
+/// with the faces the builder computed (CollisionModel's hull_face_* arrays). The face normals are
+/// stored for the unscaled points; under the per-axis scale S a normal m becomes S^-1 m
+/// (normalised), the inverse transpose. Writes at most kMaxFeature points (the builder's bound).
+IMPULSE_HD inline int hull_face(const ConvexCore& c, vec3 dir, vec3* out) {
+  const vec3 dl = quat_rotate_inv(c.X.q, dir);
+  const vec3 inv{1 / c.scale.x, 1 / c.scale.y, 1 / c.scale.z};
+  int best = 0;
+  real best_cos = -2;
+  for (int f = 0; f < c.face_count; ++f) {
+    const real v = dot(normalize(mul_elem(c.face_normals[f], inv)), dl);
+    if (v > best_cos) best_cos = v, best = f;
+  }
+  const int first = c.face_start[best], n = c.face_start[best + 1] - first;
+  for (int i = 0; i < n; ++i)
+    out[i] = transform_point(c.X, mul_elem(c.points[c.face_vertices[first + i]], c.scale));
+  return n;
+}
+
+/// The feature of a core that manifold_points clips in direction dir: a box's or a convex hull's
+/// most aligned face (box_face, hull_face); a cylinder's cap (kCylinderRimSamples rim points) when
+/// its axis is within 45 degrees of dir, so that a cylinder standing tilted by a few degrees keeps
+/// a support polygon (the exact deepest point is added by manifold_with_deepest); else the support
+/// feature (support_feature). Triangles already give their whole face along their face normal (the
+/// face feature of route b), and along an edge or vertex normal their edge or vertex is the right
+/// feature.
 IMPULSE_HD inline int clip_feature(const ConvexCore& c, vec3 dir, vec3* out) {
   if (c.type == SHAPE_BOX) return box_face(c, dir, out);
+  if (c.type == SHAPE_CONVEX_HULL) return hull_face(c, dir, out);
   if (c.type == SHAPE_CYLINDER) {
     const vec3 dl = quat_rotate_inv(c.X.q, dir);
     if (rabs(dl.z) >= sqrt(dl.x * dl.x + dl.y * dl.y)) {  // the cap is the most aligned face

@@ -533,6 +533,159 @@ RC_GTEST_PROP(E3_2_reduction, OracleTiltedBoxOnALargeBoxKeepsEveryCornerWithinTh
   expect_corner_manifold(pc, box, accept);
 }
 
+// The same with convex hulls: the tilted box is the hull of its eight corners (given at full size,
+// or as a unit cube scaled per axis, which turns the stored face normals), and the large box under
+// it is a box or a hull too. The hull clips its face most aligned with -n (hull_face), so every
+// bottom corner within the gap is reported with its analytic depth, as for the box.
+RC_GTEST_PROP(E3_2_reduction, OracleTiltedHullBoxOnALargeBoxKeepsEveryCornerWithinTheGap, ()) {
+  const vec3 half{*gen::in_range(0.05, 0.3), *gen::in_range(0.05, 0.3), *gen::in_range(0.05, 0.3)};
+  const real tilt = *gen::in_range(0.002, 0.12), axis = *gen::in_range(-3.14159, 3.14159);
+  const real yaw = *gen::in_range(-3.14159, 3.14159), depth = *gen::in_range(1e-4, 5e-3);
+  const real accept = *rc::gen::element(0.0, 0.004, 0.03);
+  const bool scaled = *rc::gen::arbitrary<bool>(), lower_hull = *rc::gen::arbitrary<bool>();
+  const TiltedBox box =
+      tilted_box(half, tilt, axis, yaw, depth, {*gen::in_range(-0.5, 0.5), *gen::in_range(-0.5, 0.5), 0}, 0.5);
+  auto corners = [](vec3 h) {
+    std::vector<vec3> c;
+    for (int i = 0; i < 8; ++i) c.push_back({(i & 1) ? h.x : -h.x, (i & 2) ? h.y : -h.y, (i & 4) ? h.z : -h.z});
+    return c;
+  };
+  CollisionSceneBuilder b;
+  if (lower_hull) b.add_shape_convex_hull(-1, corners({2, 2, 0.5}));
+  else b.add_shape_box(-1, 2, 2, 0.5);
+  const int body = b.add_body(box.X);
+  if (scaled) b.add_shape_convex_hull(body, corners({1, 1, 1}), half);
+  else b.add_shape_convex_hull(body, corners(half));
+  const CollisionModel m = b.finalize();
+  const std::vector<transform> q = b.body_q();
+  const ShapeView sv = shape_view(m);
+  View<const transform> bq{q.data(), 1};
+  const PairContacts pc =
+      collide_shape_pair(sv, 0, 1, shape_world_pose(sv, bq, 0), shape_world_pose(sv, bq, 1), accept);
+  expect_corner_manifold(pc, box, accept);
+}
+
+namespace {
+// The faces stored for hull shape s: Qhull's polygons checked against the hull's own points.
+struct StoredFaces {
+  std::vector<int> start, vertices;
+  std::vector<vec3> normals;
+};
+StoredFaces stored_faces(const CollisionModel& m, int s) {
+  const std::vector<int> shape_start = m.shape_face_start.to_host(), start = m.hull_face_start.to_host(),
+                         vertices = m.hull_face_vertices.to_host();
+  const std::vector<vec3> normals = m.hull_face_normals.to_host();
+  StoredFaces f;
+  for (int k = shape_start[s]; k <= shape_start[s + 1]; ++k) f.start.push_back(start[k] - start[shape_start[s]]);
+  f.vertices.assign(vertices.begin() + start[shape_start[s]], vertices.begin() + start[shape_start[s + 1]]);
+  f.normals.assign(normals.begin() + shape_start[s], normals.begin() + shape_start[s + 1]);
+  return f;
+}
+
+// Every face: unit outward normal, vertices on its plane and counter-clockwise seen from outside
+// (the polygon's own normal, by Newell's formula, agrees), every point on the inner side, the face
+// size within kMaxFeature; together the faces close the surface (V - E + F = 2, each edge shared by
+// two faces in opposite directions).
+void expect_closed_outward_faces(const StoredFaces& f, const std::vector<vec3>& points) {
+  real size = 0;
+  for (const vec3& p : points) size = std::max(size, length(p - points[0]));
+  const int nf = static_cast<int>(f.normals.size());
+  RC_ASSERT(nf >= 4);
+  std::vector<std::pair<int, int>> edges;
+  std::vector<int> used;
+  for (int k = 0; k < nf; ++k) {
+    const vec3 n = f.normals[k];
+    const int first = f.start[k], m = f.start[k + 1] - first;
+    RC_ASSERT(m >= 3);
+    RC_ASSERT(m <= kMaxFeature);
+    RC_ASSERT(std::abs(length(n) - 1) <= 1e-12);
+    const vec3 o = points[f.vertices[first]];
+    vec3 newell{};
+    for (int i = 0; i < m; ++i) {
+      const int a = f.vertices[first + i], b = f.vertices[first + (i + 1) % m];
+      const vec3 u = points[a], v = points[b];
+      RC_ASSERT(std::abs(dot(n, u - o)) <= 1e-9 * size);
+      newell += vec3{(u.y - v.y) * (u.z + v.z), (u.z - v.z) * (u.x + v.x), (u.x - v.x) * (u.y + v.y)};
+      edges.push_back({a, b});
+      used.push_back(a);
+    }
+    RC_ASSERT(dot(normalize(newell), n) >= 1 - 1e-9);
+    for (const vec3& p : points) RC_ASSERT(dot(n, p - o) <= 1e-9 * size);
+  }
+  std::sort(edges.begin(), edges.end());
+  for (const auto& e : edges) RC_ASSERT(std::binary_search(edges.begin(), edges.end(), std::make_pair(e.second, e.first)));
+  RC_ASSERT(std::adjacent_find(edges.begin(), edges.end()) == edges.end());
+  std::sort(used.begin(), used.end());
+  used.erase(std::unique(used.begin(), used.end()), used.end());
+  RC_ASSERT(static_cast<int>(used.size()) - static_cast<int>(edges.size()) / 2 + nf == 2);
+}
+}  // namespace
+
+// The faces of a random point cloud's hull, and of an octahedron (whose eight faces
+// are known: normals (+-1, +-1, +-1) / sqrt 3) and cube (six merged quadrilaterals, not twelve
+// triangles), satisfy expect_closed_outward_faces.
+RC_GTEST_PROP(E3_2_reduction, HullFacesAreOutwardClosedAndHoldEveryPoint, ()) {
+  // A tetrahedron (so that the cloud has volume even when RapidCheck shrinks it) and random points.
+  const real t = *gen::in_range(0.1, 1);
+  std::vector<vec3> cloud = {{t, t, t}, {t, -t, -t}, {-t, t, -t}, {-t, -t, t}};
+  const int n = *rc::gen::inRange(0, 40);
+  for (int i = 0; i < n; ++i) cloud.push_back(*gen::vector(0.5));
+  const real r = *gen::in_range(0.05, 2);
+  const std::vector<vec3> octahedron = {{r, 0, 0}, {-r, 0, 0}, {0, r, 0}, {0, -r, 0}, {0, 0, r}, {0, 0, -r}};
+  const std::vector<vec3> cube = {{0, 0, 0}, {r, 0, 0}, {0, r, 0}, {r, r, 0}, {0, 0, r}, {r, 0, r}, {0, r, r}, {r, r, r}};
+  CollisionSceneBuilder b;
+  b.add_shape_box(-1, 1, 1, 1);  // a shape without faces in front of the hulls
+  const int s_cloud = b.add_shape_convex_hull(-1, cloud);
+  const int s_oct = b.add_shape_convex_hull(-1, octahedron);
+  const int s_cube = b.add_shape_convex_hull(-1, cube);
+  const CollisionModel m = b.finalize();
+  RC_ASSERT(m.shape_face_start.to_host()[1] == 0);
+  expect_closed_outward_faces(stored_faces(m, s_cloud), cloud);
+  const StoredFaces oct = stored_faces(m, s_oct), cb = stored_faces(m, s_cube);
+  expect_closed_outward_faces(oct, octahedron);
+  expect_closed_outward_faces(cb, cube);
+  RC_ASSERT(oct.normals.size() == 8u);
+  for (const vec3& nk : oct.normals)
+    RC_ASSERT(std::abs(std::abs(nk.x) - 1 / std::sqrt(3.0)) + std::abs(std::abs(nk.y) - 1 / std::sqrt(3.0)) +
+                  std::abs(std::abs(nk.z) - 1 / std::sqrt(3.0)) <=
+              1e-12);
+  RC_ASSERT(cb.normals.size() == 6u);
+  for (std::size_t k = 0; k < 6; ++k) RC_ASSERT(cb.start[k + 1] - cb.start[k] == 4);
+}
+
+// A hull without volume (coplanar or collinear points, fewer than 4 points) and a hull with a face
+// of more than kMaxFeature vertices (a 20-sided prism) are errors that name the shape.
+TEST(E3_2_reduction, DegenerateOrTooFinelyFacetedHullsAreRejected) {
+  auto message = [](const std::function<void()>& f) -> std::string {
+    try {
+      f();
+    } catch (const std::invalid_argument& e) {
+      return e.what();
+    }
+    return "";
+  };
+  CollisionSceneBuilder b;
+  ShapeOptions o;
+  o.label = "lid";
+  const std::vector<vec3> flat = {{0, 0, 0}, {1, 0, 0}, {0, 1, 0}, {1, 1, 0}, {0.3, 0.4, 0}};
+  const std::vector<vec3> line = {{0, 0, 0}, {1, 1, 1}, {2, 2, 2}, {3, 3, 3}};
+  EXPECT_NE(message([&] { b.add_shape_convex_hull(-1, flat, {1, 1, 1}, o); }).find("shape 0 (convex_hull, 'lid')"),
+            std::string::npos);
+  EXPECT_NE(message([&] { b.add_shape_convex_hull(-1, flat); }).find("coplanar"), std::string::npos);
+  EXPECT_NE(message([&] { b.add_shape_convex_hull(-1, line); }).find("coplanar"), std::string::npos);
+  EXPECT_NE(message([&] { b.add_shape_convex_hull(-1, {{0, 0, 0}, {1, 0, 0}, {0, 1, 0}}); }).find("at least 4"),
+            std::string::npos);
+  std::vector<vec3> prism;
+  for (int k = 0; k < 20; ++k)
+    for (real z : {-0.1, 0.1}) prism.push_back({0.2 * std::cos(0.1 * M_PI * k), 0.2 * std::sin(0.1 * M_PI * k), z});
+  const std::string big = message([&] { b.add_shape_convex_hull(-1, prism); });
+  EXPECT_NE(big.find("shape 0 (convex_hull)"), std::string::npos) << big;
+  EXPECT_NE(big.find("has 20 vertices"), std::string::npos) << big;
+  EXPECT_EQ(b.shape_count(), 0);
+  prism.resize(2 * kMaxFeature);  // a 16-sided prism is within the bound
+  EXPECT_EQ(b.add_shape_convex_hull(-1, prism), 0);
+}
+
 namespace {
 // The pair (plane, core) when plane_first, else (core, plane); shape0 is the lower shape index.
 PairContacts plane_pair(const std::function<void(CollisionSceneBuilder&, int)>& add_core, const transform& X,
