@@ -32,6 +32,13 @@ IMPULSE_HD inline vec3 cross(vec3 a, vec3 b) {
 IMPULSE_HD inline real length(vec3 a) { return sqrt(dot(a, a)); }
 IMPULSE_HD inline vec3 normalize(vec3 a) { return a / length(a); }
 
+/// A tangent basis of the plane with unit normal n: t1 = normalize(n x e), e the x axis unless n is
+/// within ~55 degrees of it (then the y axis), and t2 = n x t1; (t1, t2, n) is right-handed.
+IMPULSE_HD inline void tangent_basis(vec3 n, vec3& t1, vec3& t2) {
+  t1 = normalize(cross(n, (n.x < real(0.57) && n.x > real(-0.57)) ? vec3{1, 0, 0} : vec3{0, 1, 0}));
+  t2 = cross(n, t1);
+}
+
 /// Unit quaternion, scalar last: (x, y, z, w) = (a_hat sin(theta/2), cos(theta/2)).
 struct quat {
   real x = 0, y = 0, z = 0, w = 1;
@@ -62,6 +69,16 @@ IMPULSE_HD inline quat quat_from_axis_angle(vec3 axis, real theta) {
   vec3 a = normalize(axis);
   real s = sin(real(0.5) * theta);
   return {a.x * s, a.y * s, a.z * s, cos(real(0.5) * theta)};
+}
+
+/// Rotation vector (unit axis times angle, angle in [0, pi]: the shorter way round) of a unit
+/// quaternion [rad]; the inverse of quat_from_axis_angle up to the sign of q.
+IMPULSE_HD inline vec3 quat_rotation_vector(quat q) {
+  if (q.w < 0) q = quat_negate(q);
+  vec3 u{q.x, q.y, q.z};
+  real s = length(u);
+  if (!(s > 0)) return vec3{};
+  return (2 * atan2(s, q.w) / s) * u;
 }
 
 /// Rotate a vector by a unit quaternion: v' = q v q^*, expanded as

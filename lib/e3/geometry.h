@@ -516,8 +516,8 @@ IMPULSE_HD inline vec3 refine_penetration_direction(const ConvexCore& A, const C
   real best = minkowski_support_value(A, B, n);
   real step = real(0.02);
   for (int iter = 0; iter < 400 && step > real(1e-9); ++iter) {
-    const vec3 t1 = rabs(n.x) < real(0.57) ? normalize(cross(n, vec3{1, 0, 0})) : normalize(cross(n, vec3{0, 1, 0}));
-    const vec3 t2 = cross(n, t1);
+    vec3 t1, t2;
+    tangent_basis(n, t1, t2);
     const real phase = real(0.61803398874989485) * iter;
     bool improved = false;
     for (int k = 0; k < 12; ++k) {

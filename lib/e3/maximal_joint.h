@@ -1,10 +1,10 @@
-// Joints of the maximal-coordinate solvers of course E3 §6 (SolverSemiImplicit, SolverVBD).
+// Joints of the maximal-coordinate solvers of course E3 §6 (SolverSemiImplicit, SolverVBD, SolverPADMM).
 //
 // A body-coordinate solver integrates every body as a free rigid body, so a joint is not built into
 // the coordinates (as in Featherstone) but held by forces between the parent's and the child's joint
-// frames. Both solvers read the same joint error here: SemiImplicit turns it into a penalty
+// frames. The solvers read the same joint error here: SemiImplicit turns it into a penalty
 // spring/damper (Newton semi_implicit/kernels_body.py eval_body_joints), VBD into an augmented-
-// Lagrangian row of its block descent. Sign convention (Newton's): (f, t) is the wrench on the
+// Lagrangian row of its block descent, PADMM into bilateral rows of its Delassus problem. Sign convention (Newton's): (f, t) is the wrench on the
 // parent; the parent gets (f, t + r_p x f) and the child (-f, -(t + r_c x f)), so an error
 // x_c - x_p pulls the child back towards the parent's anchor.
 #pragma once
@@ -12,6 +12,7 @@
 #include "core/math.h"
 #include "core/spatial.h"
 #include "e1/joints.h"
+#include "e1/model.h"
 
 namespace impulse {
 
@@ -21,14 +22,9 @@ IMPULSE_HD inline bool maximal_joint_supported(JointType t) {
          t == JointType::free;
 }
 
-/// Rotation vector (angle in [0, pi] times the unit axis) of a unit quaternion, the shorter way round [rad].
-IMPULSE_HD inline vec3 rotation_vector(quat q) {
-  if (q.w < 0) q = {-q.x, -q.y, -q.z, -q.w};
-  vec3 v{q.x, q.y, q.z};
-  real s = length(v);
-  if (!(s > 0)) return vec3{};
-  return (2 * atan2(s, q.w) / s) * v;
-}
+/// Throws std::invalid_argument naming the solver, the first joint (index and label) whose type is
+/// not maximal_joint_supported, and that type.
+void require_maximal_joints(const Model& model, const char* solver);
 
 /// World geometry of one joint: the two joint frames and the lever arms of their anchors.
 struct JointFrames {
@@ -72,7 +68,7 @@ IMPULSE_HD inline JointErrors joint_errors(JointType t, const JointAxes& axes, c
     e.lin = e.lin - dot(e.lin, e.axis_p) * e.axis_p;
   }
   if (t == JointType::fixed || t == JointType::prismatic)
-    e.ang = transform_vector(f.X_wp, rotation_vector(quat_mul(quat_conjugate(f.X_wp.q), f.X_wc.q)));
+    e.ang = transform_vector(f.X_wp, quat_rotation_vector(quat_mul(quat_conjugate(f.X_wp.q), f.X_wc.q)));
   if (t == JointType::revolute) {
     e.axis_p = transform_vector(f.X_wp, axes.axis[0]);
     e.ang = cross(e.axis_p, transform_vector(f.X_wc, axes.axis[0]));

@@ -5,7 +5,7 @@
 #include <vector>
 
 #include "core/parallel_for.h"
-#include "core/segments.h"
+#include "e3/body_wrench_sum.h"
 #include "e3/maximal_joint.h"
 
 namespace impulse {
@@ -32,29 +32,14 @@ void apply_penalty_joints(const Model& m, View<const transform> body_q, View<con
     on_p[j] = has_p ? w.on_parent : spatial_vector{};
     on_c[j] = w.on_child;
   });
-  // Each body sums its joints' wrenches in joint order (parent side before child side of a joint)
-  // through a body-grouped index, entry = 2 * joint + side: O(bodies + joints).
+  // Each body adds its joints' wrenches in joint order, parent side before child side.
   const std::vector<int> parent_h = m.joint_parent.to_host(), child_h = m.joint_child.to_host();
   std::vector<int> sides(2 * parent_h.size());
   for (std::size_t j = 0; j < parent_h.size(); ++j) {
     sides[2 * j] = parent_h[j];
     sides[2 * j + 1] = child_h[j];
   }
-  std::vector<std::int64_t> start_h, entry_h;
-  build_segments(m.body_count, sides, start_h, entry_h);
-  Buffer<std::int64_t> start(m.device, start_h), entry(m.device, entry_h);
-  auto st = start.view();
-  auto en = entry.view();
-  parallel_for(m.device, m.body_count, IMPULSE_LAMBDA(std::int64_t b) {
-    spatial_vector acc = wrench[b];
-    for (std::int64_t k = st[b]; k < st[b + 1]; ++k) {
-      const std::int64_t e = en[k];
-      const spatial_vector& w = (e & 1) ? on_c[e >> 1] : on_p[e >> 1];
-      acc.lin += w.lin;
-      acc.ang += w.ang;
-    }
-    wrench[b] = acc;
-  });
+  add_two_sided_wrenches(m.device, m.body_count, sides, on_p, on_c, wrench);
 }
 
 }  // namespace impulse

@@ -56,26 +56,37 @@ XpbdContactInput::XpbdContactInput(const Model& model, const CollisionModel& col
                                 " shapes, the Model " + std::to_string(model.shape_count));
 }
 
-ContactsView XpbdContactInput::view() {
-  Contacts& c = *contacts_;
-  ContactsView v;
-  v.model = model_;
-  v.rigid_contact_max = c.rigid_contact_max;
+namespace {
+
+// The fields a solver's contact view reads straight from the pipeline's record (geometry, counts
+// and the force output); ContactsView and PenaltyContactsView name them alike.
+template <class SolverView>
+void set_record_fields(Contacts& c, SolverView& v) {
   v.rigid_contact_count = c.rigid_contact_count.view();
   v.rigid_contact_shape0 = c.rigid_contact_shape0.view();
   v.rigid_contact_shape1 = c.rigid_contact_shape1.view();
   v.rigid_contact_point0 = c.rigid_contact_point0.view();
   v.rigid_contact_point1 = c.rigid_contact_point1.view();
+  v.rigid_contact_normal = c.rigid_contact_normal.view();
   v.rigid_contact_offset0 = c.rigid_contact_offset0.view();
   v.rigid_contact_offset1 = c.rigid_contact_offset1.view();
-  v.rigid_contact_normal = c.rigid_contact_normal.view();
   v.rigid_contact_thickness0 = c.rigid_contact_margin0.view();
   v.rigid_contact_thickness1 = c.rigid_contact_margin1.view();
+  v.force = c.force.view();
+}
+
+}  // namespace
+
+ContactsView XpbdContactInput::view() {
+  Contacts& c = *contacts_;
+  ContactsView v;
+  v.model = model_;
+  v.rigid_contact_max = c.rigid_contact_max;
+  set_record_fields(c, v);
   v.rigid_contact_mu = mu_.view();
   v.rigid_contact_mu_torsional = mu_torsional_.view();
   v.rigid_contact_mu_rolling = mu_rolling_.view();
   v.rigid_contact_restitution = restitution_.view();
-  v.force = c.force.view();
   return v;
 }
 
@@ -99,22 +110,12 @@ PenaltyContactInput::PenaltyContactInput(const Model& model, const CollisionMode
 PenaltyContactsView PenaltyContactInput::view() {
   Contacts& c = *contacts_;
   PenaltyContactsView v;
-  v.rigid_contact_count = c.rigid_contact_count.view();
-  v.rigid_contact_shape0 = c.rigid_contact_shape0.view();
-  v.rigid_contact_shape1 = c.rigid_contact_shape1.view();
-  v.rigid_contact_point0 = c.rigid_contact_point0.view();
-  v.rigid_contact_point1 = c.rigid_contact_point1.view();
-  v.rigid_contact_normal = c.rigid_contact_normal.view();
-  v.rigid_contact_offset0 = c.rigid_contact_offset0.view();
-  v.rigid_contact_offset1 = c.rigid_contact_offset1.view();
-  v.rigid_contact_thickness0 = c.rigid_contact_margin0.view();
-  v.rigid_contact_thickness1 = c.rigid_contact_margin1.view();
+  set_record_fields(c, v);
   v.rigid_contact_ke = ke_.view();
   v.rigid_contact_kd = kd_.view();
   v.rigid_contact_kf = kf_.view();
   v.rigid_contact_ka = ka_.view();
   v.rigid_contact_mu = mu_.view();
-  v.force = c.force.view();
   return v;
 }
 

@@ -315,11 +315,6 @@ IMPULSE_HD inline vec3 lift(const vec3* F, const P2* F2, int m, P2 q, vec3 o, ve
   return F[0];
 }
 
-IMPULSE_HD inline void basis(vec3 n, vec3& t1, vec3& t2) {
-  t1 = rabs(n.x) < real(0.57) ? normalize(cross(n, vec3{1, 0, 0})) : normalize(cross(n, vec3{0, 1, 0}));
-  t2 = cross(n, t1);
-}
-
 }  // namespace np_detail
 
 /// @formula E3.2-reduction  Reduces candidate contact points to at most kMaxPairContacts (course
@@ -370,7 +365,7 @@ IMPULSE_HD inline int manifold_points(const ConvexCore& A, const ConvexCore& B, 
   const int na = clip_feature(A, n, FA), nb = clip_feature(B, -n, FB);
   if (na > 1 && nb > 1) {
     vec3 t1, t2;
-    basis(n, t1, t2);
+    tangent_basis(n, t1, t2);
     P2 A2[kMaxFeature], B2[kMaxFeature];
     real size = 0;
     for (int i = 0; i < na; ++i) {

@@ -6,8 +6,8 @@
 #include <vector>
 
 #include "core/parallel_for.h"
-#include "core/segments.h"
 #include "e1/integrator.h"
+#include "e3/body_wrench_sum.h"
 #include "e3/penalty_contact.h"
 
 namespace impulse {
@@ -41,9 +41,6 @@ void apply_penalty_contacts(const Model& m, View<const transform> body_q, View<c
       sides[2 * std::size_t(i) + k] = shape_body_h[shape];
     }
   }
-  std::vector<std::int64_t> start_h, entry_h;
-  build_segments(m.body_count, sides, start_h, entry_h);
-  Buffer<std::int64_t> start(m.device, start_h), entry(m.device, entry_h);
 
   auto shape_body = m.shape_body.view();
   auto com = m.body_com.view();
@@ -64,18 +61,7 @@ void apply_penalty_contacts(const Model& m, View<const transform> body_q, View<c
     on_A[i] = w.on_A;
     on_B[i] = w.on_B;
   });
-  auto st = start.view();
-  auto en = entry.view();
-  parallel_for(m.device, m.body_count, IMPULSE_LAMBDA(std::int64_t b) {
-    spatial_vector acc = wrench[b];
-    for (std::int64_t k = st[b]; k < st[b + 1]; ++k) {
-      const std::int64_t e = en[k];
-      const spatial_vector& w = (e & 1) ? on_B[e >> 1] : on_A[e >> 1];
-      acc.lin += w.lin;
-      acc.ang += w.ang;
-    }
-    wrench[b] = acc;
-  });
+  add_two_sided_wrenches(m.device, m.body_count, sides, on_A, on_B, wrench);
 }
 
 }  // namespace impulse

@@ -9,7 +9,7 @@
 #include "core/eigen.h"
 #include "core/segments.h"
 #include "e1/integrator.h"
-#include "e3/xpbd_step.h"
+#include "e3/maximal_joint.h"
 
 namespace impulse {
 
@@ -53,22 +53,18 @@ Eigen::Matrix<double, 1, 6> ang_row(vec3 e) {
   return g;
 }
 
-// Two unit vectors perpendicular to the unit vector a and to each other.
-void perpendicular_pair(vec3 a, vec3& b1, vec3& b2) {
-  vec3 h = std::abs(a.x) < real(0.57) ? vec3{1, 0, 0} : vec3{0, 1, 0};
-  b1 = normalize(cross(a, h));
-  b2 = cross(a, b1);
-}
 
 }  // namespace
 
 void append_joint_rows(int joint, JointType type, int body0, int body1, const transform& Xp, const transform& Xc,
                        vec3 c_p, vec3 c_c, const JointAxes& axes, std::vector<PADMMJointRow>& out) {
   if (type == JointType::free) return;
-  if (type != JointType::ball && type != JointType::revolute && type != JointType::prismatic && type != JointType::fixed)
+  if (!maximal_joint_supported(type))
     throw std::invalid_argument("SolverPADMM: joint " + std::to_string(joint) + " has type " + joint_type_name(type) +
                                 "; supported: FREE, BALL, REVOLUTE, PRISMATIC, FIXED");
-  const vec3 r_p = Xp.p - c_p, r_c = Xc.p - c_c, d = Xc.p - Xp.p;
+  const vec3 r_p = Xp.p - c_p, r_c = Xc.p - c_c;
+  // The constrained errors C of the rows, shared with the penalty and VBD joints (maximal_joint.h).
+  const JointErrors err = joint_errors(type, axes, JointFrames{Xp, Xc, r_p, r_c});
   auto add = [&](Eigen::Matrix<double, 1, 6> g1, Eigen::Matrix<double, 1, 6> g0, real c) {
     PADMMJointRow r;
     r.joint = joint;
@@ -81,21 +77,18 @@ void append_joint_rows(int joint, JointType type, int body0, int body1, const tr
   };
   const vec3 E[3] = {{1, 0, 0}, {0, 1, 0}, {0, 0, 1}};
   if (type != JointType::prismatic)
-    for (vec3 e : E) add(lin_row(e, r_c), -lin_row(e, r_p), dot(e, d));
+    for (vec3 e : E) add(lin_row(e, r_c), -lin_row(e, r_p), dot(e, err.lin));
   if (type == JointType::revolute) {
-    vec3 a = axes.axis[axes.n_lin];
-    vec3 a_p = quat_rotate(Xp.q, a), a_c = quat_rotate(Xc.q, a), b[2];
-    perpendicular_pair(a_p, b[0], b[1]);
-    for (vec3 e : b) add(ang_row(e), -ang_row(e), dot(e, cross(a_p, a_c)));
+    vec3 b[2];
+    tangent_basis(err.axis_p, b[0], b[1]);
+    for (vec3 e : b) add(ang_row(e), -ang_row(e), dot(e, err.ang));
   }
-  if (type == JointType::fixed || type == JointType::prismatic) {
-    vec3 theta = quat_rotation_vector(quat_mul(Xc.q, quat_conjugate(Xp.q)));
-    for (vec3 e : E) add(ang_row(e), -ang_row(e), dot(e, theta));
-  }
+  if (type == JointType::fixed || type == JointType::prismatic)
+    for (vec3 e : E) add(ang_row(e), -ang_row(e), dot(e, err.ang));
   if (type == JointType::prismatic) {
-    vec3 a_p = quat_rotate(Xp.q, axes.axis[0]), b[2];
-    perpendicular_pair(a_p, b[0], b[1]);
-    for (vec3 e : b) add(lin_row(e, r_c), -lin_row(e, Xc.p - c_p), dot(e, d));
+    vec3 b[2];
+    tangent_basis(err.axis_p, b[0], b[1]);
+    for (vec3 e : b) add(lin_row(e, r_c), -lin_row(e, Xc.p - c_p), dot(e, err.lin));
   }
 }
 
@@ -153,11 +146,7 @@ SolverPADMM::SolverPADMM(const Model& model, const PADMMSettings& settings)
     : model_(&model), settings_(settings), status_(1) {
   settings_.validate();
   if (model.device != Device::cpu) throw std::invalid_argument("SolverPADMM: the model must be on the CPU (host solver)");
-  auto type = model.joint_type.to_host();
-  std::vector<PADMMJointRow> probe;
-  for (int j = 0; j < model.joint_count; ++j)
-    append_joint_rows(j, JointType(type[j]), -1, 0, transform_identity(), transform_identity(), vec3{}, vec3{},
-                      JointAxes{0, 1, {vec3{1, 0, 0}}}, probe);
+  require_maximal_joints(model, "SolverPADMM");
 }
 
 void SolverPADMM::reset() {
@@ -308,9 +297,7 @@ void SolverPADMM::step(const State& in, State& out, const Control& control, cons
       r.body0 = shape_body[s0[i]];
       r.body1 = shape_body[s1[i]];
       r.n = nrm[i];
-      vec3 a = std::abs(r.n.x) < real(0.57) ? vec3{1, 0, 0} : vec3{0, 1, 0};
-      r.t1 = normalize(cross(r.n, a));
-      r.t2 = cross(r.n, r.t1);
+      tangent_basis(r.n, r.t1, r.t2);
       vec3 x0 = (r.body0 >= 0 ? transform_point(q[r.body0], p0[i]) : p0[i]) + t0[i] * r.n;
       vec3 x1 = (r.body1 >= 0 ? transform_point(q[r.body1], p1[i]) : p1[i]) - t1[i] * r.n;
       r.r0 = x0 - (r.body0 >= 0 ? c_w[r.body0] : vec3{});

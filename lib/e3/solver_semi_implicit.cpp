@@ -25,15 +25,8 @@ SolverSemiImplicit::SolverSemiImplicit(const Model& model, real damping, real sm
   if (!(smoothing > 0)) throw std::invalid_argument("SolverSemiImplicit: friction_smoothing must be > 0 m/s");
   if (!(attach_ke > 0)) throw std::invalid_argument("SolverSemiImplicit: joint_attach_ke must be > 0 N/m");
   if (!(attach_kd >= 0)) throw std::invalid_argument("SolverSemiImplicit: joint_attach_kd must be >= 0 N s/m");
-  auto type = model.joint_type.to_host();
-  for (int j = 0; j < model.joint_count; ++j) {
-    if (JointType(type[j]) != JointType::free) has_attached_joints_ = true;
-    if (!maximal_joint_supported(JointType(type[j])))
-      throw std::invalid_argument("SolverSemiImplicit: joint " + std::to_string(j) +
-                                  (model.joint_label.empty() || model.joint_label[j].empty() ? "" : " (" + model.joint_label[j] + ")") +
-                                  " is " + joint_type_name(JointType(type[j])) +
-                                  "; this solver attaches REVOLUTE, BALL, FIXED, PRISMATIC and FREE joints only");
-  }
+  require_maximal_joints(model, "SolverSemiImplicit");
+  for (int t : model.joint_type.to_host()) has_attached_joints_ |= JointType(t) != JointType::free;
 }
 
 void SolverSemiImplicit::assemble_body_forces(const State& s, const Control& control, const PenaltyContactsView* c,

@@ -18,7 +18,7 @@ namespace impulse {
 namespace {
 
 // Rotation vector of q relative to p (q = exp(theta) p), shortest way round.
-vec3 rotation_between(quat p, quat q) { return rotation_vector(quat_mul(q, quat_conjugate(p))); }
+vec3 rotation_between(quat p, quat q) { return quat_rotation_vector(quat_mul(q, quat_conjugate(p))); }
 
 // Skew matrix S(r) with S(r) w = r x w.
 Eigen::Matrix3d skew(vec3 r) {
@@ -41,13 +41,7 @@ SolverVBD::SolverVBD(const Model& model, int iters, real rho_, real eps_v)
   if (iters < 1) throw std::invalid_argument("SolverVBD: iterations must be >= 1 (got " + std::to_string(iters) + ")");
   if (!(rho_ > 0)) throw std::invalid_argument("SolverVBD: rho must be > 0 N/m");
   if (model.device != Device::cpu) throw std::invalid_argument("SolverVBD: the model must be on the CPU (host solver)");
-  auto type = model.joint_type.to_host();
-  for (int j = 0; j < model.joint_count; ++j)
-    if (!maximal_joint_supported(JointType(type[j])))
-      throw std::invalid_argument("SolverVBD: joint " + std::to_string(j) +
-                                  (model.joint_label.empty() || model.joint_label[j].empty() ? "" : " (" + model.joint_label[j] + ")") +
-                                  " is " + joint_type_name(JointType(type[j])) +
-                                  "; this compact VBD attaches REVOLUTE, BALL, FIXED, PRISMATIC and FREE joints only");
+  require_maximal_joints(model, "SolverVBD");
   reset();
 }
 
@@ -235,8 +229,9 @@ void SolverVBD::step(const State& in, State& out, const Control& control, const 
         F << ft.x, ft.y, ft.z, rxf.x, rxf.y, rxf.z;
         g -= F;
         real kt = r.mu * fn / (std::max(length(u_t), friction_epsilon) * h);
-        vec3 t1 = normalize(cross(r.n, std::abs(r.n.x) < real(0.57) ? vec3{1, 0, 0} : vec3{0, 1, 0}));
-        for (vec3 t : {t1, cross(r.n, t1)}) {
+        vec3 t1, t2;
+        tangent_basis(r.n, t1, t2);
+        for (vec3 t : {t1, t2}) {
           vec3 rxt = cross(x - c, t);
           Eigen::Matrix<double, 6, 1> Jt;
           Jt << t.x, t.y, t.z, rxt.x, rxt.y, rxt.z;

@@ -187,15 +187,6 @@ IMPULSE_HD inline void xpbd_joint_angular_row(const XpbdSide& P, const XpbdSide&
   out.dP.ang -= L;
 }
 
-/// Rotation vector (axis * angle) of a unit quaternion, angle in [0, pi].
-IMPULSE_HD inline vec3 quat_rotation_vector(quat q) {
-  if (q.w < 0) q = quat_negate(q);
-  vec3 u{q.x, q.y, q.z};
-  real s = length(u);
-  if (s == 0) return vec3{};
-  return (2 * atan2(s, q.w) / s) * u;
-}
-
 /// XPBD correction of one joint (REVOLUTE, PRISMATIC, BALL, FIXED, DISTANCE, D6 with 0, 1 or 3
 /// angular axes; FREE has no rows). Linear rows remove the anchor separation in the locked
 /// directions; angular rows remove the relative rotation (FIXED, PRISMATIC, D6 with no angular

@@ -245,6 +245,9 @@ real engine_min_distance(const TwoShapes& t, PairContacts* out = nullptr) {
 
 const int kConvexTypes[] = {SHAPE_SPHERE, SHAPE_CAPSULE, SHAPE_BOX, SHAPE_CYLINDER, SHAPE_CONVEX_HULL};
 
+// Corner i (bits x, y, z) of a box with half extents h, in its own frame [m].
+vec3 box_corner(vec3 h, int i) { return {(i & 1) ? h.x : -h.x, (i & 2) ? h.y : -h.y, (i & 4) ? h.z : -h.z}; }
+
 // A box tilted by a small random angle about a random horizontal axis (after a random turn about
 // z), lowered so that its deepest corner is depth [m] below z = top. Returns the pose and the
 // analytic heights z_i - top of its eight corners [m].
@@ -261,16 +264,32 @@ TiltedBox tilted_box(vec3 half, real tilt, real axis_angle, real yaw, real depth
   TiltedBox b{half, {{centre_xy.x, centre_xy.y, 0}, q}, {}, {}};
   real lowest = 1e300;
   for (int i = 0; i < 8; ++i)
-    lowest = std::min(lowest, (R * vec3{(i & 1) ? half.x : -half.x, (i & 2) ? half.y : -half.y,
-                                        (i & 4) ? half.z : -half.z}).z);
+    lowest = std::min(lowest, (R * box_corner(half, i)).z);
   b.X.p.z = top - depth - lowest;
   for (int i = 0; i < 8; ++i) {
-    const vec3 c = b.X.p + R * vec3{(i & 1) ? half.x : -half.x, (i & 2) ? half.y : -half.y,
-                                    (i & 4) ? half.z : -half.z};
+    const vec3 c = b.X.p + R * box_corner(half, i);
     b.corner.push_back(c);
     b.height.push_back(c.z - top);
   }
   return b;
+}
+
+// A random tilted box for the properties below: half extents 0.05-0.3 m, tilt 0.002-0.12 rad,
+// its deepest corner 0.1-5 mm below z = top, its centre within +-xy of the origin.
+TiltedBox random_tilted_box(real xy, real top) {
+  const vec3 half{*gen::in_range(0.05, 0.3), *gen::in_range(0.05, 0.3), *gen::in_range(0.05, 0.3)};
+  const real tilt = *gen::in_range(0.002, 0.12), axis = *gen::in_range(-3.14159, 3.14159);
+  const real yaw = *gen::in_range(-3.14159, 3.14159), depth = *gen::in_range(1e-4, 5e-3);
+  return tilted_box(half, tilt, axis, yaw, depth, {*gen::in_range(-xy, xy), *gen::in_range(-xy, xy), 0}, top);
+}
+
+// Collides shapes 0 and 1 of the scene b (one body) under the summed gap accept [m].
+PairContacts collide_first_pair(const CollisionSceneBuilder& b, real accept) {
+  const CollisionModel m = b.finalize();
+  const std::vector<transform> q = b.body_q();
+  const ShapeView sv = shape_view(m);
+  View<const transform> bq{q.data(), 1};
+  return collide_shape_pair(sv, 0, 1, shape_world_pose(sv, bq, 0), shape_world_pose(sv, bq, 1), accept);
 }
 
 // The corners a correct manifold reports under the summed gap accept [m]: those with height <=
@@ -494,43 +513,26 @@ RC_GTEST_PROP(E3_2_reduction, PlaneLayerKeepsTheDeepestPoints, ()) {
 // penetrating or nearly touching bottom corners; under a large one also the top corners are inside
 // the gap, and the four deepest (the bottom face) are kept.
 RC_GTEST_PROP(E3_2_reduction, OracleTiltedBoxOnAPlaneKeepsEveryCornerWithinTheGap, ()) {
-  const vec3 half{*gen::in_range(0.05, 0.3), *gen::in_range(0.05, 0.3), *gen::in_range(0.05, 0.3)};
-  const real tilt = *gen::in_range(0.002, 0.12), axis = *gen::in_range(-3.14159, 3.14159);
-  const real yaw = *gen::in_range(-3.14159, 3.14159), depth = *gen::in_range(1e-4, 5e-3);
   const real accept = *rc::gen::element(0.0, 0.004, 0.03, 1.0);
-  const TiltedBox box = tilted_box(half, tilt, axis, yaw, depth, {*gen::in_range(-1, 1), *gen::in_range(-1, 1), 0}, 0);
+  const TiltedBox box = random_tilted_box(1, 0);
+  const vec3 half = box.half;
   CollisionSceneBuilder b;
   b.add_shape_plane(-1);
   b.add_shape_box(b.add_body(box.X), half.x, half.y, half.z);
-  const CollisionModel m = b.finalize();
-  const std::vector<transform> q = b.body_q();
-  const ShapeView sv = shape_view(m);
-  View<const transform> bq{q.data(), 1};
-  const PairContacts pc =
-      collide_shape_pair(sv, 0, 1, shape_world_pose(sv, bq, 0), shape_world_pose(sv, bq, 1), accept);
-  expect_corner_manifold(pc, box, accept);
+  expect_corner_manifold(collide_first_pair(b, accept), box, accept);
 }
 
 // The same through the convex route: a tilted box resting on a large static box (top face z = 0.5)
 // gets every bottom corner within the gap, found by clipping its incident face (the face most
 // aligned with -n) against the reference face of the large box.
 RC_GTEST_PROP(E3_2_reduction, OracleTiltedBoxOnALargeBoxKeepsEveryCornerWithinTheGap, ()) {
-  const vec3 half{*gen::in_range(0.05, 0.3), *gen::in_range(0.05, 0.3), *gen::in_range(0.05, 0.3)};
-  const real tilt = *gen::in_range(0.002, 0.12), axis = *gen::in_range(-3.14159, 3.14159);
-  const real yaw = *gen::in_range(-3.14159, 3.14159), depth = *gen::in_range(1e-4, 5e-3);
   const real accept = *rc::gen::element(0.0, 0.004, 0.03);
-  const TiltedBox box =
-      tilted_box(half, tilt, axis, yaw, depth, {*gen::in_range(-0.5, 0.5), *gen::in_range(-0.5, 0.5), 0}, 0.5);
+  const TiltedBox box = random_tilted_box(0.5, 0.5);
+  const vec3 half = box.half;
   CollisionSceneBuilder b;
   b.add_shape_box(-1, 2, 2, 0.5);
   b.add_shape_box(b.add_body(box.X), half.x, half.y, half.z);
-  const CollisionModel m = b.finalize();
-  const std::vector<transform> q = b.body_q();
-  const ShapeView sv = shape_view(m);
-  View<const transform> bq{q.data(), 1};
-  const PairContacts pc =
-      collide_shape_pair(sv, 0, 1, shape_world_pose(sv, bq, 0), shape_world_pose(sv, bq, 1), accept);
-  expect_corner_manifold(pc, box, accept);
+  expect_corner_manifold(collide_first_pair(b, accept), box, accept);
 }
 
 // The same with convex hulls: the tilted box is the hull of its eight corners (given at full size,
@@ -538,16 +540,13 @@ RC_GTEST_PROP(E3_2_reduction, OracleTiltedBoxOnALargeBoxKeepsEveryCornerWithinTh
 // it is a box or a hull too. The hull clips its face most aligned with -n (hull_face), so every
 // bottom corner within the gap is reported with its analytic depth, as for the box.
 RC_GTEST_PROP(E3_2_reduction, OracleTiltedHullBoxOnALargeBoxKeepsEveryCornerWithinTheGap, ()) {
-  const vec3 half{*gen::in_range(0.05, 0.3), *gen::in_range(0.05, 0.3), *gen::in_range(0.05, 0.3)};
-  const real tilt = *gen::in_range(0.002, 0.12), axis = *gen::in_range(-3.14159, 3.14159);
-  const real yaw = *gen::in_range(-3.14159, 3.14159), depth = *gen::in_range(1e-4, 5e-3);
   const real accept = *rc::gen::element(0.0, 0.004, 0.03);
   const bool scaled = *rc::gen::arbitrary<bool>(), lower_hull = *rc::gen::arbitrary<bool>();
-  const TiltedBox box =
-      tilted_box(half, tilt, axis, yaw, depth, {*gen::in_range(-0.5, 0.5), *gen::in_range(-0.5, 0.5), 0}, 0.5);
+  const TiltedBox box = random_tilted_box(0.5, 0.5);
+  const vec3 half = box.half;
   auto corners = [](vec3 h) {
     std::vector<vec3> c;
-    for (int i = 0; i < 8; ++i) c.push_back({(i & 1) ? h.x : -h.x, (i & 2) ? h.y : -h.y, (i & 4) ? h.z : -h.z});
+    for (int i = 0; i < 8; ++i) c.push_back(box_corner(h, i));
     return c;
   };
   CollisionSceneBuilder b;
@@ -556,13 +555,7 @@ RC_GTEST_PROP(E3_2_reduction, OracleTiltedHullBoxOnALargeBoxKeepsEveryCornerWith
   const int body = b.add_body(box.X);
   if (scaled) b.add_shape_convex_hull(body, corners({1, 1, 1}), half);
   else b.add_shape_convex_hull(body, corners(half));
-  const CollisionModel m = b.finalize();
-  const std::vector<transform> q = b.body_q();
-  const ShapeView sv = shape_view(m);
-  View<const transform> bq{q.data(), 1};
-  const PairContacts pc =
-      collide_shape_pair(sv, 0, 1, shape_world_pose(sv, bq, 0), shape_world_pose(sv, bq, 1), accept);
-  expect_corner_manifold(pc, box, accept);
+  expect_corner_manifold(collide_first_pair(b, accept), box, accept);
 }
 
 namespace {
@@ -695,11 +688,7 @@ PairContacts plane_pair(const std::function<void(CollisionSceneBuilder&, int)>& 
   if (plane_first) b.add_shape_plane(-1);
   add_core(b, body);
   if (!plane_first) b.add_shape_plane(-1);
-  const CollisionModel m = b.finalize();
-  const std::vector<transform> q = b.body_q();
-  const ShapeView sv = shape_view(m);
-  View<const transform> bq{q.data(), 1};
-  return collide_shape_pair(sv, 0, 1, shape_world_pose(sv, bq, 0), shape_world_pose(sv, bq, 1), accept);
+  return collide_first_pair(b, accept);
 }
 }  // namespace
 

@@ -197,9 +197,7 @@ RC_GTEST_PROP(E3_6_kamino_overview, OracleJointRowsAreDerivativesAndDelassusEqua
   cr.body0 = world_parent ? -1 : 0;
   cr.body1 = 1;
   cr.n = *gen::unit_vector();
-  vec3 h = std::abs(cr.n.x) < 0.57 ? vec3{1, 0, 0} : vec3{0, 1, 0};
-  cr.t1 = normalize(cross(cr.n, h));
-  cr.t2 = cross(cr.n, cr.t1);
+  tangent_basis(cr.n, cr.t1, cr.t2);
   cr.r0 = *gen::vector(1);
   cr.r1 = *gen::vector(1);
   Eigen::MatrixXd Jall = Eigen::MatrixXd::Zero(nj + 3, 12);

@@ -30,9 +30,7 @@ PADMMContactRow random_row(int nb) {
   r.body0 = *rc::gen::inRange(-1, nb - 1);  // -1 (static) or another body
   if (r.body0 >= r.body1) ++r.body0;
   r.n = *gen::unit_vector();
-  vec3 a = std::abs(r.n.x) < 0.57 ? vec3{1, 0, 0} : vec3{0, 1, 0};
-  r.t1 = normalize(cross(r.n, a));
-  r.t2 = cross(r.n, r.t1);
+  tangent_basis(r.n, r.t1, r.t2);
   r.r0 = *gen::vector(1);
   r.r1 = *gen::vector(1);
   r.mu = *gen::in_range(0, 1.5);

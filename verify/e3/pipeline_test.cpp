@@ -10,6 +10,7 @@
 #include <cstring>
 #include <set>
 #include <sstream>
+#include <utility>
 
 #include "core/device.h"
 #include "e3/collision_kernels.h"
@@ -38,6 +39,16 @@ Record read(const Contacts& c) {
   r.n = c.rigid_contact_normal.to_host(), r.o0 = c.rigid_contact_offset0.to_host(), r.o1 = c.rigid_contact_offset1.to_host();
   r.m0 = c.rigid_contact_margin0.to_host(), r.m1 = c.rigid_contact_margin1.to_host();
   return r;
+}
+
+// One collide of the scene b at its bodies' poses: the contact geometry and the raw record.
+std::pair<ContactGeometrySnapshot, Record> collide_scene(const CollisionSceneBuilder& b) {
+  const CollisionModel m = b.finalize();
+  const std::vector<transform> q = b.body_q();
+  CollisionPipeline p(m);
+  Contacts c = p.contacts();
+  p.collide(view_of(q), c);
+  return {snapshot_contact_geometry(m, view_of(q), c), read(c)};
 }
 
 // Two spheres (radii 0.3 and 0.2) on two bodies, centres dx apart along x.
@@ -593,13 +604,7 @@ TEST(E3_2_geometry_routes, BoxOnAPlaneGivesFourCornersAndCapsuleTwo) {
   b.add_shape_plane(-1);
   b.add_shape_box(b.add_body({{0, 0, 0.099}, quat_identity()}), 0.2, 0.1, 0.1);
   b.add_shape_capsule(b.add_body({{2, 0, 0.05}, quat_from_axis_angle({1, 0, 0}, 1.5707963267948966)}), 0.05, 0.3);
-  const CollisionModel m = b.finalize();
-  std::vector<transform> q = b.body_q();
-  CollisionPipeline p(m);
-  Contacts c = p.contacts();
-  p.collide(view_of(q), c);
-  const ContactGeometrySnapshot s = snapshot_contact_geometry(m, view_of(q), c);
-  const Record r = read(c);
+  const auto [s, r] = collide_scene(b);
   int box = 0, cap = 0;
   for (int i = 0; i < s.count; ++i) {
     EXPECT_EQ(r.s0[i], 0);  // the plane is shape0: the normal points up, from plane to body
@@ -634,13 +639,7 @@ TEST(E3_2_geometry_routes, OracleSphereAndBoxOnATriangleMeshMatchTheAnalyticPlan
   b.add_shape_mesh(-1, v, t);
   b.add_shape_sphere(b.add_body({{0.13, 0.37, 0.095}, quat_identity()}), 0.1);
   b.add_shape_box(b.add_body({{-1.1, 0.6, 0.148}, quat_from_axis_angle({0, 0, 1}, 0.4)}), 0.15, 0.15, 0.15);
-  const CollisionModel m = b.finalize();
-  std::vector<transform> q = b.body_q();
-  CollisionPipeline p(m);
-  Contacts c = p.contacts();
-  p.collide(view_of(q), c);
-  const ContactGeometrySnapshot s = snapshot_contact_geometry(m, view_of(q), c);
-  const Record r = read(c);
+  const auto [s, r] = collide_scene(b);
   int sphere = 0, box = 0;
   for (int i = 0; i < s.count; ++i) {
     EXPECT_VEC3_NEAR(s.normal_world[i], (vec3{0, 0, 1}), 1e-9);
@@ -670,13 +669,7 @@ TEST(E3_2_geometry_routes, OracleSphereOnAMeshRidgeThroughThePipeline) {
   CollisionSceneBuilder b;
   b.add_shape_mesh(-1, v, t);
   b.add_shape_sphere(b.add_body({vec3{0.5, 0.2, 0.5} + 0.099 * u, quat_identity()}), 0.1);
-  const CollisionModel m = b.finalize();
-  std::vector<transform> q = b.body_q();
-  CollisionPipeline p(m);
-  Contacts c = p.contacts();
-  p.collide(view_of(q), c);
-  const ContactGeometrySnapshot s = snapshot_contact_geometry(m, view_of(q), c);
-  const Record r = read(c);
+  const auto [s, r] = collide_scene(b);
   ASSERT_EQ(s.count, 1);
   EXPECT_EQ(r.s0[0], 0);
   EXPECT_VEC3_NEAR(s.normal_world[0], u, 1e-9);
