@@ -130,6 +130,9 @@ SolverGeneralizedIntegrator::SolverGeneralizedIntegrator(const Model& model, con
     if (!(damping[k] >= 0)) throw std::invalid_argument("SolverGeneralizedIntegrator: joint_damping must be >= 0");
     B_[k] = damping[k];
   }
+  // forward() may be called before the first step: no external force until a step reads one.
+  body_f_.assign(std::size_t(model.body_count), spatial_vector{});
+  joint_f_.assign(std::size_t(model.joint_dof_count), real(0));
 }
 
 Eigen::VectorXd SolverGeneralizedIntegrator::forward(const std::vector<real>& q, const Eigen::VectorXd& qd) {

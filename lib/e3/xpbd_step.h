@@ -158,18 +158,29 @@ struct XpbdJointDelta {
 
 /// @formula E3.4-joint-helper-denominator  One positional row of a joint (course E3 §4):
 ///   dlambda = -(err + alpha b derr) / den,   den = (h + alpha b) w + alpha / h   (xpbd_joint_denominator)
-/// along unit direction n between anchors at lever arms r_p, r_c [m]; err [m], derr [m/s].
+/// along unit direction n between anchors at lever arms r_p, r_c [m]; err [m], derr [m/s]. As in
+/// Newton 1.6.1 (newton/_src/solvers/xpbd/kernels.py, solve_body_joints), the row's translation is
+/// relaxed by lin_relaxation and its rotation (r x n dlambda) by ang_relaxation.
 IMPULSE_HD inline void xpbd_joint_linear_row(const XpbdSide& P, const XpbdSide& C, vec3 r_p, vec3 r_c, vec3 n, real err,
-                                             real derr, real alpha, real b, real relaxation, real h,
-                                             XpbdJointDelta& out) {
+                                             real derr, real alpha, real b, real lin_relaxation, real ang_relaxation,
+                                             real h, XpbdJointDelta& out) {
   real w = xpbd_inverse_effective_mass(P.inv_m, P.inv_I, r_p, C.inv_m, C.inv_I, r_c, n);
   real den = xpbd_joint_denominator(h, w, alpha, b);
   if (!(den > 0)) return;
-  vec3 lin_c = (relaxation * (-(err + alpha * b * derr) / den)) * n;
+  const real dlambda = -(err + alpha * b * derr) / den;
+  const vec3 lin_c = (lin_relaxation * dlambda) * n, ang_c = (ang_relaxation * dlambda) * n;
   out.dC.lin += lin_c;
-  out.dC.ang += cross(r_c, lin_c);
+  out.dC.ang += cross(r_c, ang_c);
   out.dP.lin -= lin_c;
-  out.dP.ang -= cross(r_p, lin_c);
+  out.dP.ang -= cross(r_p, ang_c);
+}
+
+/// Which axis of the joint frame a unit axis is, or -1 when it is not one of them.
+IMPULSE_HD inline int joint_frame_axis_index(vec3 a) {
+  if (fabs(a.y) == 0 && fabs(a.z) == 0 && fabs(a.x) > 0) return 0;
+  if (fabs(a.x) == 0 && fabs(a.z) == 0 && fabs(a.y) > 0) return 1;
+  if (fabs(a.x) == 0 && fabs(a.y) == 0 && fabs(a.z) > 0) return 2;
+  return -1;
 }
 
 /// One angular row: rotation error vector e [rad] (child relative to parent, world), same helper
@@ -200,33 +211,56 @@ IMPULSE_HD inline XpbdJointDelta xpbd_joint_delta(JointType type, const JointAxe
   vec3 r_p = Xwp.p - P.com, r_c = Xwc.p - C.com;
   vec3 dx = Xwc.p - Xwp.p;
   vec3 vrel = (C.v.lin + cross(C.v.ang, r_c)) - (P.v.lin + cross(P.v.ang, r_p));
-  // Linear rows.
-  vec3 locked = dx;
-  if (type == JointType::prismatic) {
-    vec3 a = quat_rotate(Xwp.q, ax.axis[0]);
-    locked = dx - dot(dx, a) * a;
-  } else if (type == JointType::d6 && ax.n_lin > 0) {
-    vec3 a[3];
-    for (int i = 0; i < ax.n_lin; ++i) a[i] = quat_rotate(Xwp.q, ax.axis[i]);
-    real x[3];
-    solve_along_axes(a, ax.n_lin, dx, x);
-    for (int i = 0; i < ax.n_lin; ++i) locked -= x[i] * a[i];
-  }
+  // Linear rows. Newton's form: one row per locked axis of the parent joint frame, all evaluated on
+  // the same poses and summed (kernels.py, solve_body_joints), the parent lever arm taken at the
+  // admissible point (the parent anchor moved along the free axes). A free linear axis that is not
+  // a frame axis (a tilted PRISMATIC or D6 axis) is handled exactly instead: one row along the
+  // locked part of the separation. Newton limits each frame coordinate separately there, which
+  // frees the whole plane of the axis's non-zero components (verify/parity, xpbd-prismatic-tilted).
   if (type == JointType::distance) {
     real L = length(dx);
     real err = L > dist_max ? L - dist_max : (L < dist_min ? L - dist_min : 0);
     if (err != 0 && L > 0) {
       vec3 n = dx / L;
       xpbd_joint_linear_row(P, C, r_p, r_c, n, err, dot(vrel, n), prm.linear_compliance, prm.linear_damping,
-                            prm.linear_relaxation, h, out);
+                            prm.linear_relaxation, prm.angular_relaxation, h, out);
     }
     return out;
   }
-  real err = length(locked);
-  if (err > 0) {
-    vec3 n = locked / err;
-    xpbd_joint_linear_row(P, C, r_p, r_c, n, err, dot(vrel, n), prm.linear_compliance, prm.linear_damping,
-                          prm.linear_relaxation, h, out);
+  const int n_free = type == JointType::prismatic ? 1 : (type == JointType::d6 ? ax.n_lin : 0);
+  bool free_dim[3] = {false, false, false}, aligned = true;
+  for (int i = 0; i < n_free; ++i) {
+    const int k = joint_frame_axis_index(ax.axis[i]);
+    if (k < 0) aligned = false;
+    else free_dim[k] = true;
+  }
+  if (aligned) {
+    const vec3 e[3] = {quat_rotate(Xwp.q, {1, 0, 0}), quat_rotate(Xwp.q, {0, 1, 0}), quat_rotate(Xwp.q, {0, 0, 1})};
+    vec3 admissible = Xwp.p;
+    for (int k = 0; k < 3; ++k)
+      if (free_dim[k]) admissible += dot(dx, e[k]) * e[k];
+    const vec3 r_pa = admissible - P.com;
+    for (int k = 0; k < 3; ++k) {
+      if (free_dim[k]) continue;
+      const real err = dot(dx, e[k]);
+      const real derr = dot(C.v.lin + cross(C.v.ang, r_c), e[k]) - dot(P.v.lin + cross(P.v.ang, r_pa), e[k]);
+      if (fabs(err) > real(1e-9) || fabs(derr) > real(1e-9))
+        xpbd_joint_linear_row(P, C, r_pa, r_c, e[k], err, derr, prm.linear_compliance, prm.linear_damping,
+                              prm.linear_relaxation, prm.angular_relaxation, h, out);
+    }
+  } else {
+    vec3 a[3];
+    for (int i = 0; i < n_free; ++i) a[i] = quat_rotate(Xwp.q, ax.axis[i]);
+    real x[3];
+    solve_along_axes(a, n_free, dx, x);
+    vec3 locked = dx;
+    for (int i = 0; i < n_free; ++i) locked -= x[i] * a[i];
+    const real err = length(locked);
+    if (err > 0) {
+      const vec3 n = locked / err;
+      xpbd_joint_linear_row(P, C, r_p + (dx - locked), r_c, n, err, dot(vrel, n), prm.linear_compliance,
+                            prm.linear_damping, prm.linear_relaxation, prm.angular_relaxation, h, out);
+    }
   }
   // Angular rows.
   vec3 e{};

@@ -40,7 +40,10 @@ struct TwoSpheres {  // two spheres resting on the ground, apart from each other
 
 // The order of the example, and what its single step reads: a touching sphere (d = 0) is pulled
 // g h^2 into the ground by the prediction, and each of the k iterations removes the fraction
-// relaxation of what is left, so the readback is (1 - (1 - 0.8)^k) m g, not m g.
+// relaxation of what is left, so the readback is (1 - (1 - 0.8)^k) m g, not m g. Scope: one
+// contact whose lever arm is parallel to the normal (a sphere on a plane, r x n = 0, w = 1/m); a box
+// on four corners reads back about 0.24 m g after one step at k = 2 (verify/parity,
+// xpbd-box-single-step-readback, in impulse and in Newton 1.6.1).
 TEST(E3_9_readback_example_contract, SimOrderAndSingleStepReadback) {
   for (int k = 1; k <= 3; ++k) {
     ReadbackExampleOptions o;
