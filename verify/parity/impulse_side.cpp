@@ -385,6 +385,24 @@ json measure_simulate(const toml::table& c, Scene& sc) {
     z.push_back(double(X.p.z));
     x.push_back(double(X.p.x));
   };
+  // One step loop for every contact solver: collide the input state, refresh the solver's view of
+  // the record, step, then the solver's readback (XPBD only: the other solvers have none).
+  auto run = [&](auto& solver, auto& input, auto readback) {
+    for (int i = 0; i < steps; ++i) {
+      decltype(input.view()) v;
+      if (collide) {
+        pipe.collide(s0.body_q.view(), k);
+        input.update();
+        v = input.view();
+      }
+      solver.step(s0, s1, ctl, collide ? &v : nullptr, h);
+      readback(solver, v);
+      count.push_back(collide ? k.count() : 0);
+      std::swap(s0, s1);
+      record(s0);
+    }
+  };
+  auto no_readback = [](auto&, auto&) {};
   if (type == "xpbd") {
     SolverXPBD solver(m, int((*sv)["iterations"].value_or(int64_t(2))));
     solver.rigid_contact_relaxation = num(*sv, "rigid_contact_relaxation", solver.rigid_contact_relaxation);
@@ -392,52 +410,28 @@ json measure_simulate(const toml::table& c, Scene& sc) {
     solver.enable_restitution = (*sv)["enable_restitution"].value_or(false);
     solver.angular_damping = num(*sv, "angular_damping", solver.angular_damping);
     XpbdContactInput input(m, cm, k);
-    for (int i = 0; i < steps; ++i) {
-      ContactsView v;
-      if (collide) {
-        pipe.collide(s0.body_q.view(), k);
-        input.update();
-        v = input.view();
-      }
-      solver.step(s0, s1, ctl, collide ? &v : nullptr, h);
+    run(solver, input, [&](SolverXPBD& xs, ContactsView& v) {
       if (collide && k.count() > 0) {
-        solver.update_contacts(v);
+        xs.update_contacts(v);
         fz.push_back(force_z_on(m, k, trace));
       } else {
         fz.push_back(0);
       }
-      count.push_back(collide ? k.count() : 0);
-      std::swap(s0, s1);
-      record(s0);
-    }
+    });
   } else if (type == "semi_implicit" || type == "featherstone" || type == "vbd") {
     const SolverPath path = type == "vbd" ? SolverPath::vbd
                             : type == "featherstone" ? SolverPath::featherstone
                                                      : SolverPath::semi_implicit;
     PenaltyContactInput input(m, cm, k, path);
-    auto run = [&](auto& solver) {
-      for (int i = 0; i < steps; ++i) {
-        PenaltyContactsView v;
-        if (collide) {
-          pipe.collide(s0.body_q.view(), k);
-          input.update();
-          v = input.view();
-        }
-        solver.step(s0, s1, ctl, collide ? &v : nullptr, h);
-        count.push_back(collide ? k.count() : 0);
-        std::swap(s0, s1);
-        record(s0);
-      }
-    };
     if (type == "semi_implicit") {
       SolverSemiImplicit solver(m, num(*sv, "angular_damping", real(0.05)));
-      run(solver);
+      run(solver, input, no_readback);
     } else if (type == "featherstone") {
       SolverFeatherstone solver(m);
-      run(solver);
+      run(solver, input, no_readback);
     } else {
       SolverVBD solver(m, int((*sv)["iterations"].value_or(int64_t(10))));
-      run(solver);
+      run(solver, input, no_readback);
     }
   } else if (type == "mujoco") {
     // Newton's SolverMuJoCo steps generalized coordinates with MuJoCo's integrators; impulse's
