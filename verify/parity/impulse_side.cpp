@@ -14,7 +14,8 @@
 //   dynamics mass_matrix (H(q), row-major), qdd (forward dynamics under gravity, no joint force)
 //   collide  contact_count, contact_min_depth (min(0, deepest d)), contact_pairs, contact_depth, contact_normal, contact_point (one collide)
 //   simulate per-step series over case.solver.steps: z (and x) of case.body index `trace_body`,
-//            contact_count, fz (force on trace_body from update_contacts, XPBD only), and the final
+//            contact_count, fz (force on trace_body from update_contacts, XPBD only), sensor_fz (the
+//            same body's SensorContact net force, XPBD only), and the final
 //            body_q / body_qd
 #include <algorithm>
 #include <array>
@@ -34,6 +35,7 @@
 #include "e3/collision_pipeline.h"
 #include "e3/generalized_dynamics.h"
 #include "e3/model_collision.h"
+#include "e3/sensor_contact.h"
 #include "e3/solver_featherstone.h"
 #include "e3/solver_semi_implicit.h"
 #include "e3/solver_xpbd.h"
@@ -379,7 +381,7 @@ json measure_simulate(const toml::table& c, Scene& sc) {
   Contacts k = pipe.contacts();
   const bool collide = c["collide"].value_or(true);
 
-  Series z, x, count, fz;
+  Series z, x, count, fz, sensor_fz;
   auto record = [&](const State& s) {
     const transform X = s.body_q.to_host()[trace];
     z.push_back(double(X.p.z));
@@ -410,12 +412,17 @@ json measure_simulate(const toml::table& c, Scene& sc) {
     solver.enable_restitution = (*sv)["enable_restitution"].value_or(false);
     solver.angular_damping = num(*sv, "angular_damping", solver.angular_damping);
     XpbdContactInput input(m, cm, k);
+    ContactAttributes attributes;
+    SensorContact sensor(m, attributes, {trace});
     run(solver, input, [&](SolverXPBD& xs, ContactsView& v) {
       if (collide && k.count() > 0) {
         xs.update_contacts(v);
         fz.push_back(force_z_on(m, k, trace));
+        sensor.update(v, s1);
+        sensor_fz.push_back(double(sensor.net_force[0].z));
       } else {
         fz.push_back(0);
+        sensor_fz.push_back(0);
       }
     });
   } else if (type == "semi_implicit" || type == "featherstone" || type == "vbd") {
@@ -452,6 +459,7 @@ json measure_simulate(const toml::table& c, Scene& sc) {
   for (const spatial_vector& v : s0.body_qd.to_host()) put_qd(qd, v);
   json out = {{"z", z}, {"x", x}, {"contact_count", count}, {"body_q", q}, {"body_qd", qd}};
   if (!fz.empty()) out["fz"] = fz;
+  if (!sensor_fz.empty()) out["sensor_fz"] = sensor_fz;
   return out;
 }
 

@@ -278,9 +278,10 @@ def measure_simulate(c, model):
         s0.joint_qd.assign(jqd)
     solver = make_solver(sv, model)
     ctl = model.control()
+    sensor = newton.sensors.SensorContact(model, sensing_bodies=[trace]) if kind == "xpbd" else None
     pipe = pipeline(c, model)
     contacts = pipe.contacts()
-    z, x, count, fz = [], [], [], []
+    z, x, count, fz, sensor_fz = [], [], [], [], []
     for _ in range(steps):
         if collide:
             pipe.collide(s0, contacts)
@@ -291,8 +292,11 @@ def measure_simulate(c, model):
             if n > 0:
                 solver.update_contacts(contacts)
                 fz.append(force_z_on(model, contacts, trace))
+                sensor.update(s1, contacts)
+                sensor_fz.append(float(sensor.total_force.numpy()[0][2]))
             else:
                 fz.append(0.0)
+                sensor_fz.append(0.0)
         count.append(float(n))
         s0, s1 = s1, s0
         X = s0.body_q.numpy()[trace].astype(float)
@@ -304,6 +308,7 @@ def measure_simulate(c, model):
     out = {"z": z, "x": x, "contact_count": count, "body_q": q, "body_qd": series(s0.body_qd.numpy())}
     if fz:
         out["fz"] = fz
+        out["sensor_fz"] = sensor_fz
     return out
 
 
