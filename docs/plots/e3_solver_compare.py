@@ -14,7 +14,8 @@ figures = pathlib.Path(os.environ["IMPULSE_BOOK_FIGURES"])
 
 
 def columns(name):
-    rows = list(csv.DictReader(open(data / name)))
+    # '#' lines are notes (e3-penalty-stability says there that one run diverges on purpose)
+    rows = list(csv.DictReader(line for line in open(data / name) if not line.startswith("#")))
     return {k: [float(r[k]) for r in rows] for k in rows[0]}
 
 

@@ -3,57 +3,17 @@
 // File format (whitespace separated, '#' starts a comment): n, then the n rows of M (n numbers
 // each), then the n entries of q. Exit 0 when solved, 1 for any other status (ray termination,
 // pivot limit, numerical failure: the LCP was read but not solved), 2 for a bad file.
-#include <cmath>
 #include <fstream>
 #include <iostream>
 #include <nlohmann/json.hpp>
-#include <sstream>
 #include <string>
 #include <vector>
 
 #include "cli/commands.h"
 #include "st/lcp.h"
+#include "st/lcp_file.h"
 
 namespace impulse::cli {
-
-namespace {
-
-struct Token {
-  std::string text;
-  int line;
-};
-
-std::vector<Token> tokenize(std::istream& in) {
-  std::vector<Token> out;
-  std::string line;
-  int no = 0;
-  while (std::getline(in, line)) {
-    ++no;
-    const auto hash = line.find('#');
-    if (hash != std::string::npos) line.resize(hash);
-    std::istringstream s(line);
-    std::string t;
-    while (s >> t) out.push_back({t, no});
-  }
-  return out;
-}
-
-double number(const Token& t, const std::string& src, const std::string& what) {
-  std::size_t used = 0;
-  double x = 0;
-  try {
-    x = std::stod(t.text, &used);
-  } catch (const std::exception&) {
-    used = 0;
-  }
-  if (used != t.text.size())
-    throw BadInput(src + ":" + std::to_string(t.line) + ": " + what + " '" + t.text + "' is not a number");
-  if (!std::isfinite(x))
-    throw BadInput(src + ":" + std::to_string(t.line) + ": " + what + " '" + t.text + "' is not finite");
-  return x;
-}
-
-}  // namespace
 
 int cmd_lcp(const std::vector<std::string>& args) {
   std::string path;
@@ -79,38 +39,22 @@ int cmd_lcp(const std::vector<std::string>& args) {
   }
   if (path.empty()) throw BadInput("lcp needs a FILE (or - for standard input)");
 
-  std::vector<Token> tok;
   const std::string src = path == "-" ? "<stdin>" : path;
-  if (path == "-") {
-    tok = tokenize(std::cin);
-  } else {
-    std::ifstream f(path);
-    if (!f) throw BadInput("cannot read '" + path + "'");
-    tok = tokenize(f);
+  st::LcpProblem p;
+  try {
+    if (path == "-") {
+      p = st::read_lcp(std::cin, src);
+    } else {
+      std::ifstream f(path);
+      if (!f) throw BadInput("cannot read '" + path + "'");
+      p = st::read_lcp(f, src);
+    }
+  } catch (const std::invalid_argument& e) {
+    throw BadInput(e.what());
   }
-  if (tok.empty()) throw BadInput(src + ": empty file (expected n on the first line)");
-  const double nd = number(tok[0], src, "n");
-  if (nd < 1 || nd != std::floor(nd) || nd > 2000)
-    throw BadInput(src + ":" + std::to_string(tok[0].line) + ": n must be an integer in [1, 2000], got '" +
-                   tok[0].text + "'");
-  const int n = int(nd);
-  const std::size_t need = 1 + std::size_t(n) * n + n;
-  if (tok.size() < need) {
-    const int last = tok.back().line;
-    const std::size_t got = tok.size() - 1;
-    throw BadInput(src + ":" + std::to_string(last) + ": file ends after " + std::to_string(got) +
-                   " numbers; n = " + std::to_string(n) + " needs " + std::to_string(n * n) + " for M and " +
-                   std::to_string(n) + " for q");
-  }
-  if (tok.size() > need)
-    throw BadInput(src + ":" + std::to_string(tok[need].line) + ": unexpected extra number '" + tok[need].text +
-                   "' after q (n = " + std::to_string(n) + ")");
-  Eigen::MatrixXd M(n, n);
-  Eigen::VectorXd q(n);
-  std::size_t k = 1;
-  for (int i = 0; i < n; ++i)
-    for (int j = 0; j < n; ++j, ++k) M(i, j) = number(tok[k], src, "M(" + std::to_string(i) + "," + std::to_string(j) + ")");
-  for (int i = 0; i < n; ++i, ++k) q(i) = number(tok[k], src, "q(" + std::to_string(i) + ")");
+  const Eigen::MatrixXd& M = p.M;
+  const Eigen::VectorXd& q = p.q;
+  const int n = int(q.size());
 
   const st::LcpResult r = st::solve_lcp(M, q);
   const bool ok = r.status == st::LcpStatus::solved;

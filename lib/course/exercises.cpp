@@ -10,8 +10,6 @@
 
 namespace impulse::course {
 
-namespace {
-
 Exercise parse_exercise(const std::string& text, const std::string& file) {
   toml::table t = parse_toml(text, file);
   Exercise e;
@@ -52,8 +50,6 @@ Exercise parse_exercise(const std::string& text, const std::string& file) {
   }
   return e;
 }
-
-}  // namespace
 
 const std::vector<Exercise>& exercises() {
   static const std::vector<Exercise> all = [] {

@@ -45,6 +45,10 @@ struct Exercise {
   std::vector<AnswerPart> parts;
 };
 
+/// One exercise file (TOML text; file names it in messages). Throws std::runtime_error with one
+/// line "file:line: what is wrong" when it is malformed.
+Exercise parse_exercise(const std::string& text, const std::string& file);
+
 /// Every exercise, parsed from the embedded TOML files (throws std::runtime_error with the file
 /// and line when one is malformed).
 const std::vector<Exercise>& exercises();

@@ -27,6 +27,11 @@ int positive_int(const SceneArgs& a, const char* name, long long max) {
   return int(v);
 }
 
+// Difference of two hinge angles as an angle: a - b wrapped into [-pi, pi]. The stepped joint_q of a
+// REVOLUTE joint accumulates (it passes pi after 315 steps of this scene), while eval_ik reads the
+// angle back from the rotation, in (-pi, pi]; both name the same pose when they differ by 2 pi k.
+real angle_error(real a, real b) { return std::abs(std::remainder(a - b, real(2 * M_PI))); }
+
 // The minimal example's model: ground plane plus one free body whose box sits off the body origin.
 Model free_body_model(real g, real offset) {
   ModelBuilder b(Axis::z, vec3{0, 0, -g});
@@ -178,7 +183,7 @@ int run_robot(const SceneArgs& a, const std::string& out, std::ostream& log) {
     eval_ik(m, check, check.joint_q.view(), check.joint_qd.view());
     std::vector<real> q_ik = check.joint_q.to_host();
     real err = 0;
-    for (int k = qs[1]; k < qs[3]; ++k) err = std::max(err, std::abs(q_ik[k] - q[k]));
+    for (int k = qs[1]; k < qs[3]; ++k) err = std::max(err, angle_error(q_ik[k], q[k]));
     worst_ik = std::max(worst_ik, err);
     real yaw = 2 * std::atan2(q[5], q[6]);
     csv << t << ',' << q[0] << ',' << yaw << ',' << q[qs[1]] << ',' << q[qs[2]] << ',' << tip.x << ',' << tip.y << ','

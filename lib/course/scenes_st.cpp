@@ -5,6 +5,7 @@
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <sstream>
 #include <stdexcept>
 #include <string>
 
@@ -12,6 +13,7 @@
 #include "st/bounce.h"
 #include "st/experiments.h"
 #include "st/lcp.h"
+#include "st/lcp_file.h"
 
 namespace impulse::course {
 
@@ -211,20 +213,28 @@ int run_balls(const SceneArgs& a, const std::string& out, std::ostream& log) {
   }
 
   std::ofstream cone = open_scene_csv(out, "st-cone.csv");
-  cone << "k,polygon_error,direction_error_rad,stop_distance_m,stop_distance_circle_m,lcp_size,pivots,lcp_seconds\n";
+  // No wall-clock column: scene outputs are byte-reproducible; the LCP's time is `impulse bench st-lcp`.
+  cone << "k,polygon_error,direction_error_rad,stop_distance_m,stop_distance_circle_m,lcp_size,pivots\n";
   for (int kk : {4, 8, 16, 32}) {
     const ConeRow r = friction_cone_row(kk, 1e-4);
     const ContactLcp L = four_ball_seven_contact_lcp(s, 0.005, kk);
-    const auto t0 = std::chrono::steady_clock::now();
     const LcpResult sol = solve_lcp(L.A, L.b);
-    const double sec = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     cone << kk << ',' << r.polygon_error << ',' << r.direction_error << ',' << r.stop_distance << ','
-         << r.stop_distance_circle << ',' << L.b.size() << ',' << sol.pivots << ',' << sec << '\n';
+         << r.stop_distance_circle << ',' << L.b.size() << ',' << sol.pivots << '\n';
     log << "st-cone: k = " << kk << ": polygon error " << r.polygon_error << ", direction error " << r.direction_error
         << " rad, slide " << r.stop_distance << " m (circle " << r.stop_distance_circle << " m), 7-contact LCP "
         << L.b.size() << " x " << L.b.size() << " in " << sol.pivots << " pivots\n";
   }
-  log << "st-balls: wrote " << out << "/st-balls.csv, st-balls-table.csv, st-cone.csv\n";
+  // The main run's kind of LCP as a file for `impulse lcp` (and the fuzz corpus, verify/fuzz/).
+  {
+    const ContactLcp L = four_ball_seven_contact_lcp(s, h, k);
+    std::ostringstream note;
+    note << "st-balls: the four-ball pile's contact LCP (7 contacts, " << k << " friction directions, h = " << h
+         << " s); solve with: impulse lcp FILE";
+    std::ofstream f = open_scene_csv(out, "st-balls-lcp.txt");
+    write_lcp(f, L.A, L.b, note.str());
+  }
+  log << "st-balls: wrote " << out << "/st-balls.csv, st-balls-table.csv, st-cone.csv, st-balls-lcp.txt\n";
   return bad;
 }
 

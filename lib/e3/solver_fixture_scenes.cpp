@@ -53,6 +53,18 @@ Model sphere_stack_model(int n, real m, real r, real lift, Device d) {
   return b.finalize(d);
 }
 
+Model box_stack_model(int n, real m, real e, Device d) {
+  if (n < 1) throw std::invalid_argument("box_stack_model: n must be >= 1");
+  ModelBuilder b;
+  b.add_shape_plane();
+  const real k = m * e * e * real(2) / 3;  // m (e^2 + e^2) / 3 for a cube of half extent e
+  for (int i = 0; i < n; ++i) {
+    int body = b.add_body({vec3{0, 0, e * (2 * i + 1)}, quat_identity()}, {m, vec3{}, mat33_diag({k, k, k})}, true);
+    b.add_shape_box(body, transform_identity(), e, e, e, massless());
+  }
+  return b.finalize(d);
+}
+
 Model sphere_grid_model(int n, real m, real r, real z0, Device d) {
   if (n < 1) throw std::invalid_argument("sphere_grid_model: n must be >= 1");
   ModelBuilder b;

@@ -14,6 +14,9 @@ Model ground_box_model(real m, vec3 e, vec3 c, Device d = Device::cpu);
 /// Ground plane and n free spheres of mass m and radius r stacked on the z axis, each touching the
 /// one below (centres at z = r, 3r, 5r, ... plus lift [m] between neighbours).
 Model sphere_stack_model(int n, real m, real r, real lift, Device d = Device::cpu);
+/// Ground plane and n free cubes of mass m [kg] and half extent e [m] stacked on the z axis, each
+/// resting on the one below (centres at z = e, 3e, 5e, ...).
+Model box_stack_model(int n, real m, real e, Device d = Device::cpu);
 /// Ground plane and n free spheres (mass m, radius r) on a square grid with spacing 4 r, centres at
 /// height z0 [m]: a wide, contact-sparse scene for benches.
 Model sphere_grid_model(int n, real m, real r, real z0, Device d = Device::cpu);

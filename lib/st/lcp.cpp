@@ -52,6 +52,17 @@ void lcp_residuals(const Eigen::MatrixXd& M, const Eigen::VectorXd& q, const Eig
   feasibility = std::max(zneg, wneg);
 }
 
+bool lcp_solved(const Eigen::MatrixXd& M, const Eigen::VectorXd& q, const Eigen::VectorXd& z,
+                const LcpOptions& opt) {
+  double c = 0, f = 0;
+  lcp_residuals(M, q, z, c, f);
+  if (!(c <= opt.residual_tol && f <= opt.residual_tol)) return false;
+  const double zmax = z.size() ? z.cwiseAbs().maxCoeff() : 0.0;
+  const double mmax = M.size() ? M.cwiseAbs().maxCoeff() : 0.0;
+  const double qmax = q.size() ? q.cwiseAbs().maxCoeff() : 0.0;
+  return zmax == 0.0 || zmax * mmax <= opt.z_bound * std::max(1.0, qmax);
+}
+
 namespace {
 
 void validate(const Eigen::MatrixXd& M, const Eigen::VectorXd& q) {
@@ -124,9 +135,11 @@ struct Tableau {
 };
 
 // Lexicographic minimum over `rows` of (value_i, Binv_i) / y_i; value = x_B (or q at the start).
+// With lexicographic = false only the first column is compared: the plain minimum-ratio rule.
 int lexicographic_min(const Tableau& t, const Eigen::VectorXd& value, const Eigen::VectorXd& y,
-                      std::vector<int> rows, double tie_tol) {
-  for (int c = -1; c < t.n && rows.size() > 1; ++c) {
+                      std::vector<int> rows, double tie_tol, bool lexicographic) {
+  const int last = lexicographic ? t.n : 0;
+  for (int c = -1; c < last && rows.size() > 1; ++c) {
     double best = std::numeric_limits<double>::infinity();
     std::vector<double> ratio(rows.size());
     for (std::size_t k = 0; k < rows.size(); ++k) {
@@ -149,10 +162,11 @@ int lexicographic_min(const Tableau& t, const Eigen::VectorXd& value, const Eige
 void finish(LcpResult& res, const Eigen::MatrixXd& M, const Eigen::VectorXd& q, const LcpOptions& opt) {
   lcp_residuals(M, q, res.z, res.complementarity, res.feasibility);
   res.w = M * res.z + q;
-  if (res.status == LcpStatus::solved &&
-      (res.complementarity > opt.residual_tol || res.feasibility > opt.residual_tol)) {
+  if (res.status == LcpStatus::solved && !lcp_solved(M, q, res.z, opt)) {
     res.status = LcpStatus::numerical_failure;
-    res.message = "Lemke terminated but the recomputed residuals miss the tolerance";
+    res.message = res.complementarity > opt.residual_tol || res.feasibility > opt.residual_tol
+                      ? "Lemke terminated but the recomputed residuals miss the tolerance"
+                      : "Lemke terminated on a point with max|z| beyond z_bound (the LCP is infeasible or nearly so)";
   }
 }
 
@@ -179,10 +193,11 @@ LcpResult solve_lcp(const Eigen::MatrixXd& M, const Eigen::VectorXd& q, const Lc
     std::vector<int> rows(n);
     for (int i = 0; i < n; ++i) rows[i] = i;
     // Lexicographic minimum of (q_i, e_i) / d_i, i.e. of (x_B, B^-1)/(-y) with the sign of y flipped.
-    const int r = lexicographic_min(t, q, -y, rows, opt.tie_tol);
+    const int r = lexicographic_min(t, q, -y, rows, opt.tie_tol, opt.lexicographic);
     const int leaving = t.basis[r];
     t.pivot(r, t.z0(), y);
     res.pivots = 1;
+    if (opt.record_bases) res.bases.push_back(t.basis);
     int entering = t.complement(leaving);
 
     while (true) {
@@ -219,10 +234,11 @@ LcpResult solve_lcp(const Eigen::MatrixXd& M, const Eigen::VectorXd& q, const Lc
       if (z0_row >= 0 && t.xB(z0_row) / yv(z0_row) <= min_ratio + opt.tie_tol * (1.0 + std::abs(min_ratio)))
         r = z0_row;
       else
-        r = lexicographic_min(t, t.xB, yv, blocking, opt.tie_tol);
+        r = lexicographic_min(t, t.xB, yv, blocking, opt.tie_tol, opt.lexicographic);
       const int leaving_var = t.basis[r];
       t.pivot(r, entering, yv);
       ++res.pivots;
+      if (opt.record_bases) res.bases.push_back(t.basis);
       if (leaving_var == t.z0()) {
         res.status = LcpStatus::solved;
         res.message = "z0 left the basis";
@@ -250,9 +266,7 @@ LcpResult solve_lcp(const Eigen::MatrixXd& M, const Eigen::VectorXd& q, const Lc
   // A ray reached while z0 is negligible (not below z0_small, but below what the residual check
   // accepts): the current point, checked against M and q, solves the LCP.
   if (res.status == LcpStatus::ray_termination) {
-    double c, f;
-    lcp_residuals(M, q, z_tab, c, f);
-    if (c <= opt.residual_tol && f <= opt.residual_tol) {
+    if (lcp_solved(M, q, z_tab, opt)) {
       res.status = LcpStatus::solved;
       res.message = "ray reached with z0 negligible; the current point solves the LCP";
     }

@@ -9,6 +9,7 @@
 
 #include <Eigen/Dense>
 #include <string>
+#include <vector>
 
 namespace impulse::st {
 
@@ -29,6 +30,10 @@ struct LcpOptions {
   double residual_tol = 1e-9;  // relative tolerance for `solved` (see LcpResult)
   int refactor_every = 50;     // check the basis inverse's drift every so many pivots (0: never)
   double drift_tol = 1e-10;    // relative |B x_B - q| above which the inverse is recomputed
+  double z_bound = 1e8;        // `solved` needs max|z| <= z_bound * max(1, max|q|) / max|M| (see lcp_solved)
+  bool lexicographic = true;   // false: the textbook minimum-ratio rule (ties: largest pivot element),
+                               // kept to show what the lexicographic rule buys (verify/st/lcp_test.cpp)
+  bool record_bases = false;   // fill LcpResult::bases
 };
 
 struct LcpResult {
@@ -40,6 +45,9 @@ struct LcpResult {
   double complementarity = 0;  // max_i |z_i w_i| / (scale * zscale)
   double feasibility = 0;      // max(max(0, -min z) / zscale, max(0, -min w) / scale)
   std::string message;         // one line on what happened
+  // With LcpOptions::record_bases: the basic variable of each row after every pivot
+  // (0..n-1: w, n..2n-1: z, 2n: z0), in pivot order.
+  std::vector<std::vector<int>> bases;
 };
 
 /// @formula ST.3-lemke-lexicographic  Lemke's complementary pivoting with lexicographic ratio test.
@@ -57,6 +65,15 @@ LcpResult solve_lcp(const Eigen::MatrixXd& M, const Eigen::VectorXd& q, const Lc
 /// Relative residuals of a candidate solution (as in LcpResult), for callers that check z.
 void lcp_residuals(const Eigen::MatrixXd& M, const Eigen::VectorXd& q, const Eigen::VectorXd& z,
                    double& complementarity, double& feasibility);
+
+/// The one definition of a solved LCP, shared by solve_lcp and the tests' enumeration oracle:
+///   complementarity <= residual_tol, feasibility <= residual_tol (relative, as in LcpResult), and
+///   max|z| <= z_bound * max(1, max|q|) / max|M|.
+/// The bound on z is what makes "solved" mean the same thing near infeasibility: a nearly
+/// rank-deficient M can give a point with z ~ 1e12 whose relative residuals are ~1e-17 although no
+/// solution of moderate size exists; such a point is not a solution in double precision.
+bool lcp_solved(const Eigen::MatrixXd& M, const Eigen::VectorXd& q, const Eigen::VectorXd& z,
+                const LcpOptions& opt = {});
 
 /// @formula ST.2-perp-definition  0 <= a perp b >= 0 means a >= 0, b >= 0 and a b = 0.
 /// Scope: scalar pair; tol is an absolute tolerance on each condition (same units as a b and a, b).

@@ -162,26 +162,62 @@ TEST(E3_2_collide_uses_passed_state, MovingABodyAwayInTheGivenStateRemovesItsCon
 
 RC_GTEST_PROP(E3_2_broadphase_modes, NxnSapExplicitEqualBruteForceOracle, ()) {
   // Random spheres and boxes with random worlds and groups; the oracle tests every pair with AABBs
-  // computed here from the shape sizes and the course's filter table.
+  // computed here from the shape sizes and the course's filter table. About one shape in four is
+  // the second of an exactly touching pair: both axis-aligned, every size, gap, margin and
+  // coordinate a multiple of 1/256 (so every AABB bound is exact in floating point), the second
+  // placed so that its AABB's lower face lies on the first's upper face along one axis. Touching
+  // AABBs overlap (E3.2: the broad phase keeps lo <= hi pairs), so a boundary rule of `<` fails here.
   CollisionSceneBuilder b;
   const int n = *rc::gen::inRange(2, 40);
   std::vector<aabb> box(n);
   std::vector<int> world(n), group(n), body(n);
+  auto dyadic = [](int lo, int hi) { return rc::gen::map(rc::gen::inRange(lo, hi + 1), [](int k) { return real(k) / 256; }); };
+  int touching = 0;
+  std::vector<bool> exact_aabb(n, false);  // AABB bounds on the 1/256 grid, axis-aligned
   for (int i = 0; i < n; ++i) {
-    const transform X = *gen::rigid_transform(1.5);
+    const bool touch = i > 0 && exact_aabb[i - 1] && *rc::gen::inRange(0, 2) == 0;
     ShapeOptions o;
-    o.gap = *gen::in_range(0, 0.05);
-    o.margin = *gen::in_range(0, 0.02);
     o.world = world[i] = *rc::gen::inRange(-1, 2);
     o.collision_group = group[i] = *rc::gen::inRange(-2, 3);
+    const bool sphere = *rc::gen::arbitrary<bool>();
+    if (touch) {
+      // Shape i against shape i - 1 (exact too), on one axis.
+      o.gap = *dyadic(0, 12);
+      o.margin = *dyadic(0, 5);
+      const real g = o.gap + o.margin;
+      const vec3 h = sphere ? vec3{1, 1, 1} * *dyadic(13, 100) : vec3{*dyadic(13, 100), *dyadic(13, 100), *dyadic(13, 100)};
+      const aabb& prev = box[i - 1];
+      const int axis = *rc::gen::inRange(0, 3);
+      vec3 c = (prev.lo + prev.hi) * real(0.5);
+      const vec3 e = h + vec3{g, g, g};
+      if (axis == 0) c.x = prev.hi.x + e.x;
+      if (axis == 1) c.y = prev.hi.y + e.y;
+      if (axis == 2) c.z = prev.hi.z + e.z;
+      body[i] = b.add_body({c, quat_identity()});
+      if (sphere)
+        b.add_shape_sphere(body[i], h.x, o);
+      else
+        b.add_shape_box(body[i], h.x, h.y, h.z, o);
+      box[i] = {c - e, c + e};
+      exact_aabb[i] = true;
+      ++touching;
+      continue;
+    }
+    // Shapes that may start a touching pair are placed exactly: axis-aligned, on the 1/256 grid.
+    const bool exact = exact_aabb[i] = *rc::gen::inRange(0, 2) == 0;
+    const transform X = exact ? transform{vec3{*dyadic(-384, 384), *dyadic(-384, 384), *dyadic(-384, 384)}, quat_identity()}
+                              : *gen::rigid_transform(1.5);
+    o.gap = exact ? *dyadic(0, 12) : *gen::in_range(0, 0.05);
+    o.margin = exact ? *dyadic(0, 5) : *gen::in_range(0, 0.02);
     body[i] = b.add_body(X);
     const real g = o.gap + o.margin;
-    if (*rc::gen::arbitrary<bool>()) {
-      const real r = *gen::in_range(0.05, 0.4);
+    if (sphere) {
+      const real r = exact ? *dyadic(13, 100) : *gen::in_range(0.05, 0.4);
       b.add_shape_sphere(body[i], r, o);
       box[i] = {X.p - vec3{r + g, r + g, r + g}, X.p + vec3{r + g, r + g, r + g}};
     } else {
-      const vec3 h{*gen::in_range(0.05, 0.4), *gen::in_range(0.05, 0.4), *gen::in_range(0.05, 0.4)};
+      const vec3 h = exact ? vec3{*dyadic(13, 100), *dyadic(13, 100), *dyadic(13, 100)}
+                           : vec3{*gen::in_range(0.05, 0.4), *gen::in_range(0.05, 0.4), *gen::in_range(0.05, 0.4)};
       b.add_shape_box(body[i], h.x, h.y, h.z, o);
       const mat33 R = quat_to_mat33(X.q);
       vec3 e{};
@@ -192,6 +228,7 @@ RC_GTEST_PROP(E3_2_broadphase_modes, NxnSapExplicitEqualBruteForceOracle, ()) {
       box[i] = {X.p - e, X.p + e};
     }
   }
+  RC_TAG(touching > 0 ? "with touching pairs" : "no touching pair");
   std::vector<std::int64_t> oracle;
   for (int i = 0; i < n; ++i)
     for (int j = i + 1; j < n; ++j) {

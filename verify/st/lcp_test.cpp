@@ -24,8 +24,10 @@ using Eigen::VectorXd;
 namespace {
 
 // Oracle: try all 2^n complementary index sets S (z_S free, w_S = 0, z elsewhere 0), written
-// independently of the solver: a complete orthogonal decomposition of M_SS, then a plain
-// nonnegativity check of z and w = M z + q. Returns the first solution found.
+// independently of the solver: a complete orthogonal decomposition of M_SS. A candidate is a
+// solution when it passes lcp_solved, the one definition of "solved" that solve_lcp applies too
+// (residuals and a bound on z), so that the two sides cannot disagree near infeasibility.
+// Returns the first solution found.
 std::optional<VectorXd> oracle_solve(const MatrixXd& M, const VectorXd& q, double tol = 1e-9) {
   const int n = int(M.rows());
   for (unsigned mask = 0; mask < (1u << n); ++mask) {
@@ -44,9 +46,7 @@ std::optional<VectorXd> oracle_solve(const MatrixXd& M, const VectorXd& q, doubl
       if (!zs.allFinite() || (A * zs - b).cwiseAbs().maxCoeff() > tol * (1 + b.cwiseAbs().maxCoeff())) continue;
       for (std::size_t a = 0; a < S.size(); ++a) z(S[a]) = zs(a);
     }
-    VectorXd w = M * z + q;
-    const double scale = 1 + q.cwiseAbs().maxCoeff() + M.cwiseAbs().maxCoeff() * z.cwiseAbs().maxCoeff();
-    if (z.minCoeff() >= -tol * scale && w.minCoeff() >= -tol * scale) return z;
+    if (lcp_solved(M, q, z)) return z;
   }
   return std::nullopt;
 }
@@ -160,7 +160,10 @@ RC_GTEST_PROP(ST_3_lemke_lexicographic, OraclePsdSolvedIffFeasible, ()) {
     // For symmetric PSD M every solution has the same w.
     if (!skew) RC_ASSERT((M * *o + q - r.w).cwiseAbs().maxCoeff() < 1e-6 * (1 + q.cwiseAbs().maxCoeff()));
   } else {
-    RC_ASSERT(r.status == LcpStatus::ray_termination);
+    // Infeasible, or feasible only through a point beyond the z bound (nearly rank-deficient M
+    // with q = -5 gave z ~ 1e11 at relative residual 1e-17): never `solved`.
+    RC_TAG(to_string(r.status));
+    RC_ASSERT(r.status == LcpStatus::ray_termination || r.status == LcpStatus::numerical_failure);
   }
 }
 
@@ -266,11 +269,96 @@ TEST(ST_3_lemke_lexicographic, NumericalFailureIsReportedNotHidden) {
   }
   LcpResult ok = solve_lcp(M, q);
   EXPECT_EQ(ok.status, LcpStatus::solved) << ok.message;
-  ASSERT_GT(std::max(ok.complementarity, ok.feasibility), 0.0);
+  const double residual = std::max(ok.complementarity, ok.feasibility);
+  ASSERT_GT(residual, 0.0);
   LcpOptions opt;
   opt.residual_tol = 1e-30;
   LcpResult r = solve_lcp(M, q, opt);
   EXPECT_EQ(r.status, LcpStatus::numerical_failure);
+  // The threshold itself, from both sides of the measured residual: the path does not depend on
+  // residual_tol, only the final check does, so the same point is rejected just below and
+  // accepted just above.
+  opt.residual_tol = 0.5 * residual;
+  const LcpResult below = solve_lcp(M, q, opt);
+  EXPECT_EQ(below.status, LcpStatus::numerical_failure) << residual;
+  EXPECT_EQ(std::max(below.complementarity, below.feasibility), residual);
+  opt.residual_tol = 2.0 * residual;
+  const LcpResult above = solve_lcp(M, q, opt);
+  EXPECT_EQ(above.status, LcpStatus::solved) << residual << " " << above.message;
+}
+
+TEST(ST_3_lemke_lexicographic, ZBoundFromBothSides) {
+  // M = [[1, 1], [1, 1]] (rank 1) and q = (-1, -1): every z >= 0 with z1 + z2 = 1 solves it, and
+  // Lemke finds one with max|z| * max|M| = 1 against max(1, max|q|) = 1. A z_bound just below 1
+  // rejects that point, just above accepts it.
+  MatrixXd M = MatrixXd::Ones(2, 2);
+  VectorXd q = VectorXd::Constant(2, -1.0);
+  const LcpResult r = solve_lcp(M, q);
+  ASSERT_EQ(r.status, LcpStatus::solved) << r.message;
+  const double ratio = r.z.cwiseAbs().maxCoeff();  // times max|M| = 1, over max(1, |q|) = 1
+  ASSERT_GT(ratio, 0.0);
+  LcpOptions opt;
+  opt.z_bound = 0.99 * ratio;
+  EXPECT_EQ(solve_lcp(M, q, opt).status, LcpStatus::numerical_failure);
+  EXPECT_FALSE(lcp_solved(M, q, r.z, opt));
+  opt.z_bound = 1.01 * ratio;
+  EXPECT_EQ(solve_lcp(M, q, opt).status, LcpStatus::solved);
+  EXPECT_TRUE(lcp_solved(M, q, r.z, opt));
+}
+
+namespace {
+
+// A degenerate LCP found by a search over small integer data (M entries in -1..2, q entries in
+// -1..1), checked in exact rational arithmetic and with solve_lcp itself: the textbook
+// minimum-ratio rule (ties broken by the largest pivot element, then the first row) revisits a
+// basis after 4 pivots and cycles for ever, while the lexicographic rule ends after 4 pivots. The
+// first ratio test is a fourfold tie (q = -1 in every row, as when four contacts touch at once);
+// the plain rule takes row 1 and walks
+//   {z0 w2 w3 w4} -> {z0 w2 z1 w4} -> {z0 z3 z1 w4} -> {z0 z2 z1 w4} -> {z0 w3 z1 w4} -> {z0 w2 z1 w4} ...
+// with every step degenerate (x_B stays (1, 0, 0, 0)), the lexicographic rule takes row 4 (the
+// smallest row of B^-1 = I among the tied) and ends at z = (1/4, 0, 1/2, 3/4), w = M z + q =
+// (0, 3/2, 0, 0). Where the plain rule compares pivot elements of tied rows they are small
+// integers (exact in floating point), so the cycle does not depend on rounding.
+void cycling_example(MatrixXd& M, VectorXd& q) {
+  M.resize(4, 4);
+  M << 0, 1, 2, 0,  //
+      2, 0, 1, 2,   //
+      -1, 1, 1, 1,  //
+      1, 0, 0, 1;
+  q = VectorXd::Constant(4, -1.0);
+}
+
+bool some_basis_repeats(const std::vector<std::vector<int>>& bases) {
+  for (std::size_t a = 0; a < bases.size(); ++a)
+    for (std::size_t b = a + 1; b < bases.size(); ++b)
+      if (bases[a] == bases[b]) return true;
+  return false;
+}
+
+}  // namespace
+
+TEST(ST_3_lemke_lexicographic, DegenerateLexicographicRuleBreaksTheCycle) {
+  MatrixXd M;
+  VectorXd q;
+  cycling_example(M, q);
+  LcpOptions opt;
+  opt.record_bases = true;
+  const LcpResult lex = solve_lcp(M, q, opt);
+  expect_solved(lex);
+  EXPECT_FALSE(some_basis_repeats(lex.bases));  // each basis at most once (lexicographic positivity)
+  VectorXd z_expected(4);
+  z_expected << 0.25, 0, 0.5, 0.75;
+  EXPECT_NEAR((lex.z - z_expected).cwiseAbs().maxCoeff(), 0.0, 1e-12);
+  auto o = oracle_solve(M, q);
+  ASSERT_TRUE(o.has_value());
+
+  // The same problem under the plain minimum-ratio rule: a basis comes back, and the method runs
+  // into its pivot limit instead of terminating.
+  opt.lexicographic = false;
+  opt.max_pivots = 40;
+  const LcpResult plain = solve_lcp(M, q, opt);
+  EXPECT_EQ(plain.status, LcpStatus::pivot_limit) << plain.message;
+  EXPECT_TRUE(some_basis_repeats(plain.bases));
 }
 
 TEST(ST_3_lemke_lexicographic, BadInputNamed) {

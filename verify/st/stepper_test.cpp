@@ -61,6 +61,10 @@ TEST(ST_2_bounce_example, StepperMatchesClosedForm) {
   EXPECT_NEAR(r.p_n(0), 0.7, 1e-12);
   EXPECT_NEAR(r.q(0), 0.0, 1e-12);
   EXPECT_NEAR(r.p_n(0) * r.q(0), 0.0, 1e-12);
+  // The closed form's own branch values (seed 004 L55: v+ = -0.5 m/s, p = 0.7 N s, q+ = 0).
+  EXPECT_NEAR(b.v_plus, -0.5, 1e-12);
+  EXPECT_NEAR(b.p, 0.7, 1e-12);
+  EXPECT_NEAR(b.q_plus, 0.0, 1e-12);
 }
 
 TEST(ST_2_point_mass_branches, GoldenFreeBranch) { golden::expect_course_values("ST.2-point-mass-branches"); }
@@ -71,6 +75,7 @@ RC_GTEST_PROP(ST_2_point_mass_branches, StepperTakesTheClosedFormBranch, ()) {
   const StepResult r = point(q, v, h, 9.81);
   RC_ASSERT(std::abs(r.v(0) - b.v_plus) < 1e-9);
   RC_ASSERT(std::abs(r.p_n(0) - b.p) < 1e-9);
+  RC_ASSERT(std::abs(r.q(0) - b.q_plus) < 1e-9);
   RC_ASSERT((b.p == 0) == (b.free_prediction >= 0));
 }
 

