@@ -61,6 +61,7 @@ const SceneCatalogue& scenes() {
     register_e3_chain_scenes(cat);
     register_e3_other_solver_scenes(cat);
     register_st_scenes(cat);
+    register_st_lemke_scenes(cat);
     return cat;
   }();
   return c;

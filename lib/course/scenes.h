@@ -82,5 +82,6 @@ void register_e3_other_solver_scenes(SceneCatalogue& c);  // E3 §6: the other s
 std::vector<Metric> bench_solver_spheres(const SceneArgs& a);
 void register_e3_chain_scenes(SceneCatalogue& c);   // the whole chain: Model, pipeline, XPBD, readback
 void register_st_scenes(SceneCatalogue& c);
+void register_st_lemke_scenes(SceneCatalogue& c);  // st-lemke-path: Lemke's pivot path on the four-ball LCP
 
 }  // namespace impulse::course

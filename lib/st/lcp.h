@@ -9,6 +9,7 @@
 
 #include <Eigen/Dense>
 #include <string>
+#include <vector>
 
 namespace impulse::st {
 
@@ -29,6 +30,15 @@ struct LcpOptions {
   double residual_tol = 1e-9;  // relative tolerance for `solved` (see LcpResult)
   int refactor_every = 50;     // check the basis inverse's drift every so many pivots (0: never)
   double drift_tol = 1e-10;    // relative |B x_B - q| above which the inverse is recomputed
+  bool trace = false;          // record every pivot in LcpResult::trace
+};
+
+/// One pivot of Lemke's method. Variables are numbered w_0..w_{n-1} = 0..n-1, z_0..z_{n-1} =
+/// n..2n-1 and the artificial z0 = 2n.
+struct LcpPivot {
+  int entering = -1;   // the variable that entered the basis
+  int leaving = -1;    // the variable that left it (its complement enters next)
+  double z0 = 0;       // the artificial variable's value after the pivot (0 once it has left)
 };
 
 struct LcpResult {
@@ -40,6 +50,7 @@ struct LcpResult {
   double complementarity = 0;  // max_i |z_i w_i| / (scale * zscale)
   double feasibility = 0;      // max(max(0, -min z) / zscale, max(0, -min w) / scale)
   std::string message;         // one line on what happened
+  std::vector<LcpPivot> trace; // every pivot in order when LcpOptions::trace (pivots entries)
 };
 
 /// @formula ST.3-lemke-lexicographic  Lemke's complementary pivoting with lexicographic ratio test.
