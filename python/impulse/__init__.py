@@ -16,15 +16,17 @@ The C++ side is impulse._core (python/src/); this package adds units and argumen
 """
 from types import SimpleNamespace
 
-from ._core import CollisionPipeline, Contacts, Control, Model, ModelBuilder, SolverXPBD, State
+from ._core import (CollisionPipeline, Contacts, Control, Model, ModelBuilder, SolverSemiImplicit, SolverXPBD,
+                    State)
 from .course import Quantity, QuantityArray, Result, calc, check, exercises, formula, formulas
 from .scenes import SceneRun, Table, run, scenes
 
 # Newton keeps its solvers in newton.solvers; the same path works here.
-solvers = SimpleNamespace(SolverXPBD=SolverXPBD)
+solvers = SimpleNamespace(SolverXPBD=SolverXPBD, SolverSemiImplicit=SolverSemiImplicit)
 
 __all__ = [
-    "CollisionPipeline", "Contacts", "Control", "Model", "ModelBuilder", "SolverXPBD", "State", "solvers",
+    "CollisionPipeline", "Contacts", "Control", "Model", "ModelBuilder", "SolverSemiImplicit", "SolverXPBD", "State",
+    "solvers",
     "Quantity", "QuantityArray", "Result", "calc", "check", "exercises", "formula", "formulas",
     "SceneRun", "Table", "run", "scenes",
 ]

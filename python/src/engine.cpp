@@ -20,6 +20,7 @@
 #include "e1/model.h"
 #include "e3/collision_pipeline.h"
 #include "e3/model_collision.h"
+#include "e3/solver_semi_implicit.h"
 #include "e3/solver_xpbd.h"
 
 namespace py = pybind11;
@@ -110,14 +111,16 @@ struct PyCollisionPipeline {
   CollisionPipeline pipeline;
 };
 
-// A Contacts record and its XPBD adapter (per-row materials for SolverXPBD).
+// A Contacts record and its adapters: per-row materials mixed the XPBD way (SolverXPBD) and the
+// penalty way (SolverSemiImplicit), each recomputed by the solver that reads it (E3 §3).
 struct PyContacts {
   PyContacts(PyCollisionPipeline& p, bool request_force)
       : owner(&p), contacts(p.model->device, p.pipeline.rigid_contact_max(), request_force),
-        input(*p.model, p.collision, contacts) {}
+        input(*p.model, p.collision, contacts), penalty(*p.model, p.collision, contacts, SolverPath::semi_implicit) {}
   PyCollisionPipeline* owner;
-  Contacts contacts;       // before input: input keeps a pointer to it
+  Contacts contacts;       // before the adapters: they keep a pointer to it
   XpbdContactInput input;
+  PenaltyContactInput penalty;
 };
 
 }  // namespace
@@ -286,6 +289,37 @@ void bind_engine(py::module_& m) {
       .def_readwrite("rigid_contact_relaxation", &SolverXPBD::rigid_contact_relaxation)
       .def_readwrite("rigid_contact_con_weighting", &SolverXPBD::rigid_contact_con_weighting)
       .def_readwrite("enable_restitution", &SolverXPBD::enable_restitution);
+
+  py::class_<SolverSemiImplicit>(m, "SolverSemiImplicit")
+      .def(py::init([](const Model& model, double angular_damping, double friction_smoothing) {
+             if (!(std::isfinite(angular_damping) && angular_damping >= 0))
+               bad("SolverSemiImplicit: angular_damping must be a finite number >= 0 [1/s], got " + num(angular_damping));
+             positive("SolverSemiImplicit", "friction_smoothing", "m/s", friction_smoothing);
+             return std::make_unique<SolverSemiImplicit>(model, real(angular_damping), real(friction_smoothing));
+           }),
+           py::arg("model"), py::arg("angular_damping") = 0.05, py::arg("friction_smoothing") = 1.0, py::keep_alive<1, 2>(),
+           "The penalty solver of E3 §6: one contact pass per step, forces from ke, kd, kf, mu (Newton's defaults).")
+      .def("step",
+           [](SolverSemiImplicit& s, const State& state_in, State& state_out, const Control& control,
+              PyContacts* contacts, double dt) {
+             positive("step", "dt", "s", dt);
+             if (&state_in == &state_out) bad("step: state_in and state_out must be two different States");
+             if (!contacts) {
+               s.step(state_in, state_out, control, nullptr, real(dt));
+               return;
+             }
+             contacts->penalty.update();
+             PenaltyContactsView v = contacts->penalty.view();
+             s.step(state_in, state_out, control, &v, real(dt));
+           },
+           py::arg("state_in"), py::arg("state_out"), py::arg("control"), py::arg("contacts"), py::arg("dt"),
+           "One semi-implicit step of dt [s] with penalty contact forces (E3 §6); contacts may be None.")
+      .def("update_contacts",
+           [](const SolverSemiImplicit& s, PyContacts& contacts) {
+             PenaltyContactsView v = contacts.penalty.view();
+             s.update_contacts(v);
+           },
+           py::arg("contacts"), "Writes contacts.force: the penalty forces of the last step (E3 §8).");
 }
 
 }  // namespace impulse::python

@@ -115,3 +115,25 @@ def test_E1_1_engine_bad_arguments_raise_value_error_naming_them():
     s0, s1 = model.state(), model.state()
     with pytest.raises(ValueError, match=r"dt must be a finite number > 0 \[s\], got 0"):
         solver.step(s0, s1, model.control(), None, 0.0)
+
+
+def test_E3_6_semi_implicit_penalty_rest_depth_and_no_force_readback():
+    # The same chain with the penalty solver of E3 §6. At rest the four corner springs carry m g, so
+    # the box sinks by m g / (4 ke) with ke = 2.5e3 N/m (Newton's default). And, as the course says
+    # of this solver, it has no per-contact force producer: update_contacts refuses to fill force.
+    model = _box_on_ground(0.03)
+    pipeline = impulse.CollisionPipeline(model)
+    contacts = pipeline.contacts()
+    solver = impulse.solvers.SolverSemiImplicit(model)
+    s0, s1, c = model.state(), model.state(), model.control()
+    h = 1e-3
+    for _ in range(2000):
+        pipeline.collide(s0, contacts)
+        solver.step(s0, s1, c, contacts, h)
+        s0, s1 = s1, s0
+    assert 0.025 - s0.body_q[0, 2] == pytest.approx(1.0 * G / (4 * 2.5e3), rel=0.05)
+    assert abs(s0.body_qd[0, 2]) < 1e-4
+    with pytest.raises(RuntimeError, match="no per-contact force producer"):
+        solver.update_contacts(contacts)
+    with pytest.raises(ValueError, match=r"friction_smoothing must be a finite number > 0 \[m/s\], got 0"):
+        impulse.SolverSemiImplicit(model, friction_smoothing=0.0)
