@@ -44,6 +44,10 @@ def page(nb_path, out_dir):
                     lines += [f"![output {figure} of {stem}]({name})", ""]
                 elif "text/plain" in data:
                     lines += ["```text", data["text/plain"].rstrip("\n"), "```", ""]
+    shows = sum(c.source.count("plt.show()") for c in nb.cells if c.cell_type == "code")
+    if figure < shows:
+        raise SystemExit(f"notebook_pages: {nb_path} calls plt.show() {shows} times but holds {figure} images; "
+                         "execute it with docs/tools/run_notebook.py (inline backend)")
     (out_dir / f"{stem}.md").write_text("\n".join(lines))
     shutil.copyfile(nb_path, out_dir / f"{stem}.ipynb")
 

@@ -27,7 +27,9 @@ def main():
         print(f"run_notebook: --timeout must be > 0 seconds, got {a.timeout}", file=sys.stderr)
         return 2
     nb = nbformat.read(a.notebook, as_version=4)
-    os.environ.setdefault("MPLBACKEND", "Agg")
+    # The kernel draws with the inline backend, so that plt.show() leaves a PNG output for the book
+    # (an inherited MPLBACKEND=Agg would draw nothing).
+    os.environ["MPLBACKEND"] = "module://matplotlib_inline.backend_inline"
     os.environ.setdefault("PYDEVD_DISABLE_FILE_VALIDATION", "1")  # quiets ipykernel's debugger notice
     client = nbclient.NotebookClient(nb, timeout=a.timeout, kernel_name="python3",
                                      resources={"metadata": {"path": str(a.notebook.parent)}})
