@@ -17,6 +17,9 @@ fig, (a, b) = plt.subplots(1, 2, figsize=(9, 3.4))
 for on, label in (("0", "restitution pass off"), ("1", "restitution pass on")):
     r = [x for x in rows if x["restitution"] == on]
     a.plot([float(x["t_s"]) for x in r], [float(x["z_m"]) for x in r], label=label)
+h0 = float(rows[0]["z_m"])
+e = 0.5  # the scene's default restitution (docs/scenes: e3-bounce runs with its defaults)
+a.axhline(e * e * h0, color="k", ls="--", lw=0.8, label=r"expected apex $e^2 h_0$")
 a.set_xlabel("t [s]")
 a.set_ylabel("height of the lowest point [m]")
 a.legend(fontsize=8)

@@ -28,6 +28,7 @@ b.plot(t[win:], mean[win:], color="tab:orange", lw=1.5, label="weighting off, 0.
 r = [x for x in pyr if x["weighting"] == "1"]
 b.plot([float(x["t_s"]) for x in r], [float(x["ground_over_mg"]) for x in r], color="tab:blue", lw=1.5,
        label="weighting on")
+a.axhline(0, color="0.4", ls="--", lw=0.8, label="conserved: 0 (no external force)")
 a.set_xlabel("step")
 a.set_ylabel("total p_z [kg m/s]")
 a.set_title("three cubes, no gravity, no ground")

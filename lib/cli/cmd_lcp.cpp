@@ -17,18 +17,21 @@ namespace impulse::cli {
 
 int cmd_lcp(const std::vector<std::string>& args) {
   std::string path;
-  bool as_json = false;
+  bool as_json = false, trace = false;
   for (const std::string& a : args) {
     if (a == "--help" || a == "-h") {
-      std::cout << "impulse lcp FILE|- [--json]\n"
+      std::cout << "impulse lcp FILE|- [--json] [--trace]\n"
                    "  Solves w = M z + q, z >= 0, w >= 0, z^T w = 0 by Lemke's method (lexicographic).\n"
                    "  FILE: n, then the n rows of M, then q; whitespace separated; '#' comments; '-' = stdin.\n"
                    "  Prints status, z, w, the complementarity and feasibility residuals and the pivot count.\n"
+                   "  --trace: also the pivot path (entering and leaving variable, z0 after each pivot).\n"
                    "  Exit 0 solved, 1 not solved (ray termination, pivot limit, numerical failure), 2 bad input.\n";
       return 0;
     }
     if (a == "--json") {
       as_json = true;
+    } else if (a == "--trace") {
+      trace = true;
     } else if (!path.empty()) {
       throw BadInput("lcp takes one FILE (or -), got '" + path + "' and '" + a + "'");
     } else if (a.size() > 1 && a[0] == '-' && a != "-") {
@@ -56,7 +59,11 @@ int cmd_lcp(const std::vector<std::string>& args) {
   const Eigen::VectorXd& q = p.q;
   const int n = int(q.size());
 
-  const st::LcpResult r = st::solve_lcp(M, q);
+  st::LcpOptions opt;
+  opt.trace = trace;
+  const st::LcpResult r = st::solve_lcp(M, q, opt);
+  // Lemke variable names: w1..wn, z1..zn (1-based, as printed), z0 the artificial one.
+  auto name = [n](int v) { return v < n ? "w" + std::to_string(v + 1) : v < 2 * n ? "z" + std::to_string(v - n + 1) : std::string("z0"); };
   const bool ok = r.status == st::LcpStatus::solved;
   if (as_json) {
     nlohmann::json j{{"status", st::to_string(r.status)},
@@ -67,6 +74,11 @@ int cmd_lcp(const std::vector<std::string>& args) {
                      {"feasibility", r.feasibility},
                      {"pivots", r.pivots},
                      {"message", r.message}};
+    if (trace) {
+      j["trace"] = nlohmann::json::array();
+      for (const st::LcpPivot& p : r.trace)
+        j["trace"].push_back({{"entering", name(p.entering)}, {"leaving", name(p.leaving)}, {"z0", p.z0}});
+    }
     std::cout << j.dump(2) << '\n';
   } else {
     std::cout.precision(12);
@@ -76,6 +88,9 @@ int cmd_lcp(const std::vector<std::string>& args) {
     for (int i = 0; i < n; ++i) std::cout << ' ' << r.w(i);
     std::cout << "\ncomplementarity residual (relative): " << r.complementarity
               << "\nfeasibility residual (relative): " << r.feasibility << "\npivots: " << r.pivots << '\n';
+    for (std::size_t i = 0; i < r.trace.size(); ++i)
+      std::cout << "pivot " << i + 1 << ": " << name(r.trace[i].entering) << " enters, " << name(r.trace[i].leaving)
+                << " leaves, z0 = " << r.trace[i].z0 << '\n';
   }
   return ok ? 0 : 1;
 }

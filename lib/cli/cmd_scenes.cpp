@@ -2,6 +2,7 @@
 #include <iostream>
 #include <nlohmann/json.hpp>
 
+#include "cli/animate.h"
 #include "cli/commands.h"
 #include "course/scenes.h"
 
@@ -55,17 +56,27 @@ int cmd_run(const std::vector<std::string>& args) {
   if (wants_help(rest)) {
     print_scene_help(s);
     std::cout << "  --out DIR (default out)  folder for the CSV files\n";
+    std::cout << "  --animate FILE  draw the scene into FILE (.mp4 with ffmpeg, or .gif); --poster PNG: last frame\n";
     return 0;
   }
-  std::string out = "out";
+  std::string out = "out", animate, poster;
   std::vector<std::string> opts;
   for (std::size_t i = 0; i < rest.size(); ++i) {
     if (rest[i] == "--out") {
       if (i + 1 >= rest.size()) throw BadInput("--out needs a folder");
       out = rest[++i];
+    } else if (rest[i] == "--animate" || rest[i] == "--poster") {
+      if (i + 1 >= rest.size()) throw BadInput(rest[i] + " needs a file");
+      (rest[i] == "--animate" ? animate : poster) = rest[i + 1];
+      ++i;
     } else {
       opts.push_back(rest[i]);
     }
+  }
+  if (!poster.empty() && animate.empty()) throw BadInput("--poster goes with --animate");
+  if (!animate.empty()) {
+    if (!opts.empty()) throw BadInput("--animate draws the scene with its default options; drop " + opts[0]);
+    return run_animation(s.name, animate, poster);
   }
   SceneArgs a;
   try {
@@ -73,7 +84,7 @@ int cmd_run(const std::vector<std::string>& args) {
   } catch (const std::invalid_argument& e) {
     throw BadInput(e.what());
   }
-  return s.run(a, out, std::cout);
+  return run_scene_to_files(s, a, out, std::cout);
 }
 
 int cmd_bench(const std::vector<std::string>& args) {

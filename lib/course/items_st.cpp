@@ -158,20 +158,28 @@ void register_formulas(Registry& r) {
          }});
   r.add({"ST.2-nonlinear-complementarity", "formula", "0 <= p_n perp phi(q+) >= 0 with the true gap, by a sequence of LCPs",
          "ST §2", Status::implemented, "", "lib/st/stepper.cpp: st_step (re-linearisation loop)",
-         {in_scalar("theta", "rad", "rod angle, right end touching the table"), in_scalar("omega", "rad/s", "spin"),
-          in_scalar("h", "s", "step")},
+         {in_scalar("theta", "rad", "rod angle in [-pi/2, 0]: the right end is the lower one and touches the table"),
+          in_scalar("omega", "rad/s", "spin (negative drives the touching end down)"), in_scalar("h", "s", "step")},
          {out_scalar("phi_linearised_only", "m", "true gap after a linearised-only step"),
           out_scalar("phi_nonlinear", "m", "true gap after the §3.6 iteration"),
           out_scalar("iterations", "-", "re-linearisations used")},
          [](const Values& v) {
            const PlanarRod sys = rod();
            const double th = scalar(v, "theta");
+           // Only the lower end may touch: with theta > 0 the touching right end would be the upper
+           // one and the left end 0.5 sin(theta) m inside the table.
+           if (!(th >= -M_PI / 2 && th <= 0))
+             throw std::invalid_argument("input --theta of ST.2-nonlinear-complementarity must lie in [-pi/2, 0] rad "
+                                         "(the touching right end is the lower one), got " + std::to_string(th));
+           if (!(scalar(v, "h") > 0))
+             throw std::invalid_argument("input --h of ST.2-nonlinear-complementarity must be > 0 s");
            const Eigen::Vector3d q(0, 0.05 - 0.25 * std::sin(th), th), vel(0, 0, scalar(v, "omega"));
-           StepOptions opt;
+           StepOptions opt;  // the default iteration limit (10), as the chapter states
            opt.h = scalar(v, "h");
+           const int limit = opt.max_nonlinear_iterations;
            opt.max_nonlinear_iterations = 0;
            const StepResult lin = st_step(sys, q, vel, {}, opt);
-           opt.max_nonlinear_iterations = 20;
+           opt.max_nonlinear_iterations = limit;
            const StepResult non = st_step(sys, q, vel, {}, opt);
            return Values{{"phi_linearised_only", {lin.phi.minCoeff()}},
                          {"phi_nonlinear", {non.phi.minCoeff()}},

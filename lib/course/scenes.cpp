@@ -34,13 +34,11 @@ double SceneArgs::positive(const std::string& name) const {
   return v;
 }
 
-std::ofstream open_scene_csv(const std::string& out_dir, const std::string& name) {
-  std::filesystem::create_directories(out_dir);
-  std::filesystem::path path = std::filesystem::path(out_dir) / name;
-  std::ofstream f(path);
-  if (!f) throw std::runtime_error("cannot write " + path.string());
-  f.precision(17);
-  return f;
+int run_scene_to_files(const Scene& s, const SceneArgs& a, const std::string& out_dir, std::ostream& log) {
+  SceneOutput out;
+  const int rc = s.run(a, out, log);
+  out.write_csv_files(out_dir);
+  return rc;
 }
 
 void SceneCatalogue::add(Scene s) {
@@ -63,6 +61,7 @@ const SceneCatalogue& scenes() {
     register_e3_chain_scenes(cat);
     register_e3_other_solver_scenes(cat);
     register_st_scenes(cat);
+    register_st_lemke_scenes(cat);
     return cat;
   }();
   return c;

@@ -1,16 +1,18 @@
 // The scene catalogue: named scenes shared by `impulse run`, `impulse bench`, tests and the book.
 //
-// A scene declares its options (name, unit, default, doc). `run` writes CSV files into an output
-// folder (the book's figures are drawn from them) and prints a short summary; `bench` measures
-// throughput and returns metrics (never asserted by tests: "measured, not timed").
+// A scene declares its options (name, unit, default, doc). `run` fills tables in memory
+// (lib/course/scene_table.h) and prints a short summary; the command line writes the tables as CSV
+// files (the book's figures are drawn from them), the Python module hands them to NumPy. `bench`
+// measures throughput and returns metrics (never asserted by tests: "measured, not timed").
 #pragma once
 
-#include <fstream>
 #include <functional>
 #include <map>
 #include <ostream>
 #include <string>
 #include <vector>
+
+#include "course/scene_table.h"
 
 namespace impulse::course {
 
@@ -44,9 +46,9 @@ struct Scene {
   std::string chapter;  // "E1"
   std::string title;    // one line
   std::vector<SceneOption> options;
-  /// Runs the scene, writes CSV files into out_dir (created if missing), prints a summary to log.
-  /// Returns 0 on success, 1 when a check inside the scene failed.
-  std::function<int(const SceneArgs&, const std::string& out_dir, std::ostream& log)> run;
+  /// Runs the scene, fills its tables in out, prints a summary to log. Returns 0 on success, 1
+  /// when a check inside the scene failed.
+  std::function<int(const SceneArgs&, SceneOutput& out, std::ostream& log)> run;
   /// Optional: measures the scene and returns its metrics.
   std::function<std::vector<Metric>(const SceneArgs&)> bench;
 };
@@ -63,9 +65,9 @@ class SceneCatalogue {
 
 const SceneCatalogue& scenes();
 
-/// Opens out_dir/name for writing (creating out_dir) with 17 significant digits; throws
-/// std::runtime_error naming the path when it cannot be written.
-std::ofstream open_scene_csv(const std::string& out_dir, const std::string& name);
+/// Runs a scene and, when it has run to the end, writes its tables as CSV files into out_dir
+/// (created if missing): a scene that throws leaves no half-written file. Returns the scene's code.
+int run_scene_to_files(const Scene& s, const SceneArgs& a, const std::string& out_dir, std::ostream& log);
 
 /// Fills defaults and checks option names; args are "--name value" pairs. Throws
 /// std::invalid_argument naming an unknown option or a missing value.
@@ -80,5 +82,6 @@ void register_e3_other_solver_scenes(SceneCatalogue& c);  // E3 §6: the other s
 std::vector<Metric> bench_solver_spheres(const SceneArgs& a);
 void register_e3_chain_scenes(SceneCatalogue& c);   // the whole chain: Model, pipeline, XPBD, readback
 void register_st_scenes(SceneCatalogue& c);
+void register_st_lemke_scenes(SceneCatalogue& c);  // st-lemke-path: Lemke's pivot path on the four-ball LCP
 
 }  // namespace impulse::course

@@ -20,10 +20,10 @@ namespace {
 // The course's §6 example, swept: a force f = (0, fy, 0) N acts at P = (px, 0, 0) m on a body whose
 // COM is at the origin and which spins at omega = (0, 0, wz) with the COM at rest. For reference
 // points O = (x, 0, 0) the scene writes the torque of the wrench about O and the velocity of O.
-int run_frames(const SceneArgs& a, const std::string& out, std::ostream& log) {
+int run_frames(const SceneArgs& a, SceneOutput& out, std::ostream& log) {
   const vec3 f{0, a.number("fy"), 0}, P{a.number("px"), 0, 0}, C{0, 0, 0}, omega{0, 0, a.number("wz")};
   const vec3 tau_C = moment_about(C, P, f);
-  std::ofstream csv = open_scene_csv(out, "e1-frames.csv");
+  SceneTable& csv = out.table("e1-frames.csv");
   csv << "x_m,tau_z_Nm,v_y_mps\n";
   const int n = 61;
   for (int i = 0; i < n; ++i) {
@@ -33,7 +33,7 @@ int run_frames(const SceneArgs& a, const std::string& out, std::ostream& log) {
   }
   vec3 tau_P = shift_torque(tau_C, f, P - C);
   log << "e1-frames: tau about the COM = (" << tau_C.x << ", " << tau_C.y << ", " << tau_C.z << ") N m; about P = ("
-      << tau_P.x << ", " << tau_P.y << ", " << tau_P.z << ") N m; wrote " << n << " rows to " << out << "/e1-frames.csv\n";
+      << tau_P.x << ", " << tau_P.y << ", " << tau_P.z << ") N m; wrote " << n << " rows to " << "e1-frames.csv\n";
   return 0;
 }
 
@@ -78,7 +78,7 @@ void register_e1_scenes(SceneCatalogue& c) {
          {{"n", "-", "1000000", "number of bodies"},
           {"repeat", "-", "20", "timed passes"},
           {"device", "-", "cpu", "cpu, cuda or auto"}},
-         [](const SceneArgs& a, const std::string&, std::ostream& log) {
+         [](const SceneArgs& a, SceneOutput&, std::ostream& log) {
            for (const Metric& m : bench_shift(a)) log << m.name << " = " << m.value << ' ' << m.unit << '\n';
            return 0;
          },

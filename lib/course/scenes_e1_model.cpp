@@ -64,7 +64,7 @@ bool same_bits(const State& a, const State& b) {
   return eq(a.body_q, b.body_q) && eq(a.body_qd, b.body_qd) && eq(a.joint_q, b.joint_q) && eq(a.joint_qd, b.joint_qd);
 }
 
-int run_free_body(const SceneArgs& a, const std::string& out, std::ostream& log) {
+int run_free_body(const SceneArgs& a, SceneOutput& out, std::ostream& log) {
   const int frames = positive_int(a, "frames", 100000), substeps = positive_int(a, "substeps", 1000);
   const real fps = a.number("fps");
   if (!(fps > 0)) throw std::invalid_argument("option --fps must be positive, got " + a.text("fps"));
@@ -80,7 +80,7 @@ int run_free_body(const SceneArgs& a, const std::string& out, std::ostream& log)
   State initial = m.state();
   initial.assign(buf_a);
 
-  std::ofstream csv = open_scene_csv(out, "e1-free-body.csv");
+  SceneTable& csv = out.table("e1-free-body.csv");
   csv << "t_s,frame,buffer,p_x_m,p_y_m,p_z_m,c_x_m,c_y_m,c_z_m,q_x,q_y,q_z,q_w,v_x_mps,v_y_mps,v_z_mps,"
          "w_x_radps,w_y_radps,w_z_radps,E_lin_J,E_rot_J,E_pot_J,E_total_J,L_world_Nms\n";
   State first_frame = m.state();
@@ -126,7 +126,7 @@ int run_free_body(const SceneArgs& a, const std::string& out, std::ostream& log)
       << " s, t = " << t_end << " s; total energy " << e0.linear + e0.rotational + e0.potential << " -> "
       << e1.linear + e1.rotational + e1.potential << " J; cold reset " << (restored ? "restored" : "FAILED")
       << ", first frame " << (reproduced ? "reproduced bit for bit" : "NOT reproduced") << " (t = " << t_again
-      << " s); wrote " << out << "/e1-free-body.csv\n";
+      << " s); wrote e1-free-body.csv\n";
   return restored && reproduced ? 0 : 1;
 }
 
@@ -147,13 +147,13 @@ ModelBuilder robot_builder() {
   return b;
 }
 
-int run_robot(const SceneArgs& a, const std::string& out, std::ostream& log) {
+int run_robot(const SceneArgs& a, SceneOutput& out, std::ostream& log) {
   const int steps = positive_int(a, "steps", 1000000);
   const real h = a.number("dt");
   if (!(h > 0)) throw std::invalid_argument("option --dt must be positive, got " + a.text("dt"));
   ModelBuilder b = robot_builder();
   Model m = b.finalize();
-  std::ofstream lay = open_scene_csv(out, "e1-robot-layout.csv");
+  SceneTable& lay = out.table("e1-robot-layout.csv");
   lay << "joint,label,type,q_start,q_count,qd_start,qd_count\n";
   std::vector<int> qs = m.joint_q_start.to_host(), ds = m.joint_qd_start.to_host();
   for (int j = 0; j < m.joint_count; ++j)
@@ -171,7 +171,7 @@ int run_robot(const SceneArgs& a, const std::string& out, std::ostream& log) {
   qd[ds[2]] = -0.8;      // elbow [rad/s]
   s0.joint_qd.copy_from_host(qd.data());
   eval_fk(m, s0.joint_q.view(), s0.joint_qd.view(), s0);
-  std::ofstream csv = open_scene_csv(out, "e1-robot.csv");
+  SceneTable& csv = out.table("e1-robot.csv");
   csv << "t_s,root_x_m,root_yaw_rad,shoulder_rad,elbow_rad,tip_x_m,tip_y_m,tip_z_m,quat_norm,ik_error\n";
   State check = m.state();
   real t = 0, worst_ik = 0;
@@ -195,7 +195,7 @@ int run_robot(const SceneArgs& a, const std::string& out, std::ostream& log) {
   }
   log << "e1-robot: joint_q " << m.joint_coord_count << " entries, joint_qd " << m.joint_dof_count
       << " (FREE 7/6 + REVOLUTE 1/1 + REVOLUTE 1/1); " << steps << " steps of " << h << " s; worst hinge eval_ik error "
-      << worst_ik << " rad; wrote " << out << "/e1-robot-layout.csv and e1-robot.csv\n";
+      << worst_ik << " rad; wrote e1-robot-layout.csv and e1-robot.csv\n";
   return worst_ik < 1e-9 ? 0 : 1;
 }
 
@@ -250,7 +250,7 @@ void register_e1_model_scenes(SceneCatalogue& c) {
          {{"n", "-", "100000", "number of bodies"},
           {"steps", "-", "20", "timed steps"},
           {"device", "-", "cpu", "cpu, cuda or auto"}},
-         [](const SceneArgs& a, const std::string&, std::ostream& log) {
+         [](const SceneArgs& a, SceneOutput&, std::ostream& log) {
            for (const Metric& m : bench_free_bodies(a)) log << m.name << " = " << m.value << ' ' << m.unit << '\n';
            return 0;
          },

@@ -42,7 +42,7 @@ ContactScene contact_scene(real gap) {
   return s;
 }
 
-int run_contacts(const SceneArgs& a, const std::string& out, std::ostream& log) {
+int run_contacts(const SceneArgs& a, SceneOutput& out, std::ostream& log) {
   const real gap = a.number("gap");
   if (!(gap >= 0)) throw std::invalid_argument("option --gap must be >= 0 m, got " + a.text("gap"));
   ContactScene s = contact_scene(gap);
@@ -56,14 +56,14 @@ int run_contacts(const SceneArgs& a, const std::string& out, std::ostream& log) 
   p.collide(bq, c);
   const ContactGeometrySnapshot g = snapshot_contact_geometry(m, bq, c);
   const std::vector<int> s0 = c.rigid_contact_shape0.to_host(), s1 = c.rigid_contact_shape1.to_host();
-  std::ofstream csv = open_scene_csv(out, "e3-contacts.csv");
+  SceneTable& csv = out.table("e3-contacts.csv");
   csv << "shape0,shape1,p0_x,p0_z,p1_x,p1_z,n_x,n_z,d_m\n";
   for (int i = 0; i < g.count; ++i)
     csv << s0[i] << ',' << s1[i] << ',' << g.point0_world_m[i].x << ',' << g.point0_world_m[i].z << ','
         << g.point1_world_m[i].x << ',' << g.point1_world_m[i].z << ',' << g.normal_world[i].x << ','
         << g.normal_world[i].z << ',' << g.distance_m[i] << '\n';
   // Shapes for drawing: type, world pose (x, z, angle about y), sizes.
-  std::ofstream shapes = open_scene_csv(out, "e3-contacts-shapes.csv");
+  SceneTable& shapes = out.table("e3-contacts-shapes.csv");
   shapes << "shape,type,x,z,angle_y_rad,size0,size1,size2\n";
   const std::vector<int> type = m.shape_type.to_host(), body = m.shape_body.to_host();
   const std::vector<transform> X = m.shape_transform.to_host();
@@ -77,7 +77,7 @@ int run_contacts(const SceneArgs& a, const std::string& out, std::ostream& log) 
   int separated = 0;
   for (real d : g.distance_m) separated += d > 0;
   log << "e3-contacts: " << g.count << " records (" << separated << " separated, within the gap) of capacity "
-      << c.rigid_contact_max << "; wrote " << out << "/e3-contacts.csv\n";
+      << c.rigid_contact_max << "; wrote e3-contacts.csv\n";
   return 0;
 }
 
@@ -150,10 +150,10 @@ std::vector<Metric> bench_broadphase(const SceneArgs& a) {
           {"shapes_per_second", double(n) / t.seconds, "1/s"}};
 }
 
-int run_scaling(const SceneArgs& a, const std::string& out, std::ostream& log) {
+int run_scaling(const SceneArgs& a, SceneOutput& out, std::ostream& log) {
   const long long nxn_max = a.integer("nxn-max"), sap_max = a.integer("sap-max");
   if (nxn_max < 250 || sap_max < 250) throw std::invalid_argument("options --nxn-max and --sap-max must be >= 250");
-  std::ofstream csv = open_scene_csv(out, "e3-broadphase-scaling.csv");
+  SceneTable& csv = out.table("e3-broadphase-scaling.csv");
   csv << "mode,layout,n,seconds,candidate_pairs\n";
   struct Series {
     const char* mode;
@@ -187,7 +187,7 @@ void register_e3_scenes(SceneCatalogue& c) {
           {"per-world", "-", "0", "shapes per world (replicated worlds at one place); 0 = one world"},
           {"repeat", "-", "3", "timed passes (the best is reported)"},
           {"device", "-", "cpu", "cpu, cuda or auto"}},
-         [](const SceneArgs& a, const std::string&, std::ostream& log) {
+         [](const SceneArgs& a, SceneOutput&, std::ostream& log) {
            for (const Metric& m : bench_broadphase(a)) log << m.name << " = " << m.value << ' ' << m.unit << '\n';
            return 0;
          },

@@ -15,7 +15,7 @@ namespace impulse::course {
 
 namespace {
 
-int run_box_drop(const SceneArgs& a, const std::string& out, std::ostream& log) {
+int run_box_drop(const SceneArgs& a, SceneOutput& out, std::ostream& log) {
   const real z0 = a.number("z0"), h = a.number("h"), T = a.number("duration");
   const long long iterations = a.integer("iterations");
   if (!(h > 0)) throw std::invalid_argument("option --h must be positive, got " + a.text("h"));
@@ -36,10 +36,7 @@ int run_box_drop(const SceneArgs& a, const std::string& out, std::ostream& log) 
   const std::vector<int> shape_body = m.shape_body.to_host();
   const real mass = m.body_mass.to_host()[0], g = 9.81;
 
-  std::filesystem::create_directories(out);
-  std::ofstream csv(std::filesystem::path(out) / "e3-box-drop.csv");
-  if (!csv) throw std::runtime_error("cannot write " + out + "/e3-box-drop.csv");
-  csv.precision(10);
+  SceneTable& csv = out.table("e3-box-drop.csv");
   csv << "t_s,z_m,vz_mps,contacts,support_N,mg_N\n";
   const int steps = int(T / h + 0.5);
   real t = 0, support = 0;
@@ -62,7 +59,7 @@ int run_box_drop(const SceneArgs& a, const std::string& out, std::ostream& log) 
   }
   log << "e3-box-drop: after " << T << " s the box rests at z = " << s0.body_q.to_host()[0].p.z
       << " m; summed support force " << support << " N against m g = " << mass * g << " N; wrote "
-      << out << "/e3-box-drop.csv\n";
+      << "e3-box-drop.csv\n";
   return 0;
 }
 

@@ -20,9 +20,9 @@ namespace impulse::course {
 
 namespace {
 
-int run_readback(const SceneArgs& a, const std::string& out, std::ostream& log) {
+int run_readback(const SceneArgs& a, SceneOutput& out, std::ostream& log) {
   const real T = a.positive("duration");
-  std::ofstream csv = open_scene_csv(out, "e3-readback.csv");
+  SceneTable& csv = out.table("e3-readback.csv");
   csv << "h_s,iterations,t_s,Fz_over_mg,z_m\n";
   for (real h : {real(1) / 120, real(1) / 600})
     for (int iters : {1, 2, 8}) {
@@ -40,11 +40,11 @@ int run_readback(const SceneArgs& a, const std::string& out, std::ostream& log) 
   return 0;
 }
 
-int run_pyramid(const SceneArgs& a, const std::string& out, std::ostream& log) {
+int run_pyramid(const SceneArgs& a, SceneOutput& out, std::ostream& log) {
   const real h = a.positive("h");
   const long long steps = a.integer("steps");
   if (steps <= 0) throw std::invalid_argument("option --steps must be positive, got " + a.text("steps"));
-  std::ofstream csv = open_scene_csv(out, "e3-pyramid.csv");
+  SceneTable& csv = out.table("e3-pyramid.csv");
   csv << "weighting,t_s,ground_over_mg,middle_left_over_mg,middle_right_over_mg,top_over_mg\n";
   for (int weighting : {1, 0}) {
     XpbdWorld w(demo_pyramid(), 256);
@@ -63,9 +63,9 @@ int run_pyramid(const SceneArgs& a, const std::string& out, std::ostream& log) {
   return 0;
 }
 
-int run_momentum(const SceneArgs& a, const std::string& out, std::ostream& log) {
+int run_momentum(const SceneArgs& a, SceneOutput& out, std::ostream& log) {
   const real h = a.positive("h");
-  std::ofstream csv = open_scene_csv(out, "e3-momentum.csv");
+  SceneTable& csv = out.table("e3-momentum.csv");
   csv << "weighting,step,pz_kgmps\n";
   for (int weighting : {1, 0}) {
     ModelBuilder b(Axis::z, vec3{0, 0, 0});
@@ -92,10 +92,10 @@ int run_momentum(const SceneArgs& a, const std::string& out, std::ostream& log) 
   return 0;
 }
 
-int run_bounce(const SceneArgs& a, const std::string& out, std::ostream& log) {
+int run_bounce(const SceneArgs& a, SceneOutput& out, std::ostream& log) {
   const real h = a.positive("h"), e = a.number("e");
   if (e < 0 || e > 1) throw std::invalid_argument("option --e must lie in [0, 1], got " + a.text("e"));
-  std::ofstream csv = open_scene_csv(out, "e3-bounce.csv");
+  SceneTable& csv = out.table("e3-bounce.csv");
   csv << "restitution,t_s,z_m,vz_mps,readback_impulse_Ns,restitution_impulse_Ns,momentum_change_minus_gravity_Ns\n";
   for (int on : {0, 1}) {
     FixtureOptions fx;
@@ -126,7 +126,7 @@ struct PileRun {
   double contacts = 0;
   long long steps = 0;
 };
-PileRun run_pile(const SceneArgs& a, std::ostream* csv) {
+PileRun run_pile(const SceneArgs& a, SceneTable* csv) {
   if (a.text("solver") != "xpbd")
     throw std::invalid_argument("option --solver: only 'xpbd' is available in this build, got '" + a.text("solver") + "'");
   const long long n = a.integer("n"), steps = a.integer("steps"), iters = a.integer("iterations");
@@ -155,8 +155,8 @@ PileRun run_pile(const SceneArgs& a, std::ostream* csv) {
   return r;
 }
 
-int run_spheres(const SceneArgs& a, const std::string& out, std::ostream& log) {
-  std::ofstream csv = open_scene_csv(out, "e3-spheres.csv");
+int run_spheres(const SceneArgs& a, SceneOutput& out, std::ostream& log) {
+  SceneTable& csv = out.table("e3-spheres.csv");
   csv << "t_s,contacts,active_contacts_last_iteration\n";
   PileRun r = run_pile(a, &csv);
   log << "e3-spheres: " << a.text("n") << " spheres, " << r.steps << " steps, " << r.contacts

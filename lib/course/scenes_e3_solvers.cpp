@@ -24,7 +24,7 @@ namespace {
 // A sphere (mass m, no damping) resting on a ke spring, stepped by SolverSemiImplicit at
 // h = ratio * h_crit below and above the bound h_crit = 2 sqrt(m / ke); the height offset from
 // equilibrium is written for both, next to the 1-DOF spring of E3.6-symplectic-stability.
-int run_stability(const SceneArgs& a, const std::string& out, std::ostream& log) {
+int run_stability(const SceneArgs& a, SceneOutput& out, std::ostream& log) {
   const real ke = a.positive("ke"), mass = a.positive("mass");
   const real below = a.positive("below"), above = a.positive("above");
   const long long steps = a.integer("steps");
@@ -73,21 +73,21 @@ int run_stability(const SceneArgs& a, const std::string& out, std::ostream& log)
     note << "both runs step at h <= h_crit (--above " << above << "): neither is meant to diverge";
   }
   const std::string diverges = note.str();
-  std::ofstream csv = open_scene_csv(out, "e3-penalty-stability.csv");
-  csv << "# e3-penalty-stability: " << diverges << "\n";
+  SceneTable& csv = out.table("e3-penalty-stability.csv");
+  csv.note("e3-penalty-stability: " + diverges);
   csv << "step,dz_below_m,dz_above_m,x_spring_below_m,x_spring_above_m\n";
   for (long long i = 0; i <= steps; ++i) csv << i << ',' << lo[i] << ',' << hi[i] << ',' << slo[i] << ',' << shi[i] << '\n';
   real mlo = 0, mhi = 0;
   for (real z : lo) mlo = std::max(mlo, std::abs(z));
   for (real z : hi) mhi = std::max(mhi, std::abs(z));
   log << "e3-penalty-stability: h_crit = " << hc << " s; max |dz| = " << mlo << " m at " << below << " h_crit, " << mhi
-      << " m at " << above << " h_crit; " << diverges << "; wrote " << out << "/e3-penalty-stability.csv\n";
+      << " m at " << above << " h_crit; " << diverges << "; wrote e3-penalty-stability.csv\n";
   return 0;
 }
 
 // A 1 kg, 0.2 m box launched at v0 along x on the ground (mu), stepped by each solver on contacts
 // from the collision pipeline (collide before every step).
-int run_compare(const SceneArgs& a, const std::string& out, std::ostream& log) {
+int run_compare(const SceneArgs& a, SceneOutput& out, std::ostream& log) {
   const real v0 = a.number("v0"), mu = a.number("mu"), h = a.positive("h"), T = a.positive("T");
   if (!(mu >= 0)) throw std::invalid_argument("option --mu must be >= 0, got " + a.text("mu"));
   const int steps = int(T / h), every = std::max(1, steps / 400);
@@ -105,7 +105,7 @@ int run_compare(const SceneArgs& a, const std::string& out, std::ostream& log) {
     runs.push_back(simulate_ground_scene(k, m, s, PenaltyMaterial{1e5, 300, 100, 0, mu}, h, steps, every, {},
                                          GroundContactSource::pipeline));
   }
-  std::ofstream csv = open_scene_csv(out, "e3-solver-compare.csv");
+  SceneTable& csv = out.table("e3-solver-compare.csv");
   csv << "t_s";
   for (SolverKind k : kinds) csv << ",x_" << solver_kind_name(k) << "_m,vx_" << solver_kind_name(k) << "_mps";
   csv << ",x_coulomb_m\n";
@@ -119,7 +119,7 @@ int run_compare(const SceneArgs& a, const std::string& out, std::ostream& log) {
   }
   log << "e3-solver-compare: final x [m]:";
   for (std::size_t k = 0; k < runs.size(); ++k) log << ' ' << solver_kind_name(kinds[k]) << '=' << runs[k].back().x.x;
-  log << "; wrote " << out << "/e3-solver-compare.csv\n";
+  log << "; wrote e3-solver-compare.csv\n";
   return 0;
 }
 

@@ -22,7 +22,7 @@ namespace {
 using namespace impulse::st;
 
 // The vertical point of seed 004 L53-L55, stepped with the general stepper.
-int run_bounce(const SceneArgs& a, const std::string& out, std::ostream& log) {
+int run_bounce(const SceneArgs& a, SceneOutput& out, std::ostream& log) {
   const double m = a.positive("m"), h = a.positive("h"), g = a.number("g");
   const long steps = a.integer("steps");
   if (steps < 1) throw std::invalid_argument("option --steps must be >= 1");
@@ -31,9 +31,9 @@ int run_bounce(const SceneArgs& a, const std::string& out, std::ostream& log) {
   opt.h = h;
   Eigen::VectorXd q = Eigen::VectorXd::Constant(1, a.number("q")), v = Eigen::VectorXd::Constant(1, a.number("v"));
   if (q(0) < 0) throw std::invalid_argument("option --q must be >= 0 (the point starts above the ground)");
-  std::ofstream csv = open_scene_csv(out, "st-bounce.csv");
+  SceneTable& csv = out.table("st-bounce.csv");
   csv << "step,t_s,q_m,v_mps,p_Ns,free_prediction_m,contact\n";
-  csv << 0 << ',' << 0 << ',' << q(0) << ',' << v(0) << ",0,,\n";
+  csv << 0 << ',' << 0 << ',' << q(0) << ',' << v(0) << ',' << 0 << ",,\n";
   std::vector<int> active;
   for (long k = 0; k < steps; ++k) {
     const BounceStep closed = bounce_step(m, q(0), v(0), h, g);
@@ -48,15 +48,15 @@ int run_bounce(const SceneArgs& a, const std::string& out, std::ostream& log) {
     csv << k + 1 << ',' << (k + 1) * h << ',' << q(0) << ',' << v(0) << ',' << r.p_n(0) << ','
         << closed.free_prediction << ',' << (closed.contact ? 1 : 0) << '\n';
   }
-  log << "st-bounce: wrote " << steps + 1 << " rows to " << out << "/st-bounce.csv\n";
+  log << "st-bounce: wrote " << steps + 1 << " rows to " << "st-bounce.csv\n";
   return 0;
 }
 
 // The 1 kg block of seed 004 L86: same impulse, average force growing like 1/h.
-int run_block(const SceneArgs& a, const std::string& out, std::ostream& log) {
+int run_block(const SceneArgs& a, SceneOutput& out, std::ostream& log) {
   const double m = a.positive("m"), speed = a.positive("v");
   const VerticalPoint sys(m, 0.0);
-  std::ofstream csv = open_scene_csv(out, "st-block.csv");
+  SceneTable& csv = out.table("st-block.csv");
   csv << "h_s,p_Ns,F_avg_N,v_plus_mps\n";
   for (double h : {0.1, 0.01, 0.001, 0.0001}) {
     StepOptions opt;
@@ -79,7 +79,7 @@ int check_run(const Trajectory& tr, const std::string& what, std::ostream& log) 
 }
 
 // The falling rod (paper §4, Figs. 2-4).
-int run_rod(const SceneArgs& a, const std::string& out, std::ostream& log) {
+int run_rod(const SceneArgs& a, SceneOutput& out, std::ostream& log) {
   RodSetup s;
   s.inertia = a.positive("inertia");
   s.mu = a.number("mu");
@@ -91,7 +91,7 @@ int run_rod(const SceneArgs& a, const std::string& out, std::ostream& log) {
   opt.max_nonlinear_iterations = int(a.integer("nonlinear"));
   if (opt.max_nonlinear_iterations < 0) throw std::invalid_argument("option --nonlinear must be >= 0");
   const Trajectory tr = simulate(sys, s.q0(), s.v0(), s.T, opt);
-  std::ofstream csv = open_scene_csv(out, "st-rod.csv");
+  SceneTable& csv = out.table("st-rod.csv");
   csv << "t_s,x_m,y_m,theta_rad,vx_mps,vy_mps,omega_radps,contacts,impulse_Ns,lcp_size,complementarity,energy_J\n";
   for (std::size_t k = 0; k < tr.t.size(); ++k) {
     const auto& q = tr.q[k];
@@ -102,7 +102,7 @@ int run_rod(const SceneArgs& a, const std::string& out, std::ostream& log) {
         << sys.energy(q, v) << '\n';
   }
   // Poses for the Fig. 2 analogue: end centres every 0.05 s.
-  std::ofstream poses = open_scene_csv(out, "st-rod-poses.csv");
+  SceneTable& poses = out.table("st-rod-poses.csv");
   poses << "t_s,x0_m,y0_m,x1_m,y1_m\n";
   const long every = std::max(1L, std::lround(0.05 / h));
   for (std::size_t k = 0; k < tr.t.size(); k += std::size_t(every)) {
@@ -111,7 +111,7 @@ int run_rod(const SceneArgs& a, const std::string& out, std::ostream& log) {
     poses << tr.t[k] << ',' << q(0) - c << ',' << q(1) - sn << ',' << q(0) + c << ',' << q(1) + sn << '\n';
   }
   // Figs. 3-4 analogue: vertical and angular velocity for several h.
-  std::ofstream refine = open_scene_csv(out, "st-rod-refine.csv");
+  SceneTable& refine = out.table("st-rod-refine.csv");
   refine << "h_s,t_s,vy_mps,omega_radps\n";
   int bad = check_run(tr, "st-rod", log);
   for (double hh : {0.01, 0.005, 0.0025, 0.00125}) {
@@ -135,13 +135,13 @@ int run_rod(const SceneArgs& a, const std::string& out, std::ostream& log) {
       break;
     }
   log << "st-rod: first impact at t = " << first << " s; final y = " << tr.q.back()(1) << " m, theta = "
-      << tr.q.back()(2) << " rad; worst LCP complementarity " << tr.worst_complementarity << "; wrote " << out
-      << "/st-rod.csv, st-rod-poses.csv, st-rod-refine.csv\n";
+      << tr.q.back()(2) << " rad; worst LCP complementarity " << tr.worst_complementarity << "; wrote "
+      << "st-rod.csv, st-rod-poses.csv, st-rod-refine.csv\n";
   return bad;
 }
 
 // The bead in the bowl of ST §2: energy per step of the three ways to treat the curved gap.
-int run_bowl(const SceneArgs& a, const std::string& out, std::ostream& log) {
+int run_bowl(const SceneArgs& a, SceneOutput& out, std::ostream& log) {
   BowlSetup s;
   s.speed = a.positive("speed");
   s.T = a.positive("T");
@@ -164,17 +164,17 @@ int run_bowl(const SceneArgs& a, const std::string& out, std::ostream& log) {
         << " steps gain energy, largest rise above the start " << d.max_rise << " J, deepest gap " << d.worst_gap
         << " m\n";
   }
-  std::ofstream csv = open_scene_csv(out, "st-bowl.csv");
+  SceneTable& csv = out.table("st-bowl.csv");
   csv << "t_s,energy_linearised_J,energy_frozen_normals_J,energy_iterate_normals_J\n";
   for (std::size_t k = 0; k < audits[0].t.size(); ++k)
     csv << audits[0].t[k] << ',' << audits[0].energy[k] << ',' << audits[1].energy[k] << ',' << audits[2].energy[k]
         << '\n';
-  log << "st-bowl: wrote " << audits[0].t.size() << " rows to " << out << "/st-bowl.csv\n";
+  log << "st-bowl: wrote " << audits[0].t.size() << " rows to " << "st-bowl.csv\n";
   return 0;
 }
 
 // Our four-ball pile, the Table 1 analogue and the friction-cone study.
-int run_balls(const SceneArgs& a, const std::string& out, std::ostream& log) {
+int run_balls(const SceneArgs& a, SceneOutput& out, std::ostream& log) {
   BallsSetup s;
   s.T = a.positive("T");
   const double h = a.positive("h");
@@ -184,7 +184,7 @@ int run_balls(const SceneArgs& a, const std::string& out, std::ostream& log) {
   opt.h = h;
   opt.directions = k;
   const Trajectory tr = simulate(sys, s.q0(), s.v0(), s.T, opt);
-  std::ofstream csv = open_scene_csv(out, "st-balls.csv");
+  SceneTable& csv = out.table("st-balls.csv");
   csv << "t_s";
   for (const char* b : {"A", "B", "C", "D"}) csv << ',' << b << "_x_m," << b << "_y_m," << b << "_z_m";
   csv << ",contacts,lcp_size,pivots,complementarity\n";
@@ -201,7 +201,7 @@ int run_balls(const SceneArgs& a, const std::string& out, std::ostream& log) {
       << seven << " steps with 7 contacts\n";
   int bad = check_run(tr, "st-balls", log);
 
-  std::ofstream table = open_scene_csv(out, "st-balls-table.csv");
+  SceneTable& table = out.table("st-balls-table.csv");
   table << "h_s,velocity_error,position_error_m,max_lcp,worst_complementarity\n";
   log << "st-balls: Table 1 analogue (ours), reference h = 0.00125 s, T = " << s.T << " s\n";
   for (const ConvergenceRow& r : convergence_table(s, {0.02, 0.01, 0.005, 0.0025}, 0.00125, k)) {
@@ -212,7 +212,7 @@ int run_balls(const SceneArgs& a, const std::string& out, std::ostream& log) {
     if (r.worst_complementarity > 1e-9) bad = 1;
   }
 
-  std::ofstream cone = open_scene_csv(out, "st-cone.csv");
+  SceneTable& cone = out.table("st-cone.csv");
   // No wall-clock column: scene outputs are byte-reproducible; the LCP's time is `impulse bench st-lcp`.
   cone << "k,polygon_error,direction_error_rad,stop_distance_m,stop_distance_circle_m,lcp_size,pivots\n";
   for (int kk : {4, 8, 16, 32}) {
@@ -231,10 +231,9 @@ int run_balls(const SceneArgs& a, const std::string& out, std::ostream& log) {
     std::ostringstream note;
     note << "st-balls: the four-ball pile's contact LCP (7 contacts, " << k << " friction directions, h = " << h
          << " s); solve with: impulse lcp FILE";
-    std::ofstream f = open_scene_csv(out, "st-balls-lcp.txt");
-    write_lcp(f, L.A, L.b, note.str());
+    write_lcp(out.text("st-balls-lcp.txt"), L.A, L.b, note.str());
   }
-  log << "st-balls: wrote " << out << "/st-balls.csv, st-balls-table.csv, st-cone.csv, st-balls-lcp.txt\n";
+  log << "st-balls: wrote st-balls.csv, st-balls-table.csv, st-cone.csv, st-balls-lcp.txt\n";
   return bad;
 }
 
@@ -304,7 +303,7 @@ void register_st_scenes(SceneCatalogue& c) {
          {{"n", "-", "70", "LCP size, a multiple of directions + 2"},
           {"directions", "-", "8", "friction directions per contact"},
           {"repeat", "-", "5", "timed solves"}},
-         [](const SceneArgs& a, const std::string&, std::ostream& log) {
+         [](const SceneArgs& a, SceneOutput&, std::ostream& log) {
            for (const Metric& m : bench_lcp(a)) log << m.name << " = " << m.value << ' ' << m.unit << '\n';
            return 0;
          },

@@ -198,6 +198,7 @@ LcpResult solve_lcp(const Eigen::MatrixXd& M, const Eigen::VectorXd& q, const Lc
     t.pivot(r, t.z0(), y);
     res.pivots = 1;
     if (opt.record_bases) res.bases.push_back(t.basis);
+    if (opt.trace) res.trace.push_back({t.z0(), leaving, t.xB(r)});
     int entering = t.complement(leaving);
 
     while (true) {
@@ -239,6 +240,10 @@ LcpResult solve_lcp(const Eigen::MatrixXd& M, const Eigen::VectorXd& q, const Lc
       t.pivot(r, entering, yv);
       ++res.pivots;
       if (opt.record_bases) res.bases.push_back(t.basis);
+      if (opt.trace) {
+        const int z0_row = t.row_of(t.z0());
+        res.trace.push_back({entering, leaving_var, z0_row >= 0 ? t.xB(z0_row) : 0.0});
+      }
       if (leaving_var == t.z0()) {
         res.status = LcpStatus::solved;
         res.message = "z0 left the basis";

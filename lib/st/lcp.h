@@ -34,6 +34,15 @@ struct LcpOptions {
   bool lexicographic = true;   // false: the textbook minimum-ratio rule (ties: largest pivot element),
                                // kept to show what the lexicographic rule buys (verify/st/lcp_test.cpp)
   bool record_bases = false;   // fill LcpResult::bases
+  bool trace = false;          // record every pivot in LcpResult::trace
+};
+
+/// One pivot of Lemke's method. Variables are numbered w_0..w_{n-1} = 0..n-1, z_0..z_{n-1} =
+/// n..2n-1 and the artificial z0 = 2n.
+struct LcpPivot {
+  int entering = -1;   // the variable that entered the basis
+  int leaving = -1;    // the variable that left it (its complement enters next)
+  double z0 = 0;       // the artificial variable's value after the pivot (0 once it has left)
 };
 
 struct LcpResult {
@@ -48,6 +57,7 @@ struct LcpResult {
   // With LcpOptions::record_bases: the basic variable of each row after every pivot
   // (0..n-1: w, n..2n-1: z, 2n: z0), in pivot order.
   std::vector<std::vector<int>> bases;
+  std::vector<LcpPivot> trace; // every pivot in order when LcpOptions::trace (pivots entries)
 };
 
 /// @formula ST.3-lemke-lexicographic  Lemke's complementary pivoting with lexicographic ratio test.

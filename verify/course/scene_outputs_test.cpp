@@ -29,7 +29,7 @@ SceneRun run_scene(const std::string& name, const std::vector<std::string>& args
   r.dir = std::filesystem::temp_directory_path() / ("impulse-outputs-" + name + "-" + tag);
   std::filesystem::remove_all(r.dir);
   std::ostringstream log;
-  r.rc = s->run(course::parse_scene_args(*s, args), r.dir.string(), log);
+  r.rc = course::run_scene_to_files(*s, course::parse_scene_args(*s, args), r.dir.string(), log);
   r.log = log.str();
   return r;
 }

@@ -370,7 +370,7 @@ TEST(E1_8_minimal_example, RegressionOneFrameOfTheScene) {
   ASSERT_NE(scene, nullptr);
   const std::string dir = (std::filesystem::temp_directory_path() / "impulse-e1-regression").string();
   std::ostringstream log;
-  ASSERT_EQ(scene->run(parse_scene_args(*scene, {"--frames", "1"}), dir, log), 0) << log.str();
+  ASSERT_EQ(run_scene_to_files(*scene, parse_scene_args(*scene, {"--frames", "1"}), dir, log), 0) << log.str();
   std::ifstream got_file(dir + "/e1-free-body.csv");
   std::string line, header, last;
   std::getline(got_file, header);

@@ -155,7 +155,7 @@ TEST(E3_8_mujoco_torque_gap, SimContactPointTorqueMissesTheLeverArm) {
 TEST(E3_10_ex8_mujoco_torque, ExerciseChoiceIsBackedByTheDemonstration) {
   const course::Exercise* e = course::find_exercise("E3.10-ex8-mujoco-torque");
   ASSERT_NE(e, nullptr);
-  EXPECT_EQ(e->parts.at(0).correct, "b");
+  EXPECT_EQ(e->parts.at(0).correct, "c");
   TorqueGap g = offset_stack_torques();
   EXPECT_GT(g.unshifted_gap, 10);
 }
@@ -163,7 +163,7 @@ TEST(E3_10_ex8_mujoco_torque, ExerciseChoiceIsBackedByTheDemonstration) {
 TEST(E3_10_ex9_matching_warmstart, ExerciseChoiceIsBackedByTheDemonstration) {
   const course::Exercise* e = course::find_exercise("E3.10-ex9-matching-warmstart");
   ASSERT_NE(e, nullptr);
-  EXPECT_EQ(e->parts.at(0).correct, "b");
+  EXPECT_EQ(e->parts.at(0).correct, "a");
   XpbdWorld w(demo_box_on_plane(), 64);
   for (int k = 0; k < 20; ++k) w.step(kH);
   collide_fixture(*w.model, *w.state_0, *w.contacts);

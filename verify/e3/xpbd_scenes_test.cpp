@@ -21,7 +21,7 @@ std::string run_scene(const std::string& name, const std::vector<std::string>& a
   int saved = omp_get_max_threads();
   omp_set_num_threads(threads);
   std::ostringstream log;
-  int rc = s->run(course::parse_scene_args(*s, args), dir.string(), log);
+  int rc = course::run_scene_to_files(*s, course::parse_scene_args(*s, args), dir.string(), log);
   omp_set_num_threads(saved);
   EXPECT_EQ(rc, 0) << name;
   std::string all;

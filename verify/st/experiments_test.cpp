@@ -460,7 +460,7 @@ TEST(ST_6_exercise_velocity_only_step, ExerciseVelocityOnlyStepLeavesPenetration
   EXPECT_NEAR(pos.phi(0), 0, 1e-12);
   const course::Exercise* e = course::find_exercise("ST.6-exercise-velocity-only-step");
   ASSERT_NE(e, nullptr);
-  EXPECT_TRUE(course::grade(*e, {"b"}).correct);
+  EXPECT_TRUE(course::grade(*e, {"a"}).correct);
   EXPECT_FALSE(course::grade(*e, {"d"}).correct);
 }
 
@@ -474,7 +474,7 @@ TEST(ST_8_q1_why_product_zero, ExerciseGapAndPushRejectedZeroPressureAccepted) {
   EXPECT_EQ(r.p_n(0), 0);  // a point hanging 5 cm up is not pushed, even if "active" before
   const course::Exercise* e = course::find_exercise("ST.8-q1-why-product-zero");
   ASSERT_NE(e, nullptr);
-  EXPECT_TRUE(course::grade(*e, {"b"}).correct);
+  EXPECT_TRUE(course::grade(*e, {"d"}).correct);
 }
 
 TEST(ST_8_q2_peak_force_growth, ExerciseImpulseStablePeakGrows) {
@@ -490,7 +490,7 @@ TEST(ST_8_q2_peak_force_growth, ExerciseImpulseStablePeakGrows) {
   }
   const course::Exercise* e = course::find_exercise("ST.8-q2-peak-force-growth");
   ASSERT_NE(e, nullptr);
-  EXPECT_TRUE(course::grade(*e, {"b"}).correct);
+  EXPECT_TRUE(course::grade(*e, {"c"}).correct);
 }
 
 TEST(ST_8_q3_table_vs_real_grasp, ExerciseConvergenceSaysNothingAboutTheModel) {
@@ -508,5 +508,5 @@ TEST(ST_8_q3_table_vs_real_grasp, ExerciseConvergenceSaysNothingAboutTheModel) {
   EXPECT_GT(between.position, 3 * std::max(ta[1].error.position, tb[1].error.position));
   const course::Exercise* e = course::find_exercise("ST.8-q3-table-vs-real-grasp");
   ASSERT_NE(e, nullptr);
-  EXPECT_TRUE(course::grade(*e, {"c"}).correct);
+  EXPECT_TRUE(course::grade(*e, {"b"}).correct);
 }

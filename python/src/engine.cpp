@@ -1,0 +1,325 @@
+// The engine side of the module, with Newton's names (course E1 §1, E3 §1-§8):
+//   builder = ModelBuilder(); body = builder.add_body(xform); builder.add_shape_box(body, hx=..)
+//   model = builder.finalize(); state_0, state_1 = model.state(), model.state()
+//   pipeline = CollisionPipeline(model); contacts = pipeline.contacts()
+//   pipeline.collide(state_0, contacts); solver.step(state_0, state_1, control, contacts, dt)
+//   solver.update_contacts(contacts)
+// State, Model and Contacts arrays are NumPy views of the engine's own CPU buffers (no copy): a
+// transform row is (p_x, p_y, p_z, q_x, q_y, q_z, q_w), a spatial vector row (lin, ang), as in
+// lib/core. Every argument a user types is checked here, before lib/ sees it, and a bad one raises
+// ValueError naming the argument, its value and the allowed range.
+#include <pybind11/numpy.h>
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+#include <cmath>
+#include <memory>
+#include <optional>
+#include <sstream>
+
+#include "e1/model.h"
+#include "e3/collision_pipeline.h"
+#include "e3/model_collision.h"
+#include "e3/solver_semi_implicit.h"
+#include "e3/solver_xpbd.h"
+
+namespace py = pybind11;
+
+namespace impulse::python {
+
+namespace {
+
+[[noreturn]] void bad(const std::string& what) { throw py::value_error(what); }
+
+std::string num(double x) {
+  std::ostringstream s;
+  s << x;
+  return s.str();
+}
+
+real positive(const char* fn, const char* arg, const char* unit, double x) {
+  if (!(std::isfinite(x) && x > 0))
+    bad(std::string(fn) + ": " + arg + " must be a finite number > 0 [" + unit + "], got " + num(x));
+  return real(x);
+}
+
+real finite(const char* fn, const char* arg, const char* unit, double x) {
+  if (!std::isfinite(x)) bad(std::string(fn) + ": " + arg + " must be finite [" + unit + "], got " + num(x));
+  return real(x);
+}
+
+// xform: None (identity) or 7 numbers (p_x, p_y, p_z, q_x, q_y, q_z, q_w); the quaternion is
+// normalised, a zero one refused.
+transform to_transform(const char* fn, const py::object& xform) {
+  if (xform.is_none()) return transform_identity();
+  std::vector<double> v;
+  try {
+    v = xform.cast<std::vector<double>>();
+  } catch (const py::cast_error&) {
+    bad(std::string(fn) + ": xform must be 7 numbers (p_x, p_y, p_z, q_x, q_y, q_z, q_w)");
+  }
+  if (v.size() != 7)
+    bad(std::string(fn) + ": xform must be 7 numbers (p_x, p_y, p_z, q_x, q_y, q_z, q_w), got " +
+        std::to_string(v.size()));
+  for (double x : v)
+    if (!std::isfinite(x)) bad(std::string(fn) + ": xform must be finite, got " + num(x));
+  quat q{real(v[3]), real(v[4]), real(v[5]), real(v[6])};
+  if (!(quat_norm(q) > real(1e-12))) bad(std::string(fn) + ": xform's quaternion (q_x, q_y, q_z, q_w) must be non-zero");
+  return {{real(v[0]), real(v[1]), real(v[2])}, quat_normalize(q)};
+}
+
+int body_index(const char* fn, const ModelBuilder& b, int body, bool world_ok) {
+  if (body < (world_ok ? -1 : 0) || body >= b.body_count())
+    bad(std::string(fn) + ": body must be " + (world_ok ? "-1 (world) or " : "") + "in [0, " +
+        std::to_string(b.body_count()) + "), got " + std::to_string(body));
+  return body;
+}
+
+ShapeConfig shape_config(const char* fn, double density) {
+  if (!(std::isfinite(density) && density >= 0))
+    bad(std::string(fn) + ": density must be a finite number >= 0 [kg/m^3], got " + num(density));
+  ShapeConfig c;
+  c.density = real(density);
+  return c;
+}
+
+// A NumPy view of a CPU buffer of `cols` reals per row, kept alive by `owner`.
+template <class T>
+py::array rows_view(Buffer<T>& b, int cols, py::handle owner, bool writeable = true) {
+  static_assert(sizeof(T) % sizeof(real) == 0, "rows of reals");
+  if (b.device() != Device::cpu) bad("arrays of a GPU model are not exposed to Python (finalize on the CPU)");
+  py::array a(py::dtype::of<real>(), {py::ssize_t(b.size()), py::ssize_t(cols)},
+              {py::ssize_t(sizeof(T)), py::ssize_t(sizeof(real))}, reinterpret_cast<real*>(b.data()), owner);
+  if (!writeable) py::detail::array_proxy(a.ptr())->flags &= ~py::detail::npy_api::NPY_ARRAY_WRITEABLE_;
+  return a;
+}
+
+template <class T>
+py::array flat_view(Buffer<T>& b, py::handle owner, bool writeable = true) {
+  if (b.device() != Device::cpu) bad("arrays of a GPU model are not exposed to Python (finalize on the CPU)");
+  py::array a(py::dtype::of<T>(), {py::ssize_t(b.size())}, {py::ssize_t(sizeof(T))}, b.data(), owner);
+  if (!writeable) py::detail::array_proxy(a.ptr())->flags &= ~py::detail::npy_api::NPY_ARRAY_WRITEABLE_;
+  return a;
+}
+
+// The collision side of one Model: its CollisionModel and the pipeline that reads it.
+struct PyCollisionPipeline {
+  PyCollisionPipeline(const Model& m, const ModelCollisionOptions& mo, const CollisionPipelineOptions& po)
+      : model(&m), collision(collision_model_from(m, mo)), pipeline(collision, po) {}
+  const Model* model;
+  CollisionModel collision;  // before pipeline: the pipeline keeps a reference to it
+  CollisionPipeline pipeline;
+};
+
+// A Contacts record and its adapters: per-row materials mixed the XPBD way (SolverXPBD) and the
+// penalty way (SolverSemiImplicit), each recomputed by the solver that reads it (E3 §3).
+struct PyContacts {
+  PyContacts(PyCollisionPipeline& p, bool request_force)
+      : owner(&p), contacts(p.model->device, p.pipeline.rigid_contact_max(), request_force),
+        input(*p.model, p.collision, contacts), penalty(*p.model, p.collision, contacts, SolverPath::semi_implicit) {}
+  PyCollisionPipeline* owner;
+  Contacts contacts;       // before the adapters: they keep a pointer to it
+  XpbdContactInput input;
+  PenaltyContactInput penalty;
+};
+
+}  // namespace
+
+void bind_engine(py::module_& m) {
+  py::class_<ModelBuilder>(m, "ModelBuilder")
+      .def(py::init([](const std::string& up_axis, std::optional<std::vector<double>> gravity) {
+             Axis ax = up_axis == "x" ? Axis::x : up_axis == "y" ? Axis::y : up_axis == "z" ? Axis::z : Axis(-1);
+             if (int(ax) < 0) bad("ModelBuilder: up_axis must be 'x', 'y' or 'z', got '" + up_axis + "'");
+             std::optional<vec3> g;
+             if (gravity) {
+               if (gravity->size() != 3) bad("ModelBuilder: gravity must be 3 numbers [m/s^2]");
+               for (double x : *gravity) finite("ModelBuilder", "gravity", "m/s^2", x);
+               g = vec3{real((*gravity)[0]), real((*gravity)[1]), real((*gravity)[2])};
+             }
+             return ModelBuilder(ax, g);
+           }),
+           py::arg("up_axis") = "z", py::arg("gravity") = py::none())
+      .def("add_body",
+           [](ModelBuilder& b, py::object xform, double mass, const std::string& label) {
+             MassProperties mp;
+             if (!(std::isfinite(mass) && mass >= 0)) bad("add_body: mass must be a finite number >= 0 [kg], got " + num(mass));
+             mp.mass = real(mass);
+             return b.add_body(to_transform("add_body", xform), mp, false, false, label);
+           },
+           py::arg("xform") = py::none(), py::arg("mass") = 0.0, py::arg("label") = "",
+           "A free body (FREE joint from the world). mass [kg] is added to its shapes' masses. Returns its ID.")
+      .def("add_shape_box",
+           [](ModelBuilder& b, int body, py::object xform, double hx, double hy, double hz, double density,
+              const std::string& label) {
+             const char* fn = "add_shape_box";
+             return b.add_shape_box(body_index(fn, b, body, true), to_transform(fn, xform), positive(fn, "hx", "m", hx),
+                                    positive(fn, "hy", "m", hy), positive(fn, "hz", "m", hz), shape_config(fn, density),
+                                    label);
+           },
+           py::arg("body"), py::arg("xform") = py::none(), py::arg("hx") = 0.5, py::arg("hy") = 0.5,
+           py::arg("hz") = 0.5, py::arg("density") = 1000.0, py::arg("label") = "",
+           "A box of half extents hx, hy, hz [m] on body (-1: world). Returns the shape ID.")
+      .def("add_shape_sphere",
+           [](ModelBuilder& b, int body, py::object xform, double radius, double density, const std::string& label) {
+             const char* fn = "add_shape_sphere";
+             return b.add_shape_sphere(body_index(fn, b, body, true), to_transform(fn, xform),
+                                       positive(fn, "radius", "m", radius), shape_config(fn, density), label);
+           },
+           py::arg("body"), py::arg("xform") = py::none(), py::arg("radius") = 1.0, py::arg("density") = 1000.0,
+           py::arg("label") = "")
+      .def("add_ground_plane",
+           [](ModelBuilder& b, double height) { return b.add_ground_plane(finite("add_ground_plane", "height", "m", height)); },
+           py::arg("height") = 0.0)
+      .def("finalize", [](const ModelBuilder& b) { return b.finalize(Device::cpu); },
+           "Validates and lays out the Model (CPU). Raises ValueError naming the first bad body or shape.")
+      .def_property_readonly("body_count", &ModelBuilder::body_count)
+      .def_property_readonly("shape_count", &ModelBuilder::shape_count);
+
+  py::class_<Model>(m, "Model")
+      .def("state", &Model::state, "A new State holding copies of the initial poses and velocities.")
+      .def("control", [](Model& model) { return model.control(true); })
+      .def_readonly("body_count", &Model::body_count)
+      .def_readonly("shape_count", &Model::shape_count)
+      .def_property_readonly("gravity", [](const Model& model) { return std::vector<real>{model.gravity.x, model.gravity.y, model.gravity.z}; })
+      .def_property_readonly("body_mass", [](py::object self) { return flat_view(self.cast<Model&>().body_mass, self, false); })
+      .def_property_readonly("body_inv_mass", [](py::object self) { return flat_view(self.cast<Model&>().body_inv_mass, self, false); })
+      .def_property_readonly("body_com", [](py::object self) { return rows_view(self.cast<Model&>().body_com, 3, self, false); })
+      .def_property_readonly("body_inertia", [](py::object self) {
+        py::array a = rows_view(self.cast<Model&>().body_inertia, 9, self, false);
+        return a.attr("reshape")(-1, 3, 3);
+      })
+      .def_property_readonly("shape_body", [](py::object self) { return flat_view(self.cast<Model&>().shape_body, self, false); });
+
+  py::class_<State>(m, "State")
+      .def_property_readonly("body_q", [](py::object self) { return rows_view(self.cast<State&>().body_q, 7, self); },
+                             "(body_count, 7) world pose of each body origin: p [m], q (x, y, z, w); a view, writable")
+      .def_property_readonly("body_qd", [](py::object self) { return rows_view(self.cast<State&>().body_qd, 6, self); },
+                             "(body_count, 6) (v_C [m/s], omega [rad/s]), world, v at the COM; a view, writable")
+      .def_property_readonly("body_f", [](py::object self) { return rows_view(self.cast<State&>().body_f, 6, self); },
+                             "(body_count, 6) external (f [N], tau [N m]) about the COM, world; a view, writable")
+      .def("clear_forces", &State::clear_forces)
+      .def("assign", &State::assign, py::arg("other"));
+
+  py::class_<Control>(m, "Control");
+
+  py::class_<PyCollisionPipeline>(m, "CollisionPipeline")
+      .def(py::init([](const Model& model, const std::string& broad_phase, int rigid_contact_max, double mu,
+                       double restitution, double rigid_gap) {
+             const char* fn = "CollisionPipeline";
+             CollisionPipelineOptions po;
+             if (broad_phase != "nxn" && broad_phase != "sap" && broad_phase != "explicit")
+               bad(std::string(fn) + ": broad_phase must be 'nxn', 'sap' or 'explicit', got '" + broad_phase + "'");
+             po.broad_phase = parse_broad_phase_mode(broad_phase);
+             if (rigid_contact_max < -1 || rigid_contact_max == 0)
+               bad(std::string(fn) + ": rigid_contact_max must be -1 (estimate) or >= 1 [rows], got " +
+                   std::to_string(rigid_contact_max));
+             po.rigid_contact_max = rigid_contact_max;
+             ModelCollisionOptions mo;
+             if (!(std::isfinite(mu) && mu >= 0)) bad(std::string(fn) + ": mu must be a finite number >= 0 [-], got " + num(mu));
+             if (!(restitution >= 0 && restitution <= 1))
+               bad(std::string(fn) + ": restitution must lie in [0, 1] [-], got " + num(restitution));
+             if (!(std::isfinite(rigid_gap) && rigid_gap >= 0))
+               bad(std::string(fn) + ": rigid_gap must be a finite number >= 0 [m], got " + num(rigid_gap));
+             mo.material.mu = real(mu);
+             mo.material.restitution = real(restitution);
+             mo.rigid_gap = real(rigid_gap);
+             return std::make_unique<PyCollisionPipeline>(model, mo, po);
+           }),
+           py::arg("model"), py::arg("broad_phase") = "sap", py::arg("rigid_contact_max") = -1, py::arg("mu") = 1.0,
+           py::arg("restitution") = 0.0, py::arg("rigid_gap") = 0.1, py::keep_alive<1, 2>(),
+           "The E3 §2 chain for model. mu, restitution and rigid_gap apply to every shape (Newton sets them per "
+           "shape in ShapeConfig).")
+      .def("contacts", [](PyCollisionPipeline& p, bool request_force) { return std::make_unique<PyContacts>(p, request_force); },
+           py::arg("request_force") = true, py::keep_alive<0, 1>(),
+           "A Contacts record of rigid_contact_max rows; request_force allocates the force column update_contacts fills.")
+      .def("collide",
+           [](PyCollisionPipeline& p, const State& state, PyContacts& c) {
+             if (c.owner != &p) bad("collide: contacts must come from this pipeline's contacts()");
+             if (state.body_q.size() != p.model->body_count)
+               bad("collide: state has " + std::to_string(state.body_q.size()) + " bodies, the model " +
+                   std::to_string(p.model->body_count));
+             p.pipeline.collide(state.body_q.view(), c.contacts);
+           },
+           py::arg("state"), py::arg("contacts"), "Collides the poses of state into contacts (E3 §2).")
+      .def_property_readonly("rigid_contact_max", [](const PyCollisionPipeline& p) { return p.pipeline.rigid_contact_max(); })
+      .def_property_readonly("last_stages", [](const PyCollisionPipeline& p) { return p.pipeline.last_stages(); });
+
+  py::class_<PyContacts>(m, "Contacts")
+      .def_property_readonly("rigid_contact_count", [](const PyContacts& c) { return c.contacts.count(); })
+      .def_property_readonly("rigid_contact_max", [](const PyContacts& c) { return c.contacts.rigid_contact_max; })
+      .def_property_readonly("rigid_contact_shape0", [](py::object s) { return flat_view(s.cast<PyContacts&>().contacts.rigid_contact_shape0, s, false); })
+      .def_property_readonly("rigid_contact_shape1", [](py::object s) { return flat_view(s.cast<PyContacts&>().contacts.rigid_contact_shape1, s, false); })
+      .def_property_readonly("rigid_contact_point0", [](py::object s) { return rows_view(s.cast<PyContacts&>().contacts.rigid_contact_point0, 3, s, false); })
+      .def_property_readonly("rigid_contact_point1", [](py::object s) { return rows_view(s.cast<PyContacts&>().contacts.rigid_contact_point1, 3, s, false); })
+      .def_property_readonly("rigid_contact_normal", [](py::object s) { return rows_view(s.cast<PyContacts&>().contacts.rigid_contact_normal, 3, s, false); })
+      .def_property_readonly("force", [](py::object s) {
+        PyContacts& c = s.cast<PyContacts&>();
+        if (!c.contacts.has_force()) bad("force: this record was made with request_force=False");
+        return rows_view(c.contacts.force, 6, s, false);
+      }, "(rigid_contact_max, 6) (f [N], tau [N m]) of body1 on body0, world, tau about body0's COM");
+
+  py::class_<SolverXPBD>(m, "SolverXPBD")
+      .def(py::init([](const Model& model, int iterations) {
+             if (iterations < 1) bad("SolverXPBD: iterations must be >= 1, got " + std::to_string(iterations));
+             return std::make_unique<SolverXPBD>(model, iterations);
+           }),
+           py::arg("model"), py::arg("iterations") = 2, py::keep_alive<1, 2>())
+      .def("step",
+           [](SolverXPBD& s, const State& state_in, State& state_out, const Control& control, PyContacts* contacts,
+              double dt) {
+             positive("step", "dt", "s", dt);
+             if (&state_in == &state_out) bad("step: state_in and state_out must be two different States");
+             if (!contacts) {
+               s.step(state_in, state_out, control, nullptr, real(dt));
+               return;
+             }
+             contacts->input.update();
+             ContactsView v = contacts->input.view();
+             s.step(state_in, state_out, control, &v, real(dt));
+           },
+           py::arg("state_in"), py::arg("state_out"), py::arg("control"), py::arg("contacts"), py::arg("dt"),
+           "One XPBD step of dt [s] (E3 §4); contacts may be None.")
+      .def("update_contacts",
+           [](const SolverXPBD& s, PyContacts& contacts) {
+             ContactsView v = contacts.input.view();
+             s.update_contacts(v);
+           },
+           py::arg("contacts"), "Writes contacts.force from the last step's impulses / dt (E3 §8).")
+      .def_readwrite("iterations", &SolverXPBD::iterations)
+      .def_readwrite("rigid_contact_relaxation", &SolverXPBD::rigid_contact_relaxation)
+      .def_readwrite("rigid_contact_con_weighting", &SolverXPBD::rigid_contact_con_weighting)
+      .def_readwrite("enable_restitution", &SolverXPBD::enable_restitution);
+
+  py::class_<SolverSemiImplicit>(m, "SolverSemiImplicit")
+      .def(py::init([](const Model& model, double angular_damping, double friction_smoothing) {
+             if (!(std::isfinite(angular_damping) && angular_damping >= 0))
+               bad("SolverSemiImplicit: angular_damping must be a finite number >= 0 [1/s], got " + num(angular_damping));
+             positive("SolverSemiImplicit", "friction_smoothing", "m/s", friction_smoothing);
+             return std::make_unique<SolverSemiImplicit>(model, real(angular_damping), real(friction_smoothing));
+           }),
+           py::arg("model"), py::arg("angular_damping") = 0.05, py::arg("friction_smoothing") = 1.0, py::keep_alive<1, 2>(),
+           "The penalty solver of E3 §6: one contact pass per step, forces from ke, kd, kf, mu (Newton's defaults).")
+      .def("step",
+           [](SolverSemiImplicit& s, const State& state_in, State& state_out, const Control& control,
+              PyContacts* contacts, double dt) {
+             positive("step", "dt", "s", dt);
+             if (&state_in == &state_out) bad("step: state_in and state_out must be two different States");
+             if (!contacts) {
+               s.step(state_in, state_out, control, nullptr, real(dt));
+               return;
+             }
+             contacts->penalty.update();
+             PenaltyContactsView v = contacts->penalty.view();
+             s.step(state_in, state_out, control, &v, real(dt));
+           },
+           py::arg("state_in"), py::arg("state_out"), py::arg("control"), py::arg("contacts"), py::arg("dt"),
+           "One semi-implicit step of dt [s] with penalty contact forces (E3 §6); contacts may be None.")
+      .def("update_contacts",
+           [](const SolverSemiImplicit& s, PyContacts& contacts) {
+             PenaltyContactsView v = contacts.penalty.view();
+             s.update_contacts(v);
+           },
+           py::arg("contacts"), "Writes contacts.force: the penalty forces of the last step (E3 §8).");
+}
+
+}  // namespace impulse::python

@@ -1,0 +1,139 @@
+"""The engine with Newton's names, from Python: ModelBuilder -> finalize -> CollisionPipeline ->
+SolverXPBD.step -> update_contacts, checked against analytic results and against the C++ scene
+that runs the same chain (e3-box-drop)."""
+import numpy as np
+import pytest
+
+import impulse
+
+G = 9.81  # [m/s^2] ModelBuilder's default gravity
+
+
+def _box_on_ground(z0):
+    # The course's 1 kg box (E1 §3): half extents 0.1 x 0.05 x 0.025 m at 1000 kg/m^3.
+    b = impulse.ModelBuilder()
+    b.add_ground_plane()
+    body = b.add_body(xform=(0, 0, z0, 0, 0, 0, 1))
+    b.add_shape_box(body, hx=0.1, hy=0.05, hz=0.025)
+    return b.finalize()
+
+
+def test_E1_3_box_mass_through_model_arrays():
+    model = _box_on_ground(0.2)
+    # E1 §3: m = 8 rho hx hy hz = 8 * 1000 * 0.1 * 0.05 * 0.025 = 1 kg; I_zz = m (hx^2 + hy^2) / 3
+    assert model.body_mass[0] == pytest.approx(1.0, rel=1e-12)
+    assert model.body_inertia[0, 2, 2] == pytest.approx((0.1**2 + 0.05**2) / 3, rel=1e-12)
+    with pytest.raises(ValueError):
+        model.body_mass[0] = 2.0  # Model arrays are read-only views
+
+
+def test_E1_10_free_fall_matches_semi_implicit_euler():
+    # No contacts: v_k = -g k h, z_k = z0 - g h^2 k (k + 1) / 2 (velocity first, then position).
+    b = impulse.ModelBuilder()
+    body = b.add_body(xform=(0, 0, 10.0, 0, 0, 0, 1))
+    b.add_shape_sphere(body, radius=0.1)
+    model = b.finalize()
+    s0, s1, c = model.state(), model.state(), model.control()
+    solver = impulse.solvers.SolverXPBD(model, iterations=2)
+    h, n = 0.01, 50
+    for _ in range(n):
+        solver.step(s0, s1, c, None, h)
+        s0, s1 = s1, s0
+    assert s0.body_q[0, 2] == pytest.approx(10.0 - G * h * h * n * (n + 1) / 2, abs=1e-12)
+    assert s0.body_qd[0, 2] == pytest.approx(-G * h * n, abs=1e-12)
+
+
+def _drop(model, h, steps, iterations=4):
+    pipeline = impulse.CollisionPipeline(model)
+    contacts = pipeline.contacts()
+    solver = impulse.SolverXPBD(model, iterations=iterations)
+    s0, s1, c = model.state(), model.state(), model.control()
+    shape_body = model.shape_body
+    rows = []
+    for k in range(steps):
+        pipeline.collide(s0, contacts)
+        solver.step(s0, s1, c, contacts, h)
+        solver.update_contacts(contacts)
+        n = contacts.rigid_contact_count
+        f = contacts.force[:n, 2]
+        sign = np.where(shape_body[contacts.rigid_contact_shape0[:n]] >= 0, 1.0, -1.0)
+        s0, s1 = s1, s0
+        rows.append(((k + 1) * h, s0.body_q[0, 2], float(np.sum(sign * f))))
+    return np.array(rows)
+
+
+def test_E3_8_update_contacts_support_equals_weight_at_rest():
+    # Statics: a box at rest on the ground is held by sum F_z = m g (E3 §8 readback).
+    rows = _drop(_box_on_ground(0.2), 1 / 240, 360)
+    assert rows[-1, 2] == pytest.approx(1.0 * G, rel=1e-3)
+    assert rows[-1, 1] == pytest.approx(0.025, abs=2e-3)  # resting on its half height hz
+
+
+def test_E3_9_python_chain_equals_the_cpp_scene_bitwise():
+    # The same chain written twice, in Python here and in C++ in e3-box-drop: identical numbers.
+    h = 1 / 240
+    ours = _drop(_box_on_ground(0.2), h, 120)
+    scene = impulse.run("e3-box-drop", z0=0.2, h=h, duration=120 * h, iterations=4)["e3-box-drop"]
+    assert scene.rows == 120
+    np.testing.assert_array_equal(ours[:, 1], scene["z_m"])
+    np.testing.assert_array_equal(ours[:, 2], scene["support_N"])
+
+
+def test_E1_2_state_arrays_are_views_not_copies():
+    model = _box_on_ground(0.2)
+    s = model.state()
+    a, b = s.body_q, s.body_q
+    assert np.shares_memory(a, b)  # two reads, one buffer
+    a[0, 2] = 5.0  # a write through the view reaches the engine
+    pipeline = impulse.CollisionPipeline(model)
+    contacts = pipeline.contacts()
+    pipeline.collide(s, contacts)
+    assert contacts.rigid_contact_count == 0  # 5 m up: beyond the 0.1 m gap, no contact
+    s.body_q[0, 2] = 0.02
+    pipeline.collide(s, contacts)
+    assert contacts.rigid_contact_count > 0
+
+
+def test_E1_1_engine_bad_arguments_raise_value_error_naming_them():
+    b = impulse.ModelBuilder()
+    with pytest.raises(ValueError, match=r"hx must be a finite number > 0 \[m\], got -1"):
+        b.add_shape_box(-1, hx=-1.0)
+    with pytest.raises(ValueError, match=r"xform must be 7 numbers"):
+        b.add_body(xform=(0, 0, 1))
+    with pytest.raises(ValueError, match=r"body must be -1 \(world\) or in \[0, 0\), got 3"):
+        b.add_shape_sphere(3, radius=0.1)
+    with pytest.raises(ValueError, match=r"up_axis must be"):
+        impulse.ModelBuilder(up_axis="w")
+    body = b.add_body()
+    b.add_shape_sphere(body, radius=0.1)
+    model = b.finalize()
+    with pytest.raises(ValueError, match=r"iterations must be >= 1"):
+        impulse.SolverXPBD(model, iterations=0)
+    with pytest.raises(ValueError, match=r"restitution must lie in \[0, 1\]"):
+        impulse.CollisionPipeline(model, restitution=1.5)
+    solver = impulse.SolverXPBD(model)
+    s0, s1 = model.state(), model.state()
+    with pytest.raises(ValueError, match=r"dt must be a finite number > 0 \[s\], got 0"):
+        solver.step(s0, s1, model.control(), None, 0.0)
+
+
+def test_E3_6_semi_implicit_penalty_rest_depth_and_no_force_readback():
+    # The same chain with the penalty solver of E3 §6. At rest the four corner springs carry m g, so
+    # the box sinks by m g / (4 ke) with ke = 2.5e3 N/m (Newton's default). And, as the course says
+    # of this solver, it has no per-contact force producer: update_contacts refuses to fill force.
+    model = _box_on_ground(0.03)
+    pipeline = impulse.CollisionPipeline(model)
+    contacts = pipeline.contacts()
+    solver = impulse.solvers.SolverSemiImplicit(model)
+    s0, s1, c = model.state(), model.state(), model.control()
+    h = 1e-3
+    for _ in range(2000):
+        pipeline.collide(s0, contacts)
+        solver.step(s0, s1, c, contacts, h)
+        s0, s1 = s1, s0
+    assert 0.025 - s0.body_q[0, 2] == pytest.approx(1.0 * G / (4 * 2.5e3), rel=0.05)
+    assert abs(s0.body_qd[0, 2]) < 1e-4
+    with pytest.raises(RuntimeError, match="no per-contact force producer"):
+        solver.update_contacts(contacts)
+    with pytest.raises(ValueError, match=r"friction_smoothing must be a finite number > 0 \[m/s\], got 0"):
+        impulse.SolverSemiImplicit(model, friction_smoothing=0.0)
