@@ -5,6 +5,7 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "core/text.h"
 #include "course/embedded.h"
 #include "course/toml_values.h"
 
@@ -44,7 +45,7 @@ Exercise parse_exercise(const std::string& text, const std::string& file) {
       p.correct = toml_string(*pt, "correct", file);
       p.backed_by = toml_string(*pt, "backed_by", file);
     } else {
-      throw std::runtime_error(where(pn, file) + ": answer kind must be 'number' or 'choice', not '" + p.kind + "'");
+      throw std::runtime_error(one_line(where(pn, file) + ": answer kind must be 'number' or 'choice', not '" + p.kind + "'"));
     }
     e.parts.push_back(std::move(p));
   }

@@ -4,11 +4,13 @@
 #include <filesystem>
 #include <stdexcept>
 
+#include "core/text.h"
+
 namespace impulse::course {
 
 std::string SceneArgs::text(const std::string& name) const {
   auto it = values.find(name);
-  if (it == values.end()) throw std::invalid_argument("scene option --" + name + " is not declared");
+  if (it == values.end()) throw std::invalid_argument(one_line("scene option --" + name + " is not declared"));
   return it->second;
 }
 
@@ -16,7 +18,7 @@ double SceneArgs::number(const std::string& name) const {
   std::string s = text(name);
   char* end = nullptr;
   double v = std::strtod(s.c_str(), &end);
-  if (s.empty() || *end != '\0') throw std::invalid_argument("option --" + name + ": '" + s + "' is not a number");
+  if (s.empty() || *end != '\0') throw std::invalid_argument(one_line("option --" + name + ": '" + s + "' is not a number"));
   return v;
 }
 
@@ -24,13 +26,13 @@ long long SceneArgs::integer(const std::string& name) const {
   std::string s = text(name);
   char* end = nullptr;
   long long v = std::strtoll(s.c_str(), &end, 10);
-  if (s.empty() || *end != '\0') throw std::invalid_argument("option --" + name + ": '" + s + "' is not an integer");
+  if (s.empty() || *end != '\0') throw std::invalid_argument(one_line("option --" + name + ": '" + s + "' is not an integer"));
   return v;
 }
 
 double SceneArgs::positive(const std::string& name) const {
   double v = number(name);
-  if (!(v > 0)) throw std::invalid_argument("option --" + name + " must be positive, got " + text(name));
+  if (!(v > 0)) throw std::invalid_argument(one_line("option --" + name + " must be positive, got " + text(name)));
   return v;
 }
 
@@ -72,17 +74,17 @@ SceneArgs parse_scene_args(const Scene& s, const std::vector<std::string>& args)
   for (const SceneOption& o : s.options) out.values[o.name] = o.default_value;
   for (std::size_t i = 0; i < args.size(); ++i) {
     const std::string& a = args[i];
-    if (a.rfind("--", 0) != 0) throw std::invalid_argument("unexpected argument '" + a + "' for scene " + s.name);
+    if (a.rfind("--", 0) != 0) throw std::invalid_argument(one_line("unexpected argument '" + a + "' for scene " + s.name));
     std::string name = a.substr(2), value;
     auto eq = name.find('=');
     if (eq != std::string::npos) {
       value = name.substr(eq + 1);
       name = name.substr(0, eq);
     } else {
-      if (i + 1 >= args.size()) throw std::invalid_argument("option --" + name + " needs a value");
+      if (i + 1 >= args.size()) throw std::invalid_argument(one_line("option --" + name + " needs a value"));
       value = args[++i];
     }
-    if (!out.values.count(name)) throw std::invalid_argument("unknown option --" + name + " for scene " + s.name);
+    if (!out.values.count(name)) throw std::invalid_argument(one_line("unknown option --" + name + " for scene " + s.name));
     out.values[name] = value;
   }
   return out;

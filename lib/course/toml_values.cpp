@@ -3,6 +3,8 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "core/text.h"
+
 namespace impulse::course {
 
 std::string where(const toml::node& n, const std::string& file) {
@@ -15,7 +17,7 @@ toml::table parse_toml(const std::string& text, const std::string& file) {
   } catch (const toml::parse_error& e) {
     std::ostringstream s;
     s << file << ':' << e.source().begin.line << ':' << e.source().begin.column << ": " << e.description();
-    throw std::runtime_error(s.str());
+    throw std::runtime_error(one_line(s.str()));
   }
 }
 
@@ -25,19 +27,19 @@ std::vector<double> toml_numbers(const toml::node& n, const std::string& key, co
   if (const toml::array* a = n.as_array()) {
     for (const toml::node& e : *a) {
       auto v = e.value<double>();
-      if (!v) throw std::runtime_error(where(e, file) + ": '" + key + "' must hold numbers only");
+      if (!v) throw std::runtime_error(one_line(where(e, file) + ": '" + key + "' must hold numbers only"));
       out.push_back(*v);
     }
     return out;
   }
-  throw std::runtime_error(where(n, file) + ": '" + key + "' must be a number or an array of numbers");
+  throw std::runtime_error(one_line(where(n, file) + ": '" + key + "' must be a number or an array of numbers"));
 }
 
 Values toml_values(const toml::node* n, const std::string& key, const std::string& file) {
   Values out;
   if (!n) return out;
   const toml::table* t = n->as_table();
-  if (!t) throw std::runtime_error(where(*n, file) + ": '" + key + "' must be a table");
+  if (!t) throw std::runtime_error(one_line(where(*n, file) + ": '" + key + "' must be a table"));
   for (const auto& [k, v] : *t) out[std::string(k.str())] = toml_numbers(v, key + "." + std::string(k.str()), file);
   return out;
 }
@@ -45,11 +47,11 @@ Values toml_values(const toml::node* n, const std::string& key, const std::strin
 std::string toml_string(const toml::table& t, const std::string& key, const std::string& file, bool required) {
   const toml::node* n = t.get(key);
   if (!n) {
-    if (required) throw std::runtime_error(file + ": missing key '" + key + "'");
+    if (required) throw std::runtime_error(one_line(file + ": missing key '" + key + "'"));
     return "";
   }
   auto s = n->value<std::string>();
-  if (!s) throw std::runtime_error(where(*n, file) + ": '" + key + "' must be a string");
+  if (!s) throw std::runtime_error(one_line(where(*n, file) + ": '" + key + "' must be a string"));
   return *s;
 }
 

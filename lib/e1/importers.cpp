@@ -5,6 +5,7 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "core/text.h"
 #include "e1/xml.h"
 
 namespace impulse {
@@ -14,7 +15,19 @@ namespace {
 struct Ctx {
   const std::string& file;
   [[noreturn]] void fail(const XmlNode& n, const std::string& msg) const {
-    throw std::invalid_argument(file + ":" + std::to_string(n.line) + ": <" + n.tag + ">: " + msg);
+    throw std::invalid_argument(one_line(file + ":" + std::to_string(n.line) + ": <" + n.tag + ">: " + msg));
+  }
+  // The name attribute (or "" when absent): names become labels in the model, in messages and in
+  // CSV files, so only printable characters are accepted.
+  std::string name(const XmlNode& n, bool required = false) const {
+    const std::string* v = n.find("name");
+    if (!v) {
+      if (required) fail(n, "missing attribute 'name'");
+      return "";
+    }
+    for (char ch : *v)
+      if (static_cast<unsigned char>(ch) < 0x20 || ch == 0x7f) fail(n, "name '" + *v + "' has a control character");
+    return *v;
   }
   std::vector<real> numbers(const XmlNode& n, const char* attr, std::size_t count, const std::vector<real>& fallback) const {
     const std::string* v = n.find(attr);
@@ -120,10 +133,10 @@ int add_urdf(ModelBuilder& b, const std::string& text, const UrdfOptions& opt, c
   Ctx c{file};
   XmlNode robot = parse_xml(text, file);
   if (robot.tag != "robot") c.fail(robot, "the root element must be <robot>");
-  if (!(opt.scale > 0)) throw std::invalid_argument(file + ": scale must be positive");
+  if (!(opt.scale > 0)) throw std::invalid_argument(one_line(file + ": scale must be positive"));
   std::map<std::string, const XmlNode*> links;
   for (const XmlNode* l : robot.all("link")) {
-    std::string name = c.text(*l, "name");
+    std::string name = c.name(*l, true);
     if (!links.emplace(name, l).second) c.fail(*l, "link '" + name + "' defined twice");
   }
   if (links.empty()) c.fail(robot, "no <link>");
@@ -183,7 +196,7 @@ int add_urdf(ModelBuilder& b, const std::string& text, const UrdfOptions& opt, c
       int parent = body_of.at(queue[k]);
       transform X_pj = urdf_origin(c, &j, opt.scale);
       int child = add_link(cn, transform_multiply(b.body_q[parent], X_pj));
-      std::string type = c.text(j, "type"), name = c.text(j, "name");
+      std::string type = c.text(j, "type"), name = c.name(j, true);
       vec3 axis{1, 0, 0};
       if (const XmlNode* a = j.first("axis")) {
         std::vector<real> v = c.numbers(*a, "xyz", 3, {});
@@ -199,7 +212,7 @@ int add_urdf(ModelBuilder& b, const std::string& text, const UrdfOptions& opt, c
       queue.push_back(cn);
     }
   }
-  b.add_articulation(joints, robot.find("name") ? *robot.find("name") : "");
+  b.add_articulation(joints, c.name(robot));
   if (opt.collapse_fixed_joints) {
     std::vector<int> remap = b.collapse_fixed_joints();
     root = remap[root];
@@ -296,7 +309,7 @@ struct Mjcf {
     if (parent < 0) X_pb = pose;
     const XmlNode* in = n.first("inertial");
     bool explicit_mass = in && !opt.ignore_inertial_definitions && inertiafromgeom != "true";
-    std::string label = n.find("name") ? *n.find("name") : "";
+    std::string label = c.name(n);
     int id = b.add_link(pose, explicit_mass ? inertial(*in) : MassProperties{}, false, false, label);
     for (const XmlNode* g : n.all("geom")) geom(*g, id, explicit_mass, transform_identity());
     std::vector<const XmlNode*> js = n.all("joint");
@@ -311,7 +324,7 @@ struct Mjcf {
       transform X_cj{opt.scale * vec3{p[0], p[1], p[2]}, quat_identity()};
       transform X_pj = transform_multiply(X_pb, X_cj);
       vec3 axis{a[0], a[1], a[2]};
-      std::string jl = j.find("name") ? *j.find("name") : label;
+      std::string jl = j.find("name") ? c.name(j) : label;
       if (type == "hinge") joints.push_back(b.add_joint_revolute(parent, id, X_pj, X_cj, axis, jl));
       else if (type == "slide") joints.push_back(b.add_joint_prismatic(parent, id, X_pj, X_cj, axis, jl));
       else if (type == "ball") joints.push_back(b.add_joint_ball(parent, id, X_pj, X_cj, jl));
@@ -342,7 +355,7 @@ void add_mjcf(ModelBuilder& b, const std::string& text, const MjcfOptions& opt, 
   Ctx c{file};
   XmlNode root = parse_xml(text, file);
   if (root.tag != "mujoco") c.fail(root, "the root element must be <mujoco>");
-  if (!(opt.scale > 0)) throw std::invalid_argument(file + ": scale must be positive");
+  if (!(opt.scale > 0)) throw std::invalid_argument(one_line(file + ": scale must be positive"));
   Mjcf m{c, b, opt};
   if (const XmlNode* comp = root.first("compiler")) {
     if (const std::string* a = comp->find("angle")) {
@@ -363,7 +376,7 @@ void add_mjcf(ModelBuilder& b, const std::string& text, const MjcfOptions& opt, 
   for (const XmlNode* top : world->all("body")) {
     std::vector<int> joints;
     m.body(*top, -1, base, joints);
-    b.add_articulation(joints, top->find("name") ? *top->find("name") : "");
+    b.add_articulation(joints, c.name(*top));
   }
 }
 

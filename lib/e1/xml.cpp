@@ -2,6 +2,8 @@
 
 #include <tinyxml2.h>
 
+#include "core/text.h"
+
 #include <stdexcept>
 
 namespace impulse {
@@ -42,10 +44,10 @@ XmlNode parse_xml(const std::string& text, const std::string& file) {
   tinyxml2::XMLDocument doc;
   if (doc.Parse(text.c_str(), text.size()) != tinyxml2::XML_SUCCESS) {
     std::string why = doc.ErrorStr() ? doc.ErrorStr() : "malformed XML";
-    throw std::invalid_argument(file + ":" + std::to_string(doc.ErrorLineNum()) + ": " + why);
+    throw std::invalid_argument(one_line(file + ":" + std::to_string(doc.ErrorLineNum()) + ": " + why));
   }
   const tinyxml2::XMLElement* root = doc.RootElement();
-  if (!root) throw std::invalid_argument(file + ":1: no root element");
+  if (!root) throw std::invalid_argument(one_line(file + ":1: no root element"));
   return convert(*root);
 }
 

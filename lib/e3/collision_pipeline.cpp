@@ -123,7 +123,8 @@ void CollisionPipeline::match(Contacts& c) {
       const Row& q = previous_[j];
       if (used[j] || q.shape0 != s0[i] || q.shape1 != s1[i]) continue;
       const real d = length(q.point0 - p0[i]);
-      if (d <= bd) bd = d, best = static_cast<int>(j);
+      // Nearest within r; among equally near previous rows the first (coincident rows keep their order).
+      if (d < bd || (best < 0 && d <= bd)) bd = d, best = static_cast<int>(j);
     }
     idx[i] = best;
     if (best >= 0) {

@@ -226,3 +226,17 @@ TEST(E1_2_mjcf_euler_compiler, GoldenDegreeAndRadianGiveTheSameOrientation) {
   EXPECT_EQ(b.joint_type[0], JointType::revolute);
   EXPECT_EQ(b.joint_q[0], 0);
 }
+
+// Found by verify/fuzz: a name or value with a newline made a two-line error. Names must be
+// printable; every importer error is one line whatever it quotes.
+TEST(E1_4_native_importers, ErrorsAreOneLineAndNamesPrintable) {
+  ModelBuilder b;
+  std::string e = error_of([&] { add_urdf(b, "<robot><link name=\"a&#10;b\"/></robot>", {}, "nl.urdf"); });
+  EXPECT_NE(e.find("nl.urdf:1:"), std::string::npos) << e;
+  EXPECT_NE(e.find("control character"), std::string::npos) << e;
+  EXPECT_EQ(e.find('\n'), std::string::npos) << e;
+  e = error_of([&] {
+    add_mjcf(b, "<mujoco><worldbody><body><geom type=\"x&#10;y\" size=\"1\"/></body></worldbody></mujoco>", {}, "nl.xml");
+  });
+  EXPECT_NE(e.find("unsupported geom type 'x?y'"), std::string::npos) << e;
+}
