@@ -1,9 +1,12 @@
 // impulse lcp FILE|- [--json]: solve w = M z + q, z >= 0, w >= 0, z^T w = 0 by Lemke's method.
 //
-// File format (whitespace separated, '#' starts a comment): n, then the n rows of M (n numbers
-// each), then the n entries of q. Exit 0 when solved, 1 for any other status (ray termination,
+// File format ('#' starts a comment, blank lines are skipped): n alone on the first line, then the
+// n rows of M, one line of n numbers each, then q: one line of n numbers or n lines of one. A row
+// of another length is refused with its line, so a file whose M is not square is never solved. Exit 0 when solved, 1 for any other status (ray termination,
 // pivot limit, numerical failure: the LCP was read but not solved), 2 for a bad file.
+#include <algorithm>
 #include <cmath>
+#include <cstdlib>
 #include <fstream>
 #include <iostream>
 #include <nlohmann/json.hpp>
@@ -23,33 +26,42 @@ struct Token {
   int line;
 };
 
-std::vector<Token> tokenize(std::istream& in) {
-  std::vector<Token> out;
+// The numbers of one non-empty line.
+struct Line {
+  int no;
+  std::vector<Token> tokens;
+};
+
+constexpr std::size_t kMaxLineBytes = 1 << 20;  // a row of 2000 numbers in full precision is ~50 kB
+
+std::vector<Line> read_lines(std::istream& in, const std::string& src) {
+  std::vector<Line> out;
   std::string line;
   int no = 0;
   while (std::getline(in, line)) {
     ++no;
+    if (line.size() > kMaxLineBytes) throw BadInput(src + ":" + std::to_string(no) + ": line longer than 1 MiB");
     const auto hash = line.find('#');
     if (hash != std::string::npos) line.resize(hash);
     std::istringstream s(line);
     std::string t;
-    while (s >> t) out.push_back({t, no});
+    Line l{no, {}};
+    while (s >> t) l.tokens.push_back({t, no});
+    if (!l.tokens.empty()) out.push_back(std::move(l));
   }
   return out;
 }
 
+std::string plural(std::size_t k, const char* one) { return std::to_string(k) + " " + one + (k == 1 ? "" : "s"); }
+
+// Entries must be finite and at most 1e12 in magnitude (Lemke's tableau multiplies them).
 double number(const Token& t, const std::string& src, const std::string& what) {
-  std::size_t used = 0;
-  double x = 0;
-  try {
-    x = std::stod(t.text, &used);
-  } catch (const std::exception&) {
-    used = 0;
-  }
-  if (used != t.text.size())
-    throw BadInput(src + ":" + std::to_string(t.line) + ": " + what + " '" + t.text + "' is not a number");
-  if (!std::isfinite(x))
-    throw BadInput(src + ":" + std::to_string(t.line) + ": " + what + " '" + t.text + "' is not finite");
+  const std::string where = src + ":" + std::to_string(t.line) + ": " + what + " '" + t.text + "' ";
+  char* end = nullptr;
+  const double x = std::strtod(t.text.c_str(), &end);
+  if (end == t.text.c_str() || *end != '\0') throw BadInput(where + "is not a number");
+  if (!std::isfinite(x)) throw BadInput(where + "is not finite (entries must be within [-1e12, 1e12])");
+  if (std::abs(x) > 1e12) throw BadInput(where + "is outside [-1e12, 1e12]");
   return x;
 }
 
@@ -62,9 +74,12 @@ int cmd_lcp(const std::vector<std::string>& args) {
     if (a == "--help" || a == "-h") {
       std::cout << "impulse lcp FILE|- [--json]\n"
                    "  Solves w = M z + q, z >= 0, w >= 0, z^T w = 0 by Lemke's method (lexicographic).\n"
-                   "  FILE: n, then the n rows of M, then q; whitespace separated; '#' comments; '-' = stdin.\n"
+                   "  FILE: n alone on the first line, then n lines of n numbers (the rows of M), then q as one\n"
+                   "  line of n numbers or n lines of one; '#' starts a comment; '-' reads standard input.\n"
+                   "  Limits: 1 <= n <= 2000; entries finite, |x| <= 1e12.\n"
                    "  Prints status, z, w, the complementarity and feasibility residuals and the pivot count.\n"
-                   "  Exit 0 solved, 1 not solved (ray termination, pivot limit, numerical failure), 2 bad input.\n";
+                   "  Exit 0 solved, 1 not solved (ray termination, pivot limit, numerical failure), 2 bad input.\n"
+                   "example:\n  printf '2\\n2 1\\n1 2\\n-5 -6\\n' | impulse lcp -\n";
       return 0;
     }
     if (a == "--json") {
@@ -79,38 +94,62 @@ int cmd_lcp(const std::vector<std::string>& args) {
   }
   if (path.empty()) throw BadInput("lcp needs a FILE (or - for standard input)");
 
-  std::vector<Token> tok;
+  std::vector<Line> lines;
   const std::string src = path == "-" ? "<stdin>" : path;
   if (path == "-") {
-    tok = tokenize(std::cin);
+    lines = read_lines(std::cin, src);
   } else {
     std::ifstream f(path);
     if (!f) throw BadInput("cannot read '" + path + "'");
-    tok = tokenize(f);
+    lines = read_lines(f, src);
   }
-  if (tok.empty()) throw BadInput(src + ": empty file (expected n on the first line)");
-  const double nd = number(tok[0], src, "n");
+  auto at = [&](int no) { return src + ":" + std::to_string(no) + ": "; };
+  if (lines.empty()) throw BadInput(src + ": empty file (expected n on the first line)");
+  const Line& first = lines[0];
+  if (first.tokens.size() != 1)
+    throw BadInput(at(first.no) + "the first line holds n alone, got " + plural(first.tokens.size(), "number"));
+  const double nd = number(first.tokens[0], src, "n");
   if (nd < 1 || nd != std::floor(nd) || nd > 2000)
-    throw BadInput(src + ":" + std::to_string(tok[0].line) + ": n must be an integer in [1, 2000], got '" +
-                   tok[0].text + "'");
+    throw BadInput(at(first.no) + "n must be an integer in [1, 2000], got '" + first.tokens[0].text + "'");
   const int n = int(nd);
-  const std::size_t need = 1 + std::size_t(n) * n + n;
-  if (tok.size() < need) {
-    const int last = tok.back().line;
-    const std::size_t got = tok.size() - 1;
-    throw BadInput(src + ":" + std::to_string(last) + ": file ends after " + std::to_string(got) +
-                   " numbers; n = " + std::to_string(n) + " needs " + std::to_string(n * n) + " for M and " +
-                   std::to_string(n) + " for q");
-  }
-  if (tok.size() > need)
-    throw BadInput(src + ":" + std::to_string(tok[need].line) + ": unexpected extra number '" + tok[need].text +
-                   "' after q (n = " + std::to_string(n) + ")");
   Eigen::MatrixXd M(n, n);
   Eigen::VectorXd q(n);
-  std::size_t k = 1;
-  for (int i = 0; i < n; ++i)
-    for (int j = 0; j < n; ++j, ++k) M(i, j) = number(tok[k], src, "M(" + std::to_string(i) + "," + std::to_string(j) + ")");
-  for (int i = 0; i < n; ++i, ++k) q(i) = number(tok[k], src, "q(" + std::to_string(i) + ")");
+  // M: n lines of n numbers.
+  for (int i = 0; i < n; ++i) {
+    if (1 + i >= int(lines.size()))
+      throw BadInput(at(lines.back().no) + "file ends after " + plural(i, "row") + " of M; n = " + std::to_string(n) +
+                     " needs " + std::to_string(n) + " rows of " + std::to_string(n) + " numbers, then q");
+    const Line& l = lines[1 + i];
+    if (int(l.tokens.size()) != n)
+      throw BadInput(at(l.no) + "row " + std::to_string(i + 1) + " of M has " + plural(l.tokens.size(), "number") +
+                     "; M is n x n with n = " + std::to_string(n));
+    for (int j = 0; j < n; ++j)
+      M(i, j) = number(l.tokens[j], src, "M(" + std::to_string(i + 1) + "," + std::to_string(j + 1) + ")");
+  }
+  // q: one line of n numbers, or n lines of one.
+  const std::size_t q_first = 1 + n;
+  const std::size_t rest = lines.size() - std::min(lines.size(), q_first);
+  if (rest == 0)
+    throw BadInput(at(lines.back().no) + "file ends after M; q (" + plural(n, "number") + ") is missing");
+  const bool one_line = int(lines[q_first].tokens.size()) == n;
+  const std::size_t q_lines = one_line ? 1 : std::size_t(n);
+  for (std::size_t k = 0; k < std::min(rest, q_lines); ++k) {
+    const Line& l = lines[q_first + k];
+    if (!one_line && l.tokens.size() != 1)
+      throw BadInput(at(l.no) + "q has " + plural(l.tokens.size(), "number") + " on this line; give q as one line of " +
+                     plural(n, "number") + " or " + std::to_string(n) + " lines of one");
+  }
+  if (rest < q_lines)
+    throw BadInput(at(lines.back().no) + "file ends after " + plural(rest, "line") + " of q; n = " + std::to_string(n) +
+                   " needs " + std::to_string(n));
+  if (rest > q_lines) {
+    const Line& l = lines[q_first + q_lines];
+    throw BadInput(at(l.no) + "unexpected extra number '" + l.tokens[0].text + "' after q (n = " + std::to_string(n) + ")");
+  }
+  for (int i = 0; i < n; ++i) {
+    const Token& t = one_line ? lines[q_first].tokens[i] : lines[q_first + i].tokens[0];
+    q(i) = number(t, src, "q(" + std::to_string(i + 1) + ")");
+  }
 
   const st::LcpResult r = st::solve_lcp(M, q);
   const bool ok = r.status == st::LcpStatus::solved;

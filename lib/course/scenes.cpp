@@ -83,9 +83,22 @@ SceneArgs parse_scene_args(const Scene& s, const std::vector<std::string>& args)
       if (i + 1 >= args.size()) throw std::invalid_argument("option --" + name + " needs a value");
       value = args[++i];
     }
-    if (!out.values.count(name)) throw std::invalid_argument("unknown option --" + name + " for scene " + s.name);
+    if (!out.values.count(name)) {
+      std::string valid;
+      for (const SceneOption& o : s.options) valid += (valid.empty() ? "--" : ", --") + o.name;
+      throw std::invalid_argument("unknown option --" + name + " for scene " + s.name + " (options: " +
+                                  (valid.empty() ? "none" : valid) + ")");
+    }
     out.values[name] = value;
   }
+  for (const SceneOption& o : s.options) {
+    const OptionDomain d = scene_option_domain(s.name, o.name);
+    const std::string why = d.violation(out.values[o.name]);
+    if (!why.empty())
+      throw std::invalid_argument("option --" + o.name + " [" + o.unit + "] of scene " + s.name + ": " + why);
+  }
+  const std::string why = scene_combination_violation(s.name, out.values);
+  if (!why.empty()) throw std::invalid_argument(why);
   return out;
 }
 
