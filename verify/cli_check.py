@@ -207,6 +207,11 @@ with tempfile.TemporaryDirectory() as d:
     open(blocker, "w").close()
     expect(["run", "st-bounce", "--out", blocker], 2, err_has="--out")
 expect(["bench", "e1-spatial-shift", "--n", "1e12"], 2, err_has="--n")
+expect(["bench", "e1-spatial-shift", "--n", "1000", "--n", "2000"], 2, err_has="given twice")
+expect(["bench", "e1-spatial-shift", "--repeat", "100000"], 2, err_has="--repeat")
+expect(["run", "e1-free-body", "--frames", "100000", "--substeps", "1000"], 2, err_has="--frames")
+expect(["bench", "e3-broadphase", "--n", "100", "--per-world", "500"], 2, err_has="--per-world")
+expect(["bench", "e3-spheres", "--solver", "padmm", "--n", "100000"], 2, err_has="--n")
 expect(["bench", "e1-free-bodies", "--steps", "1e9"], 2, err_has="--steps")
 expect(["bench", "e3-broadphase", "--mode", "nxn", "--n", "1000000"], 2, err_has="--n")
 expect(["run", "e3-broadphase-scaling", "--nxn-max", "1e9"], 2, err_has="--nxn-max")
@@ -305,6 +310,9 @@ with tempfile.TemporaryDirectory() as d:
     zero_box = model_file("box.xml", '<mujoco><worldbody><body><freejoint/><geom type="box" size="-0.1 0.1 0.1"/></body>'
                           '</worldbody></mujoco>\n')
     expect(["model", zero_box], 2, err_has="box.xml")
+    far = model_file("far.xml", '<mujoco><worldbody><body pos="1e308 0 0"><freejoint/><geom type="sphere" size="0.1"/>'
+                     '</body></worldbody></mujoco>\n')
+    expect(["model", far], 2, err_has="far.xml")
     expect(["model", urdf, "--scale", "0"], 2, err_has="--scale")
     expect(["model", urdf, "--scale", "nan"], 2, err_has="--scale")
     expect(["model", urdf, "--density", "-5"], 2, err_has="--density")

@@ -32,14 +32,18 @@ struct Line {
   std::vector<Token> tokens;
 };
 
-constexpr std::size_t kMaxLineBytes = 1 << 20;  // a row of 2000 numbers in full precision is ~50 kB
+constexpr std::size_t kMaxLineBytes = 1 << 20;   // a row of 2000 numbers in full precision is ~50 kB
+constexpr std::size_t kMaxFileBytes = 256u << 20;  // n = 2000 in full precision is ~100 MB
 
 std::vector<Line> read_lines(std::istream& in, const std::string& src) {
   std::vector<Line> out;
   std::string line;
   int no = 0;
+  std::size_t bytes = 0;
   while (std::getline(in, line)) {
     ++no;
+    bytes += line.size() + 1;
+    if (bytes > kMaxFileBytes) throw BadInput(src + ":" + std::to_string(no) + ": input larger than 256 MiB");
     if (line.size() > kMaxLineBytes) throw BadInput(src + ":" + std::to_string(no) + ": line longer than 1 MiB");
     const auto hash = line.find('#');
     if (hash != std::string::npos) line.resize(hash);

@@ -128,6 +128,7 @@ int cmd_model(const std::vector<std::string>& args) {
   const auto mass = model.body_mass.to_host();
   const auto com = model.body_com.to_host();
   const auto inertia = model.body_inertia.to_host();
+  const auto pose = model.body_q.to_host();
   const auto type = model.joint_type.to_host();
   const auto parent = model.joint_parent.to_host();
   const auto child = model.joint_child.to_host();
@@ -138,6 +139,10 @@ int cmd_model(const std::vector<std::string>& args) {
     bool finite = std::isfinite(mass[b]) && std::isfinite(com[b].x) && std::isfinite(com[b].y) && std::isfinite(com[b].z);
     for (int i = 0; i < 3; ++i)
       for (int j = 0; j < 3; ++j) finite = finite && std::isfinite(inertia[b].m[i][j]);
+    const vec3 p = pose[b].p;
+    if (!(std::abs(p.x) <= 1e12 && std::abs(p.y) <= 1e12 && std::abs(p.z) <= 1e12))
+      throw BadInput(path + ": body '" + model.body_label[b] + "' starts at (" + std::to_string(p.x) + ", " +
+                     std::to_string(p.y) + ", " + std::to_string(p.z) + ") m; positions must lie within [-1e12, 1e12] m");
     if (!finite || mass[b] < 0)
       throw BadInput(path + ": body '" + model.body_label[b] + "' has mass " + std::to_string(mass[b]) +
                      " kg, or a non-finite COM or inertia; masses must be finite and >= 0");

@@ -2,6 +2,7 @@
 
 #include <cstdlib>
 #include <filesystem>
+#include <set>
 #include <stdexcept>
 
 namespace impulse::course {
@@ -71,6 +72,7 @@ const SceneCatalogue& scenes() {
 SceneArgs parse_scene_args(const Scene& s, const std::vector<std::string>& args) {
   SceneArgs out;
   for (const SceneOption& o : s.options) out.values[o.name] = o.default_value;
+  std::set<std::string> given;
   for (std::size_t i = 0; i < args.size(); ++i) {
     const std::string& a = args[i];
     if (a.rfind("--", 0) != 0) throw std::invalid_argument("unexpected argument '" + a + "' for scene " + s.name);
@@ -89,6 +91,8 @@ SceneArgs parse_scene_args(const Scene& s, const std::vector<std::string>& args)
       throw std::invalid_argument("unknown option --" + name + " for scene " + s.name + " (options: " +
                                   (valid.empty() ? "none" : valid) + ")");
     }
+    if (given.count(name)) throw std::invalid_argument("option --" + name + " given twice for scene " + s.name);
+    given.insert(name);
     out.values[name] = value;
   }
   for (const SceneOption& o : s.options) {
