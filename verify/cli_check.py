@@ -182,6 +182,7 @@ expect(["calc", "E1.10-linear-update", "--v", "0,0,0", "--c", "0,0,0", "--f", "0
 expect(["calc", "E1.7-substep", "--H", "0.02", "--N", "2.5"], 2, err_has="--N")
 expect(["calc", "E1.7-substep", "--H", "0.02", "--N", "0"], 2, err_has="--N")
 expect(["calc", "ST.2-polyhedral-friction", "--k", "2", "--mu_pn", "1", "--theta", "0"], 2, err_has="--k")
+expect(["calc", "ST.4-error-metrics", "--h", "1e-9"], 2, err_has="--h")  # a step off the reference grid
 expect(["calc", "E1.6-torque-example", "--json"] + TORQUE[:4], 2, err_has="--C")
 
 # Scene options: finite, physical, with ceilings on steps, bodies and duration; nothing written.

@@ -54,6 +54,11 @@ Domain count(double lo, double hi) {
   d.integer = true;
   return d;
 }
+Domain grid_step(double step, double hi) {
+  Domain d = closed(step, hi);
+  d.multiple_of = step;
+  return d;
+}
 Domain nonzero_vector() {
   Domain d;
   d.norm = Domain::Norm::nonzero;
@@ -66,7 +71,7 @@ Domain unit_vector() {
 }
 
 std::string Domain::describe(int dim) const {
-  std::string range = (integer ? "integer in " : "") + std::string(lo_open ? "(" : "[") + number_text(lo) + ", " +
+  std::string range = (integer ? "integer in " : multiple_of > 0 ? "a multiple of " + number_text(multiple_of) + " in " : "") + std::string(lo_open ? "(" : "[") + number_text(lo) + ", " +
                       number_text(hi) + (hi_open ? ")" : "]");
   const char* what = dim == 4 ? "quaternion" : "vector";
   switch (norm) {
@@ -91,6 +96,8 @@ std::string Domain::violation(const std::vector<double>& v) const {
     const bool above = hi_open ? !(x < hi) : !(x <= hi);
     if (below || above) return which + number_text(x) + " is out of range";
     if (integer && x != std::floor(x)) return which + number_text(x) + " is not a whole number";
+    if (multiple_of > 0 && std::abs(x / multiple_of - std::round(x / multiple_of)) > 1e-9)
+      return which + number_text(x) + " is not a multiple of " + number_text(multiple_of);
     norm2 += x * x;
   }
   const double n = std::sqrt(norm2);
@@ -113,6 +120,8 @@ Domain default_domain(const std::string& item, const Quantity& q) {
   if (item.rfind("E1.7-substep", 0) == 0 && n == "N") return count(1, 1e6);
   if (n == "k" && item.rfind("ST.", 0) == 0) return count(3, 1000);  // ST §2: at least three directions
   if (n == "up_axis") return count(0, 2);
+  // ST §4: the four-ball run is compared with its reference at h = 0.00125 s over T = 1 s.
+  if (item == "ST.4-error-metrics" && n == "h") return grid_step(0.00125, 0.1);
   if (n == "degree") return count(0, 1);
   if (is_one_of(n, {"body_A", "body_B"})) return count(-1, 1e6);
   if (is_one_of(n, {"priority0", "priority1"})) return count(-1e6, 1e6);

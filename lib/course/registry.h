@@ -26,6 +26,7 @@ struct Domain {
   double lo = -kCeiling, hi = kCeiling;  // in the input's unit
   bool lo_open = false, hi_open = false;
   bool integer = false;
+  double multiple_of = 0;  // > 0: x / multiple_of must be whole (a step on a reference grid)
   Norm norm = Norm::any;
 
   /// No physical input of the course comes near 1e12 in SI units; the ceiling keeps products and
@@ -45,6 +46,7 @@ Domain positive();                    // (0, 1e12]: masses, densities, lengths, 
 Domain nonnegative();                 // [0, 1e12]: friction, stiffness, inverse masses
 Domain closed(double lo, double hi);  // [lo, hi]
 Domain count(double lo, double hi);   // integer in [lo, hi]
+Domain grid_step(double step, double hi);  // a multiple of step in [step, hi]
 Domain nonzero_vector();              // |v| > 0 (normalised by the formula)
 Domain unit_vector();                 // | |v| - 1 | <= 1e-4 (quaternions too)
 

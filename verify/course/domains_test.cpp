@@ -124,3 +124,11 @@ TEST(CourseScenes, StepsDurationsAndSizesHaveCeilings) {
   EXPECT_TRUE(names(msg(*broad, {"--mode", "quadtree"}), "--mode"));
   EXPECT_EQ(msg(*rod, {"--T", "0.5", "--h", "0.005"}), "");
 }
+
+TEST(ST_4_error_metrics, StepMustLieOnTheReferenceGrid) {
+  // ST §4 compares the four-ball run with its reference at h = 0.00125 s: a coarse h is a multiple of it.
+  EXPECT_EQ(refusal("ST.4-error-metrics", {{"h", {0.005}}}), "");
+  EXPECT_TRUE(names(refusal("ST.4-error-metrics", {{"h", {0.001}}}), "multiple of 0.00125"));
+  EXPECT_TRUE(names(refusal("ST.4-error-metrics", {{"h", {1e-9}}}), "--h"));  // would run for days
+  EXPECT_TRUE(names(refusal("ST.4-error-metrics", {{"h", {1e9}}}), "--h"));
+}
