@@ -210,6 +210,7 @@ with tempfile.TemporaryDirectory() as d:
 expect(["bench", "e1-spatial-shift", "--n", "1e12"], 2, err_has="--n")
 expect(["bench", "e1-spatial-shift", "--n", "1000", "--n", "2000"], 2, err_has="given twice")
 expect(["bench", "e1-spatial-shift", "--repeat", "100000"], 2, err_has="--repeat")
+expect(["bench", "e3-spheres", "--n", "1000000", "--steps", "100000"], 2, err_has="--steps")  # hours of work
 expect(["run", "e1-free-body", "--frames", "100000", "--substeps", "1000"], 2, err_has="--frames")
 expect(["bench", "e3-broadphase", "--n", "100", "--per-world", "500"], 2, err_has="--per-world")
 expect(["bench", "e3-spheres", "--solver", "padmm", "--n", "100000"], 2, err_has="--n")

@@ -128,6 +128,10 @@ std::string scene_combination_violation(const std::string& scene, const std::map
   if (v.count("frames") && v.count("substeps") && num("frames") * num("substeps") > kMaxSceneSteps)
     return "options --frames " + v.at("frames") + " and --substeps " + v.at("substeps") + " of scene " + scene + " make " +
            number_text(num("frames") * num("substeps")) + " steps; at most " + number_text(kMaxSceneSteps);
+  // Work: bodies times steps, about a minute of the slowest solver at the ceiling.
+  if (v.count("n") && v.count("steps") && num("n") * num("steps") > 1e8)
+    return "options --n " + v.at("n") + " and --steps " + v.at("steps") + " of scene " + scene + " make " +
+           number_text(num("n") * num("steps")) + " body-steps; at most 1e8 (lower one of them)";
   if (v.count("per-world") && v.count("n") && num("per-world") > num("n"))
     return "option --per-world " + v.at("per-world") + " of scene " + scene + " is larger than --n " + v.at("n");
   if (v.count("mode") && v.at("mode") == "nxn" && v.count("n") && num("n") > 20000)

@@ -42,7 +42,8 @@ OptionDomain scene_option_domain(const std::string& scene, const std::string& op
 constexpr double kMaxSceneSteps = 200000;
 
 /// Limits that involve two options (each already inside its domain): T/h, duration/h and
-/// frames x substeps at most kMaxSceneSteps; per-world at most n; the O(N^2) nxn broad phase at most
+/// frames x substeps at most kMaxSceneSteps; n x steps at most 1e8;
+/// per-world at most n; the O(N^2) nxn broad phase at most
 /// 20000 shapes; e3-spheres with a penalty-family solver at most 10000. "" when the pair is fine.
 std::string scene_combination_violation(const std::string& scene, const std::map<std::string, std::string>& values);
 

@@ -123,6 +123,10 @@ TEST(CourseScenes, StepsDurationsAndSizesHaveCeilings) {
   EXPECT_TRUE(names(msg(*broad, {"--mode", "nxn", "--n", "1000000"}), "--n"));
   EXPECT_TRUE(names(msg(*broad, {"--mode", "quadtree"}), "--mode"));
   EXPECT_EQ(msg(*rod, {"--T", "0.5", "--h", "0.005"}), "");
+  const Scene* spheres = scenes().find("e3-spheres");
+  ASSERT_NE(spheres, nullptr);
+  EXPECT_TRUE(names(msg(*spheres, {"--n", "1000000", "--steps", "100000"}), "body-steps"));
+  EXPECT_EQ(msg(*spheres, {"--n", "10000", "--steps", "20"}), "");
 }
 
 TEST(ST_4_error_metrics, StepMustLieOnTheReferenceGrid) {
