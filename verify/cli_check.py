@@ -200,6 +200,8 @@ with tempfile.TemporaryDirectory() as d:
         expect(["run"] + args + ["--out", out], 2, err_has=name)
     if os.path.exists(out) and os.listdir(out):
         failures.append(f"refused runs left files in {out}: {os.listdir(out)}")
+    expect(["run", "e3-penalty-stability", "--above", "1.5", "--steps", "1000", "--out", out], 2,
+           err_has="--above 1.5 --steps 1000")  # the unstable run leaves double range
     expect(["run", "st-bounce", "--out", out, "--max-output", "10"], 2, err_has="--max-output")
     if os.path.exists(out) and os.listdir(out):
         failures.append(f"a run over --max-output left files: {os.listdir(out)}")

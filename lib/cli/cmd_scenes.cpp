@@ -1,5 +1,6 @@
 // impulse scenes | run | bench
 #include <filesystem>
+#include <fstream>
 #include <iostream>
 #include <sstream>
 #include <nlohmann/json.hpp>
@@ -56,6 +57,30 @@ bool is_help(const std::string& a) { return a == "--help" || a == "-h"; }
 
 constexpr double kDefaultMaxOutput = 268435456;  // [bytes] 256 MiB
 constexpr double kMaxMaxOutput = 4294967296;     // [bytes] 4 GiB
+
+// The first CSV cell of a finished run that is not a finite number ("nan", "-inf"), as
+// "file line N"; "" when every cell is finite. A diverging run is refused, not published.
+std::string first_non_finite(const std::filesystem::path& staging) {
+  for (const auto& e : std::filesystem::directory_iterator(staging)) {
+    std::ifstream f(e.path());
+    std::string line;
+    long no = 0;
+    while (std::getline(f, line)) {
+      ++no;
+      std::size_t start = 0;
+      while (start <= line.size()) {
+        std::size_t end = line.find(',', start);
+        if (end == std::string::npos) end = line.size();
+        std::string cell = line.substr(start, end - start);
+        if (!cell.empty() && (cell[0] == '-' || cell[0] == '+')) cell = cell.substr(1);
+        if (cell == "nan" || cell == "inf" || cell == "NaN" || cell == "Inf")
+          return e.path().filename().string() + " line " + std::to_string(no);
+        start = end + 1;
+      }
+    }
+  }
+  return "";
+}
 
 // Moves every file of the finished run from the staging folder into out, then removes it.
 void publish(const std::filesystem::path& staging, const std::filesystem::path& out) {
@@ -154,6 +179,14 @@ int cmd_run(const std::vector<std::string>& args) {
     std::filesystem::remove_all(staging, ec);
     throw BadInput("the CSV output of " + s.name + " is " + std::to_string(bytes) + " bytes, more than --max-output " +
                    std::to_string((long long)max_output) + "; nothing was written (lower --steps / --T or raise --max-output)");
+  }
+  const std::string nonfinite = first_non_finite(staging);
+  if (!nonfinite.empty()) {
+    std::filesystem::remove_all(staging, ec);
+    std::string given;
+    for (const std::string& o : opts) given += (given.empty() ? "" : " ") + o;
+    throw BadInput("run " + s.name + " left double range (" + nonfinite + " is not finite) with the options given" +
+                   (given.empty() ? "" : " (" + given + ")") + "; nothing was written: lower them");
   }
   publish(staging, out);
   std::string text = log.str();

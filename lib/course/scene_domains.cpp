@@ -73,13 +73,13 @@ std::string OptionDomain::violation(const std::string& text) const {
 
 OptionDomain scene_option_domain(const std::string& scene, const std::string& o) {
   // Sizes.
-  if (o == "steps") return whole(1, 100000);
+  if (o == "steps") return scene == "e3-penalty-stability" ? whole(1, 1000) : whole(1, 100000);  // the unstable run grows
   if (o == "repeat") return whole(1, 100);
   if (o == "frames") return whole(1, 100000);
   if (o == "substeps") return whole(1, 1000);
-  if (o == "iterations") return whole(1, 1000);
+  if (o == "iterations") return whole(1, 100);
   if (o == "nonlinear") return whole(0, 100);
-  if (o == "directions") return whole(3, 256);  // ST §2: k >= 3 friction directions
+  if (o == "directions") return whole(3, 32);  // ST §2: k >= 3 friction directions
   if (o == "per-world") return whole(0, 1000000);
   if (o == "nxn-max") return whole(250, 20000);
   if (o == "sap-max") return whole(250, 1000000);
@@ -93,23 +93,23 @@ OptionDomain scene_option_domain(const std::string& scene, const std::string& o)
   if (o == "mode") return scene == "e3-broadphase" ? choice({"nxn", "sap"}) : choice({"nxn", "sap", "explicit"});
   if (o == "solver") return choice({"xpbd", "semi_implicit", "featherstone", "padmm", "vbd"});
   // Time.
-  if (o == "h" || o == "dt") return positive(0.1);  // [s]
-  if (o == "T" || o == "duration") return positive(60);  // [s]
+  if (o == "h" || o == "dt") return number(1e-5, 0.1);  // [s]: scenes of fixed length take at most 1e5 steps
+  if (o == "T" || o == "duration") return scene == "st-balls" ? number(0.5, 60) : number(0.01, 60);  // [s]; the balls close their contacts by 0.5 s
   if (o == "fps") return positive(10000);  // [1/s]
   // Materials and bodies.
-  if (o == "m" || o == "mass") return positive(1e6);  // [kg]
-  if (o == "inertia") return positive(1e6);           // [kg m^2]
-  if (o == "mu") return number(0, 10);                // E3 §3: mu >= 0
+  if (o == "m" || o == "mass") return number(1e-6, 1e6);  // [kg]
+  if (o == "inertia") return number(1e-6, 1e6);       // [kg m^2]
+  if (o == "mu") return number(0, 2);                 // E3 §3: mu >= 0; the course uses up to 1
   if (o == "e") return number(0, 1);                  // restitution
   if (o == "ke") return positive(1e10);               // [N/m]
   if (o == "gap") return number(0, 1);                // [m]
   if (o == "below") return number(0, 1, true, true);  // h / h_crit of the stable run
-  if (o == "above") return number(1, 100, true);      // h / h_crit of the unstable run
+  if (o == "above") return number(1, 1.5, true);      // h / h_crit of the unstable run (diverges, stays finite)
   if (o == "speed") return positive(1000);            // [m/s]
   if (o == "q") return number(0, 100);                // [m] height above the ground
   if (o == "z0" || o == "offset" || o == "px") return number(-100, 100);  // [m]
-  if (o == "g") return number(-1000, 1000);           // [m/s^2]
-  if (o == "v" || o == "v0") return number(-1000, 1000);                  // [m/s]
+  if (o == "g") return number(0, 100);                // [m/s^2] gravity magnitude along -z
+  if (o == "v" || o == "v0") return scene == "st-block" ? positive(1000) : number(-1000, 1000);  // [m/s]
   if (o == "wx" || o == "wy" || o == "wz") return number(-10000, 10000);  // [rad/s]
   if (o == "fy") return number(-1e6, 1e6);            // [N]
   return number(-1e6, 1e6);
