@@ -1,6 +1,12 @@
 # Sphinx configuration of the impulse book (MyST Markdown + Breathe over Doxygen XML).
 # Built by `./run book`, which stages chapters/ and docs/guide/ with the generated pages into
-# build/book/src and runs Sphinx with warnings as errors.
+# build/book/src, copies Debian's MathJax 2 (libjs-mathjax) into the book, runs Sphinx with
+# warnings as errors and then checks every page in headless Chromium with the network off
+# (docs/tools/check_rendered.py).
+#
+# Editions: the student edition (default) hides exercise answers; `-t instructor`
+# (IMPULSE_BOOK_EDITION=instructor ./run book) shows them. Pages mark answers with
+# ```{only} instructor``` blocks.
 import os
 
 project = "impulse"
@@ -13,9 +19,31 @@ myst_enable_extensions = ["dollarmath", "amsmath", "colon_fence", "deflist"]
 myst_heading_anchors = 3
 breathe_projects = {"impulse": os.environ.get("IMPULSE_DOXYGEN_XML", "../build/book/doxygen/xml")}
 breathe_default_project = "impulse"
-html_theme = "alabaster"
-html_theme_options = {"page_width": "1100px", "sidebar_width": "260px"}
-html_title = "impulse: the Newton course, made to run"
 exclude_patterns = ["**/README.md"]
-# MathJax is loaded from the page; the book reads fine without it (formulas stay as TeX).
-mathjax_path = "https://cdn.jsdelivr.net/npm/mathjax@3/es5/tex-mml-chtml.js"
+
+# Furo (Debian package `furo`): a maintained theme that reads on a laptop and on a projector,
+# with a light and a dark scheme; it wraps every table in a horizontally scrolling box, so a wide
+# table scrolls inside itself instead of widening the page.
+html_theme = "furo"
+html_title = "impulse: the Newton course, made to run"
+# ./run stages MathJax in IMPULSE_MATHJAX_STATIC (a folder holding mathjax/); its contents land in _static.
+html_static_path = ["static", os.environ.get("IMPULSE_MATHJAX_STATIC", "../build/book/mathjax-static")]
+html_css_files = ["impulse.css"]
+
+# Formulas are typeset by the MathJax 2 that Debian ships (libjs-mathjax), copied into the book
+# by ./run as _static/mathjax: the book needs no network. CommonHTML output with the TeX fonts.
+mathjax_path = "mathjax/MathJax.js?config=TeX-AMS_CHTML"
+myst_update_mathjax = False
+mathjax2_config = {
+    "tex2jax": {
+        "inlineMath": [["\\(", "\\)"]],
+        "displayMath": [["\\[", "\\]"]],
+        "processEscapes": True,
+        "processEnvironments": True,
+        "ignoreClass": "document",
+        "processClass": "math|output_area",
+    },
+    "CommonHTML": {"linebreaks": {"automatic": True}},
+    "showMathMenu": False,
+    "messageStyle": "none",
+}

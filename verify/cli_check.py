@@ -10,16 +10,19 @@ import tempfile
 BIN = sys.argv[1]
 failures = []
 checks = 0
+# The tutor counts wrong tries per student; keep this run's count in a throwaway file.
+TRIES = tempfile.mkdtemp(prefix="impulse-cli-")
+os.environ["IMPULSE_TRIES_FILE"] = os.path.join(TRIES, "tries.json")
 
 
 def run(*args, stdin=None):
     return subprocess.run([BIN, *args], capture_output=True, text=True, input=stdin)
 
 
-def expect(args, code, out_has=None, err_has=None):
+def expect(args, code, out_has=None, err_has=None, stdin=""):
     global checks
     checks += 1
-    r = run(*args)
+    r = run(*args, stdin=stdin)
     ok = r.returncode == code
     if out_has is not None and out_has not in r.stdout:
         ok = False
@@ -27,6 +30,8 @@ def expect(args, code, out_has=None, err_has=None):
         ok = False
     if code == 2 and (r.stderr.strip().count("\n") != 0 or not r.stderr.startswith("impulse: error:")):
         ok = False  # bad input: exactly one line on stderr
+    if code == 2 and r.stdout.strip():
+        ok = False  # bad input: no result printed, not even part of one
     if not ok:
         failures.append(f"impulse {' '.join(args)}: exit {r.returncode}\n  stdout: {r.stdout[:400]}\n  stderr: {r.stderr[:400]}")
     return r
@@ -131,6 +136,193 @@ with tempfile.TemporaryDirectory() as d:
         failures.append("run e3-box-drop wrote no CSV")
 expect(["run", "e3-box-drop", "--h", "-1"], 2, err_has="--h")
 expect(["run", "e3-box-drop", "--iterations", "0"], 2, err_has="--iterations")
+
+# --help and -h on every subcommand; unknown subcommands named with the valid list.
+for cmd in (["formulas"], ["calc"], ["exercises"], ["exercises", "list"], ["exercises", "show"], ["exercises", "check"],
+            ["scenes"], ["run"], ["bench"], ["verify"], ["lcp"], ["model"]):
+    for flag in ("--help", "-h"):
+        expect(cmd + [flag], 0, out_has="example")
+expect(["frobnicate"], 2, err_has="valid: formulas, calc")
+expect(["exercises", "grade"], 2, err_has="valid: list, show, check")
+expect(["calc", "E1.3-box-mass-inertia", "--help"], 0, out_has="allowed: (0, 1e12]")
+expect(["calc", "E1.3-box-mass-inertia", "-h"], 0, out_has="formula: m = 8 rho hx hy hz")
+expect(["run", "st-bounce", "--help"], 0, out_has="allowed: a whole number in [1, 100000]")
+expect(["bench", "e3-spheres", "-h"], 0, out_has="one of xpbd, semi_implicit, featherstone, padmm, vbd")
+
+# Calculator inputs outside their domains: exit 2, one line naming the input, no number printed.
+BOX = ["calc", "E1.3-box-mass-inertia", "--hx", "0.1", "--hy", "0.05", "--hz", "0.025", "--density", "1000"]
+def box(**over):
+    a = list(BOX)
+    for k, v in over.items():
+        a[a.index("--" + k) + 1] = v
+    return a
+expect(BOX, 0, out_has="mass = 1 kg")
+for name in ("hx", "hy", "hz", "density"):
+    for bad in ("-0.1", "0", "nan", "inf", "1e999", "1e13", "abc", ""):
+        expect(box(**{name: bad}), 2, err_has="--" + name)
+TORQUE = ["--f", "0,10,0", "--P", "0.2,0,0", "--C", "0,0,0"]
+expect(["calc", "E1.6-torque-example", "--f", "0,1e999,0", "--P", "0.2,0,0", "--C", "0,0,0"], 2, err_has="--f")
+expect(["calc", "E1.6-torque-example", "--f", "0,nan,0", "--P", "0.2,0,0", "--C", "0,0,0"], 2, err_has="--f")
+expect(["calc", "E1.6-torque-example", "--f", "0,10", "--P", "0.2,0,0", "--C", "0,0,0"], 2, err_has="--f")
+expect(["calc", "E1.6-torque-example"] + TORQUE + ["--f", "1,1,1"], 2, err_has="--f")
+expect(["calc", "E1.2-axis-angle", "--axis", "0,0,0", "--theta", "1"], 2, err_has="--axis")
+expect(["calc", "E1.2-rotation-orthonormal", "--q", "0,0,0,0"], 2, err_has="--q")
+expect(["calc", "E1.2-rotation-orthonormal", "--q", "0,0,0,2"], 2, err_has="--q")
+expect(["calc", "E1.2-rotation-orthonormal", "--q", "0,0,0.7071068,0.7071068"], 0, out_has="det_R")
+expect(["calc", "E1.2-rigid-transform", "--p", "0,0,0", "--q", "0,0,0,0", "--x_B", "1,0,0"], 2, err_has="--q")
+expect(["calc", "E3.3-xpbd-friction-mix", "--mu0", "-0.1", "--mu1", "1", "--t0", "0", "--t1", "0", "--r0", "0", "--r1", "0"],
+       2, err_has="--mu0")
+expect(["calc", "E3.3-xpbd-restitution-mix", "--e0", "1.5", "--e1", "0.5"], 2, err_has="--e0")
+expect(["calc", "E3.4-xpbd-pn", "--d", "-0.01", "--h", "0.01", "--w", "0", "--relaxation", "0.8"], 2, err_has="--w")
+expect(["calc", "E3.4-xpbd-pn", "--d", "-0.01", "--h", "0", "--w", "2", "--relaxation", "0.8"], 2, err_has="--h")
+expect(["calc", "E1.10-linear-update", "--v", "nan,0,0", "--c", "0,0,0", "--f", "0,0,0", "--m", "1", "--g", "0,0,-9.81",
+        "--h", "0.01"], 2, err_has="--v")
+expect(["calc", "E1.10-linear-update", "--v", "0,0,0", "--c", "0,0,0", "--f", "0,0,0", "--m", "-1", "--g", "0,0,-9.81",
+        "--h", "0.01"], 2, err_has="--m")
+expect(["calc", "E1.7-substep", "--H", "0.02", "--N", "2.5"], 2, err_has="--N")
+expect(["calc", "E1.7-substep", "--H", "0.02", "--N", "0"], 2, err_has="--N")
+expect(["calc", "ST.2-polyhedral-friction", "--k", "2", "--mu_pn", "1", "--theta", "0"], 2, err_has="--k")
+expect(["calc", "ST.4-error-metrics", "--h", "1e-9"], 2, err_has="--h")  # a step off the reference grid
+expect(["calc", "E1.6-torque-example", "--json"] + TORQUE[:4], 2, err_has="--C")
+
+# Scene options: finite, physical, with ceilings on steps, bodies and duration; nothing written.
+with tempfile.TemporaryDirectory() as d:
+    out = os.path.join(d, "out")
+    for args, name in ((["st-bounce", "--steps", "1000000000"], "--steps"), (["st-bounce", "--steps", "0"], "--steps"),
+                       (["st-bounce", "--steps", "2.5"], "--steps"), (["st-bounce", "--h", "nan"], "--h"),
+                       (["st-bounce", "--m", "-1"], "--m"), (["st-bounce", "--v", "inf"], "--v"),
+                       (["st-rod", "--T", "1e9"], "--T"), (["st-rod", "--T", "500", "--h", "0.0001"], "--T"),
+                       (["st-rod", "--mu", "-0.6"], "--mu"), (["st-rod", "--nonlinear", "-1"], "--nonlinear"),
+                       (["e3-bounce", "--e", "2"], "--e"), (["e3-box-drop", "--duration", "1e300"], "--duration"),
+                       (["e3-spheres", "--n", "1e12"], "--n"), (["e1-free-body", "--fps", "0"], "--fps"),
+                       (["e1-free-body", "--wx", "nan"], "--wx"), (["e3-contacts", "--mode", "quadtree"], "--mode"),
+                       (["e1-robot", "--dt", "-0.01"], "--dt"), (["e3-pyramid", "--steps", "99999999999"], "--steps")):
+        expect(["run"] + args + ["--out", out], 2, err_has=name)
+    if os.path.exists(out) and os.listdir(out):
+        failures.append(f"refused runs left files in {out}: {os.listdir(out)}")
+    expect(["run", "e3-penalty-stability", "--above", "1.5", "--steps", "1000", "--out", out], 2,
+           err_has="--above 1.5 --steps 1000")  # the unstable run leaves double range
+    expect(["run", "st-bounce", "--out", out, "--max-output", "10"], 2, err_has="--max-output")
+    if os.path.exists(out) and os.listdir(out):
+        failures.append(f"a run over --max-output left files: {os.listdir(out)}")
+    expect(["run", "st-bounce", "--out", out, "--max-output", "-1"], 2, err_has="--max-output")
+    blocker = os.path.join(d, "a-file")
+    open(blocker, "w").close()
+    expect(["run", "st-bounce", "--out", blocker], 2, err_has="--out")
+expect(["bench", "e1-spatial-shift", "--n", "1e12"], 2, err_has="--n")
+expect(["bench", "e1-spatial-shift", "--n", "1000", "--n", "2000"], 2, err_has="given twice")
+expect(["bench", "e1-spatial-shift", "--repeat", "100000"], 2, err_has="--repeat")
+expect(["bench", "e3-spheres", "--n", "1000000", "--steps", "100000"], 2, err_has="--steps")  # hours of work
+expect(["run", "e1-free-body", "--frames", "100000", "--substeps", "1000"], 2, err_has="--frames")
+expect(["bench", "e3-broadphase", "--n", "100", "--per-world", "500"], 2, err_has="--per-world")
+expect(["bench", "e3-spheres", "--solver", "padmm", "--n", "100000"], 2, err_has="--n")
+expect(["bench", "e1-free-bodies", "--steps", "1e9"], 2, err_has="--steps")
+expect(["bench", "e3-broadphase", "--mode", "nxn", "--n", "1000000"], 2, err_has="--n")
+expect(["run", "e3-broadphase-scaling", "--nxn-max", "1e9"], 2, err_has="--nxn-max")
+expect(["bench", "st-lcp", "--n", "100000"], 2, err_has="--n")
+expect(["bench", "e3-spheres", "--solver", "magic"], 2, err_has="--solver")
+expect(["bench", "e3-spheres", "--repeat", "1"], 2, err_has="--repeat")
+
+# LCP files: row lengths, square M, finite entries, a limit on n.
+with tempfile.TemporaryDirectory() as d:
+    def lcp2(name, text):
+        path = os.path.join(d, name)
+        with open(path, "w") as f:
+            f.write(text)
+        return path
+    expect(["lcp", lcp2("q-lines.txt", "2\n2 1\n1 2\n-5\n-6\n")], 0, out_has="status: solved")
+    expect(["lcp", lcp2("row3.txt", "2\n2 1 0\n1\n-5 -6\n")], 2, err_has="row3.txt:2: row 1 of M has 3")
+    expect(["lcp", lcp2("row1.txt", "2\n2 1\n1\n-5 -6\n")], 2, err_has="row1.txt:3: row 2 of M has 1")
+    expect(["lcp", lcp2("nfirst.txt", "2 2\n2 1\n1 2\n-5 -6\n")], 2, err_has="nfirst.txt:1:")
+    expect(["lcp", lcp2("big.txt", "3000\n")], 2, err_has="[1, 2000]")
+    expect(["lcp", lcp2("zero.txt", "0\n")], 2, err_has="[1, 2000]")
+    expect(["lcp", lcp2("frac.txt", "1.5\n")], 2, err_has="[1, 2000]")
+    expect(["lcp", lcp2("inf.txt", "1\ninf\n-1\n")], 2, err_has="M(1,1)")
+    expect(["lcp", lcp2("huge.txt", "1\n1e999\n-1\n")], 2, err_has="M(1,1)")
+    expect(["lcp", lcp2("qshort.txt", "2\n2 1\n1 2\n-5 -6 7\n")], 2, err_has="qshort.txt:4:")
+    expect(["lcp", lcp2("empty.txt", "# nothing\n")], 2, err_has="empty")
+    expect(["lcp", d], 2, err_has=d)
+    expect(["lcp", "-"], 2, err_has="<stdin>")
+
+# Answer files: not a table, unknown exercise, a choice that is not an option, a wrong count.
+with tempfile.TemporaryDirectory() as d:
+    def answers(name, text):
+        path = os.path.join(d, name)
+        with open(path, "w") as f:
+            f.write(text)
+        return path
+    expect(["exercises", "check", "--file", answers("nt.toml", 'x = 3\n')], 2, err_has="'x' must be a table")
+    expect(["exercises", "check", "--file", answers("ue.toml", '["E9.9-x"]\nanswer = [1]\n')], 2, err_has="E9.9-x")
+    expect(["exercises", "check", "--file", answers("ch.toml", '["E1.11-ex1"]\nanswer = [9, 8, "z"]\n')], 2,
+           err_has="not one of the options a, b, c")
+    expect(["exercises", "check", "--file", answers("cnt.toml", '["E1.11-ex3"]\nanswer = [0, 1]\n')], 2, err_has="takes 3")
+    expect(["exercises", "check", "--file", answers("na.toml", '["E1.11-ex3"]\nanswr = [0, -0.2, 0]\n')], 2,
+           err_has="answr")
+    expect(["exercises", "check", "--file", answers("nest.toml", '["E1.11-ex3"]\nanswer = [[0], -0.2, 0]\n')], 2,
+           err_has="nest.toml:2")
+    expect(["exercises", "check", "--file", d], 2, err_has=d)
+
+# The tutor: which part, by how much, tolerance, hint; no key until --reveal or the third try.
+r = expect(["exercises", "check", "E1.11-ex2", "8", "0.0334", "1", "0.004167"], 1, out_has="I_xx_density_kept: incorrect")
+if r.returncode == 1:
+    for want in ("off by", "tolerance: ", "4 significant figures", "hint: course E1", "E1.4-scaling-laws", "--reveal"):
+        if want not in r.stdout:
+            failures.append(f"the tutor's reply to a wrong E1.11-ex2 lacks '{want}':\n{r.stdout}")
+    if "why:" in r.stdout or "0.0333333" in r.stdout:
+        failures.append("a first wrong answer showed the key or the worked solution")
+expect(["exercises", "check", "E1.11-ex2", "8", "0.03333", "1", "0.004167"], 0, out_has="correct")
+expect(["exercises", "check", "E1.11-ex3", "0", "0.2", "0", "--reveal"], 1, out_has="why:")
+expect(["exercises", "check", "E1.11-ex1", "9", "8", "z"], 2, err_has="not one of the options")
+expect(["exercises", "check", "E1.11-ex1", "9", "8", "b", "--bogus"], 2, err_has="--bogus")
+WRONG_EX8 = "a"  # E1.11-ex8 is a choice whose answer is b
+for k in range(3):
+    r = expect(["exercises", "check", "E1.11-ex8", WRONG_EX8], 1)
+if "why:" not in r.stdout:
+    failures.append("the worked solution was not shown after three wrong tries")
+
+# impulse model: the URDF/MJCF importers on real files; bad files and options refused.
+with tempfile.TemporaryDirectory() as d:
+    def model_file(name, text):
+        path = os.path.join(d, name)
+        with open(path, "w") as f:
+            f.write(text)
+        return path
+    urdf = model_file("arm.urdf", """<robot name="arm">
+  <link name="base"><inertial><mass value="2"/><inertia ixx="0.1" iyy="0.1" izz="0.1" ixy="0" ixz="0" iyz="0"/></inertial></link>
+  <link name="upper"><inertial><origin xyz="0 0 0.25"/><mass value="1"/><inertia ixx="0.02" iyy="0.02" izz="0.001" ixy="0" ixz="0" iyz="0"/></inertial></link>
+  <joint name="shoulder" type="revolute"><parent link="base"/><child link="upper"/><origin xyz="0 0 0.1"/><axis xyz="0 1 0"/></joint>
+</robot>
+""")
+    r = expect(["model", urdf, "--json"], 0)
+    if r.returncode == 0:
+        j = json.loads(r.stdout)
+        if (j["body_count"], j["joint_coord_count"], j["joint_dof_count"]) != (2, 8, 7):
+            failures.append(f"model arm.urdf: FREE root + 1 revolute should be 2 bodies, q 8, qd 7: {j}")
+    expect(["model", urdf, "--fixed-base"], 0, out_has="joint_q: 1 coordinates")
+    mjcf = model_file("ball.xml", """<mujoco><worldbody><body name="ball" pos="0 0 1"><freejoint/>
+<geom type="sphere" size="0.1" density="1000"/></body></worldbody></mujoco>
+""")
+    expect(["model", mjcf], 0, out_has="joint_q: 7 coordinates, joint_qd: 6 velocities")
+    neg = model_file("neg.urdf", '<robot name="r"><link name="a"><inertial><mass value="-1"/>'
+                     '<inertia ixx="0.1" iyy="0.1" izz="0.1" ixy="0" ixz="0" iyz="0"/></inertial></link></robot>\n')
+    expect(["model", neg], 2, err_has="neg.urdf")
+    nan = model_file("nan.urdf", '<robot name="r"><link name="a"><inertial><mass value="nan"/>'
+                     '<inertia ixx="0.1" iyy="0.1" izz="0.1" ixy="0" ixz="0" iyz="0"/></inertial></link></robot>\n')
+    expect(["model", nan], 2, err_has="nan.urdf")
+    broken = model_file("broken.urdf", "<robot name='r'><link name='a'>\n")
+    expect(["model", broken], 2, err_has="broken.urdf")
+    zero_box = model_file("box.xml", '<mujoco><worldbody><body><freejoint/><geom type="box" size="-0.1 0.1 0.1"/></body>'
+                          '</worldbody></mujoco>\n')
+    expect(["model", zero_box], 2, err_has="box.xml")
+    far = model_file("far.xml", '<mujoco><worldbody><body pos="1e308 0 0"><freejoint/><geom type="sphere" size="0.1"/>'
+                     '</body></worldbody></mujoco>\n')
+    expect(["model", far], 2, err_has="far.xml")
+    expect(["model", urdf, "--scale", "0"], 2, err_has="--scale")
+    expect(["model", urdf, "--scale", "nan"], 2, err_has="--scale")
+    expect(["model", urdf, "--density", "-5"], 2, err_has="--density")
+    expect(["model", model_file("x.txt", "hello")], 2, err_has="--format")
+    expect(["model", os.path.join(d, "missing.urdf")], 2, err_has="missing.urdf")
+    expect(["model"], 2, err_has="FILE")
 
 for f in failures:
     print("FAIL " + f)

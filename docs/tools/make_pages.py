@@ -66,6 +66,10 @@ def main():
         next(f)
         for line in f:
             inventory.append(line.rstrip("\n").split("\t"))
+    verified = {}
+    vr = subprocess.run([a.impulse, "verify", "--json"], capture_output=True, text=True)
+    for c in json.loads(vr.stdout)["checks"]:
+        verified.setdefault(c["id"], []).append(c["origin"])
     results = test_results(a.junit)
     tests = test_names()
     have_results = bool(results)
@@ -74,7 +78,9 @@ def main():
              "Every item of the course inventories, with what implements and checks it. Test results are those of",
              "the last `./run test` (" + ("read from its JUnit file" if have_results else
                                            "no test run was found: results are shown as 'not run'") + ").",
-             "A test is listed under an ID when its gtest suite is the ID with `.` and `-` replaced by `_`.", ""]
+             "A test is listed under an ID when its gtest suite is the ID with `.` and `-` replaced by `_`.",
+             "The verify column counts the values `impulse verify` recomputes for the ID: printed by the course",
+             "or the paper, or derived from the printed formula with inputs of our own.", ""]
     for chapter, title in (("E1", "E1: model, coordinates, state and time"),
                            ("E3", "E3: contacts, solvers and force observation"),
                            ("ST", "ST: Stewart and Trinkle 1996")):
@@ -83,7 +89,7 @@ def main():
         prose = sum(1 for r in rows if items.get(r[0], {}).get("status") == "prose-only")
         lines += [f"## {title}", "",
                   f"{done} implemented, {prose} prose-only, {len(rows) - done - prose} not yet implemented, of {len(rows)}.", "",
-                  "| ID | kind | status | function | tests | calc |", "|---|---|---|---|---|---|"]
+                  "| ID | kind | status | calc | verify | tests | function |", "|---|---|---|---|---|---|---|"]
         for ident, _, kind, _lines, _summary in rows:
             it = items.get(ident)
             status = it["status"] if it else "not yet"
@@ -95,7 +101,9 @@ def main():
                 full = f"{suite_of(ident)}.{name}"
                 ts.append(f"{name} ({results.get(full, 'not run')})")
             calc = "yes" if it and it.get("calculator") else ""
-            lines.append(f"| {ident} | {kind} | {cell(status)} | {cell(function)} | {cell('; '.join(ts))} | {calc} |")
+            origins = verified.get(ident, [])
+            ver = ", ".join(f"{origins.count(o)} {o}" for o in ("printed", "derived") if o in origins)
+            lines.append(f"| {ident} | {kind} | {cell(status)} | {calc} | {ver} | {cell('; '.join(ts))} | {cell(function)} |")
         lines.append("")
     (out / "matrix.md").write_text("\n".join(lines) + "\n", encoding="utf-8")
 

@@ -1,4 +1,7 @@
 // impulse exercises list | show | check
+#include <cmath>
+#include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <nlohmann/json.hpp>
@@ -35,17 +38,106 @@ std::string answer_shape(const Exercise& e) {
   return s;
 }
 
-// Prints the verdict; returns true when correct.
-bool report(const Exercise& e, const Grade& g) {
-  std::cout << e.id << ": " << (g.correct ? "correct" : "incorrect") << '\n';
-  for (const PartGrade& p : g.parts)
-    std::cout << "  " << p.name << ": " << (p.correct ? "correct" : "incorrect") << " (yours " << p.given << "; expected "
-              << p.expected << ")\n";
-  std::cout << "  why: " << e.explanation << '\n';
+// Tries are counted per exercise in a small JSON file the student owns; after kTriesBeforeSolution
+// wrong answers to one exercise the worked solution is shown. IMPULSE_TRIES_FILE names the file
+// (default $HOME/.impulse/tries.json); IMPULSE_TRIES_FILE=off keeps no record.
+constexpr int kTriesBeforeSolution = 3;
+
+std::string tries_path() {
+  if (const char* p = std::getenv("IMPULSE_TRIES_FILE")) return p;
+  if (const char* h = std::getenv("HOME")) return std::string(h) + "/.impulse/tries.json";
+  return "off";
+}
+
+json read_tries(const std::string& path) {
+  if (path == "off") return json::object();
+  std::ifstream f(path);
+  if (!f) return json::object();
+  try {
+    json j = json::parse(f);
+    if (j.is_object()) return j;
+  } catch (const std::exception&) {
+  }
+  throw BadInput("tries file '" + path + "' is not a JSON object of exercise -> count (delete it to start over)");
+}
+
+// Writes the record next to itself first, so a crash never leaves half a file.
+void write_tries(const std::string& path, const json& j) {
+  if (path == "off") return;
+  std::error_code ec;
+  const std::filesystem::path p(path);
+  if (p.has_parent_path()) std::filesystem::create_directories(p.parent_path(), ec);
+  const std::string tmp = path + ".tmp";
+  {
+    std::ofstream f(tmp);
+    if (!f) return;  // a read-only home: grading still works, only the count is not kept
+    f << j.dump(2) << '\n';
+  }
+  std::filesystem::rename(tmp, p, ec);
+}
+
+std::string number_text(double x) {
+  std::ostringstream o;
+  o.precision(3);
+  o << x;
+  return o.str();
+}
+
+void report_part(const PartGrade& p) {
+  std::cout << "  " << p.name << ": " << (p.correct ? "correct" : "incorrect");
+  if (p.kind == "choice") {
+    std::cout << " (yours " << p.given << ")\n";
+  } else {
+    const std::string unit = p.unit.empty() || p.unit == "-" ? "" : " " + p.unit;
+    std::cout << " (yours " << p.given << unit << ")\n";
+    if (!p.correct) {
+      const double key = p.key[std::size_t(p.worst)];
+      std::cout << "    " << (p.key.size() > 1 ? "component " + std::to_string(p.worst + 1) + " is off by " : "off by ")
+                << number_text(p.worst_error) << unit;
+      if (key != 0) std::cout << " (" << number_text(100 * p.worst_error / std::abs(key)) << "% of the key's size)";
+      std::cout << '\n';
+    }
+    if (p.tolerance.exact)
+      std::cout << "    tolerance: exact (a count)\n";
+    else
+      std::cout << "    tolerance: " << number_text(p.tolerance.absolute) << unit << " = " << p.tolerance.significant
+                << " significant figures, as the course prints this answer\n";
+  }
+  if (!p.correct) std::cout << "    hint: " << p.hint << '\n';
+}
+
+// Prints the verdict; returns true when correct. The key and the worked solution are shown only
+// when revealed (--reveal, or kTriesBeforeSolution recorded wrong tries).
+bool report(const Exercise& e, const Grade& g, bool reveal) {
+  const std::string path = tries_path();
+  json tries = read_tries(path);
+  int wrong_tries = tries.value(e.id, 0);
+  if (!g.correct) {
+    tries[e.id] = ++wrong_tries;
+    write_tries(path, tries);
+  }
+  int wrong_parts = 0;
+  for (const PartGrade& p : g.parts) wrong_parts += p.correct ? 0 : 1;
+  std::cout << e.id << ": " << (g.correct ? "correct" : "incorrect");
+  if (!g.correct) std::cout << " (" << wrong_parts << " of " << g.parts.size() << " parts wrong; try " << wrong_tries << ")";
+  std::cout << '\n';
+  for (const PartGrade& p : g.parts) report_part(p);
+  const bool show = reveal || g.correct || wrong_tries >= kTriesBeforeSolution;
+  if (show) {
+    std::cout << "  answer:";
+    for (const PartGrade& p : g.parts) std::cout << ' ' << p.name << " = " << p.expected << ';';
+    std::cout << "\n  why: " << e.explanation << '\n';
+  } else {
+    std::cout << "  the worked solution: add --reveal, or it is shown after " << kTriesBeforeSolution
+              << " wrong tries (recorded in " << path << ")\n";
+  }
   return g.correct;
 }
 
-int check_file(const std::string& path) {
+int check_file(const std::string& path, bool reveal) {
+  std::error_code ec;
+  if (!std::filesystem::is_regular_file(path, ec)) throw BadInput("answers file '" + path + "' is not a readable file");
+  if (std::filesystem::file_size(path, ec) > (1u << 20)) throw BadInput("answers file '" + path + "' is larger than 1 MiB");
   std::ifstream f(path);
   if (!f) throw BadInput("cannot read answers file '" + path + "'");
   std::stringstream buf;
@@ -63,6 +155,9 @@ int check_file(const std::string& path) {
     const toml::table* et = node.as_table();
     if (!et) throw BadInput(where(node, path) + ": '" + id + "' must be a table with an 'answer' key");
     const Exercise& e = require_exercise(id);
+    for (const auto& [k, v] : *et)
+      if (k.str() != "answer")
+        throw BadInput(where(v, path) + ": '" + id + "' has an unknown key '" + std::string(k.str()) + "' (only 'answer')");
     const toml::node* an = et->get("answer");
     if (!an) throw BadInput(where(node, path) + ": '" + id + "' has no 'answer'");
     std::vector<std::string> tokens;
@@ -92,7 +187,7 @@ int check_file(const std::string& path) {
     } catch (const std::invalid_argument& ex) {
       throw BadInput(where(*an, path) + ": " + ex.what());
     }
-    if (!report(e, g)) ++wrong;
+    if (!report(e, g, reveal)) ++wrong;
   }
   return wrong == 0 ? 0 : 1;
 }
@@ -131,29 +226,45 @@ int cmd_exercises_show(const std::string& id, bool as_json) {
   return 0;
 }
 
-int cmd_exercises_check(const std::vector<std::string>& args) {
-  if (args.empty()) throw BadInput("check needs an exercise ID and an answer, or --file answers.toml");
+int cmd_exercises_check(const std::vector<std::string>& all) {
+  bool reveal = false;
+  std::vector<std::string> args;
+  for (const std::string& a : all) {
+    if (a == "--reveal") reveal = true;
+    else args.push_back(a);
+  }
+  if (args.empty()) throw BadInput("check needs an exercise ID and an answer, or --file answers.toml (see --help)");
   if (args[0] == "--help" || args[0] == "-h") {
-    std::cout << "impulse exercises check ID VALUE...   grade one answer (vectors as x y z or x,y,z)\n"
-                 "impulse exercises check --file F      grade a TOML file of answers:\n"
+    std::cout << "impulse exercises check ID VALUE... [--reveal]   grade one answer (vectors as x y z or x,y,z;\n"
+                 "                                                  a choice as its option label, e.g. b)\n"
+                 "impulse exercises check --file F [--reveal]      grade a TOML file of answers:\n"
                  "  [\"E1.11-ex3\"]\n  answer = [0, -0.2, 0]\n"
+                 "A wrong answer names the part and component that is off, by how much, the tolerance and unit\n"
+                 "that applied, and a hint (course section, formula, calculator). The key and worked solution\n"
+                 "are shown with --reveal, or after 3 wrong tries of one exercise, counted in\n"
+                 "$IMPULSE_TRIES_FILE (default ~/.impulse/tries.json; 'off' keeps no count).\n"
+                 "Tolerance: agree with the key to the significant figures the course prints (3 to 4);\n"
+                 "counts exactly.\n"
+                 "example:\n  impulse exercises check E1.11-ex3 0 -0.2 0\n"
                  "exit 0 when all are correct, 1 when one is wrong, 2 on bad input\n";
     return 0;
   }
   if (args[0] == "--file") {
     if (args.size() != 2) throw BadInput("--file takes exactly one path");
-    return check_file(args[1]);
+    return check_file(args[1], reveal);
   }
   const Exercise& e = require_exercise(args[0]);
   std::vector<std::string> tokens(args.begin() + 1, args.end());
   if (tokens.empty()) throw BadInput(e.id + " needs an answer: " + answer_shape(e));
+  for (const std::string& t : tokens)
+    if (t.size() > 2 && t.rfind("--", 0) == 0) throw BadInput("exercises check: unknown option '" + t + "' (see --help)");
   Grade g;
   try {
     g = grade(e, tokens);
   } catch (const std::invalid_argument& ex) {
     throw BadInput(ex.what());
   }
-  return report(e, g) ? 0 : 1;
+  return report(e, g, reveal) ? 0 : 1;
 }
 
 }  // namespace impulse::cli

@@ -1,8 +1,10 @@
 // impulse lcp FILE|- [--json]: solve w = M z + q, z >= 0, w >= 0, z^T w = 0 by Lemke's method.
 //
-// File format (whitespace separated, '#' starts a comment): n, then the n rows of M (n numbers
-// each), then the n entries of q. Exit 0 when solved, 1 for any other status (ray termination,
-// pivot limit, numerical failure: the LCP was read but not solved), 2 for a bad file.
+// File format ('#' starts a comment, blank lines are skipped): n alone on the first line, then the
+// n rows of M, one line of n numbers each, then q: one line of n numbers or n lines of one. A row
+// of another length is refused with its line, so a file whose M is not square is never solved
+// (the reader is st::read_lcp, lib/st/lcp_file.h). Exit 0 when solved, 1 for any other status (ray
+// termination, pivot limit, numerical failure: the LCP was read but not solved), 2 for a bad file.
 #include <fstream>
 #include <iostream>
 #include <nlohmann/json.hpp>
@@ -22,10 +24,13 @@ int cmd_lcp(const std::vector<std::string>& args) {
     if (a == "--help" || a == "-h") {
       std::cout << "impulse lcp FILE|- [--json] [--trace]\n"
                    "  Solves w = M z + q, z >= 0, w >= 0, z^T w = 0 by Lemke's method (lexicographic).\n"
-                   "  FILE: n, then the n rows of M, then q; whitespace separated; '#' comments; '-' = stdin.\n"
+                   "  FILE: n alone on the first line, then n lines of n numbers (the rows of M), then q as one\n"
+                   "  line of n numbers or n lines of one; '#' starts a comment; '-' reads standard input.\n"
+                   "  Limits: 1 <= n <= 2000; entries finite, |x| <= 1e12.\n"
                    "  Prints status, z, w, the complementarity and feasibility residuals and the pivot count.\n"
                    "  --trace: also the pivot path (entering and leaving variable, z0 after each pivot).\n"
-                   "  Exit 0 solved, 1 not solved (ray termination, pivot limit, numerical failure), 2 bad input.\n";
+                   "  Exit 0 solved, 1 not solved (ray termination, pivot limit, numerical failure), 2 bad input.\n"
+                   "example:\n  printf '2\\n2 1\\n1 2\\n-5 -6\\n' | impulse lcp -\n";
       return 0;
     }
     if (a == "--json") {

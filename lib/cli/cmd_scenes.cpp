@@ -1,6 +1,10 @@
 // impulse scenes | run | bench
+#include <filesystem>
+#include <fstream>
 #include <iostream>
+#include <sstream>
 #include <nlohmann/json.hpp>
+#include <unistd.h>
 
 #include "cli/animate.h"
 #include "cli/commands.h"
@@ -19,10 +23,72 @@ const Scene& require_scene(const std::string& name) {
   return *s;
 }
 
-void print_scene_help(const Scene& s) {
-  std::cout << s.name << " (" << s.chapter << "): " << s.title << "\noptions:\n";
+void print_scene_help(const Scene& s, const std::string& command) {
+  std::cout << "impulse " << command << " " << s.name << " [--<option> VALUE]...\n\n"
+            << s.name << " (" << s.chapter << "): " << s.title << "\noptions:\n";
   for (const SceneOption& o : s.options)
-    std::cout << "  --" << o.name << " [" << o.unit << "] (default " << o.default_value << ")  " << o.doc << '\n';
+    std::cout << "  --" << o.name << " [" << o.unit << "] (default " << o.default_value << ")  " << o.doc
+              << "\n      allowed: " << scene_option_domain(s.name, o.name).describe() << '\n';
+}
+
+void print_run_usage() {
+  std::cout << "impulse run SCENE [--out DIR] [--max-output BYTES] [--<option> VALUE]...\n"
+               "  Runs a scene of the course and writes its CSV files into DIR (default out), all or\n"
+               "  nothing: files are written aside and moved into DIR only when the run succeeded.\n"
+               "  --out DIR            folder for the CSV files (created if missing)\n"
+               "  --max-output BYTES   refuse a run whose CSV files total more (default 268435456 = 256 MiB,\n"
+               "                       at most 4294967296)\n"
+               "  impulse scenes lists the scenes; impulse run SCENE --help lists its options with units,\n"
+               "  defaults and allowed ranges.\n"
+               "example:\n  impulse run st-bounce --h 0.01 --out out\n"
+               "exit 0 success, 1 a check inside the scene failed, 2 bad input\n";
+}
+
+void print_bench_usage() {
+  std::cout << "impulse bench SCENE [--<option> VALUE]... [--json]\n"
+               "  Measures a scene (throughput, time per step); measured, never asserted by a test.\n"
+               "  --json   print JSON\n"
+               "  impulse scenes marks the scenes with a benchmark [bench]; impulse bench SCENE --help lists\n"
+               "  its options with units, defaults and allowed ranges.\n"
+               "example:\n  impulse bench e3-spheres --solver featherstone --n 1000\n"
+               "exit 0 success, 2 bad input\n";
+}
+
+bool is_help(const std::string& a) { return a == "--help" || a == "-h"; }
+
+constexpr double kDefaultMaxOutput = 268435456;  // [bytes] 256 MiB
+constexpr double kMaxMaxOutput = 4294967296;     // [bytes] 4 GiB
+
+// The first CSV cell of a finished run that is not a finite number ("nan", "-inf"), as
+// "file line N"; "" when every cell is finite. A diverging run is refused, not published.
+std::string first_non_finite(const std::filesystem::path& staging) {
+  for (const auto& e : std::filesystem::directory_iterator(staging)) {
+    std::ifstream f(e.path());
+    std::string line;
+    long no = 0;
+    while (std::getline(f, line)) {
+      ++no;
+      std::size_t start = 0;
+      while (start <= line.size()) {
+        std::size_t end = line.find(',', start);
+        if (end == std::string::npos) end = line.size();
+        std::string cell = line.substr(start, end - start);
+        if (!cell.empty() && (cell[0] == '-' || cell[0] == '+')) cell = cell.substr(1);
+        if (cell == "nan" || cell == "inf" || cell == "NaN" || cell == "Inf")
+          return e.path().filename().string() + " line " + std::to_string(no);
+        start = end + 1;
+      }
+    }
+  }
+  return "";
+}
+
+// Moves every file of the finished run from the staging folder into out, then removes it.
+void publish(const std::filesystem::path& staging, const std::filesystem::path& out) {
+  std::filesystem::create_directories(out);
+  for (const auto& e : std::filesystem::directory_iterator(staging))
+    std::filesystem::rename(e.path(), out / e.path().filename());
+  std::filesystem::remove_all(staging);
 }
 
 bool wants_help(const std::vector<std::string>& a) {
@@ -50,25 +116,39 @@ int cmd_scenes(bool as_json) {
 }
 
 int cmd_run(const std::vector<std::string>& args) {
-  if (args.empty()) throw BadInput("run needs a scene name (see 'impulse scenes')");
+  if (args.empty()) throw BadInput("run needs a scene name (see 'impulse scenes' or 'impulse run --help')");
+  if (is_help(args[0])) {
+    print_run_usage();
+    return 0;
+  }
   const Scene& s = require_scene(args[0]);
   std::vector<std::string> rest(args.begin() + 1, args.end());
   if (wants_help(rest)) {
-    print_scene_help(s);
-    std::cout << "  --out DIR (default out)  folder for the CSV files\n";
-    std::cout << "  --animate FILE  draw the scene into FILE (.mp4 with ffmpeg, or .gif); --poster PNG: last frame\n";
+    print_scene_help(s, "run");
+    std::cout << "  --out DIR (default out)  folder for the CSV files\n"
+                 "  --max-output BYTES (default 268435456)  refuse CSV output larger than this\n"
+                 "  --animate FILE  draw the scene into FILE (.mp4 with ffmpeg, or .gif); --poster PNG: last frame\n";
     return 0;
   }
   std::string out = "out", animate, poster;
+  double max_output = kDefaultMaxOutput;
   std::vector<std::string> opts;
   for (std::size_t i = 0; i < rest.size(); ++i) {
     if (rest[i] == "--out") {
       if (i + 1 >= rest.size()) throw BadInput("--out needs a folder");
       out = rest[++i];
+      if (out.empty()) throw BadInput("--out: the folder name is empty");
     } else if (rest[i] == "--animate" || rest[i] == "--poster") {
       if (i + 1 >= rest.size()) throw BadInput(rest[i] + " needs a file");
       (rest[i] == "--animate" ? animate : poster) = rest[i + 1];
       ++i;
+    } else if (rest[i] == "--max-output") {
+      if (i + 1 >= rest.size()) throw BadInput("--max-output needs a number of bytes");
+      const std::string t = rest[++i];
+      char* end = nullptr;
+      max_output = std::strtod(t.c_str(), &end);
+      if (t.empty() || *end != '\0' || !(max_output >= 1 && max_output <= kMaxMaxOutput))
+        throw BadInput("--max-output: '" + t + "' is outside [1, 4294967296] bytes");
     } else {
       opts.push_back(rest[i]);
     }
@@ -84,15 +164,59 @@ int cmd_run(const std::vector<std::string>& args) {
   } catch (const std::invalid_argument& e) {
     throw BadInput(e.what());
   }
-  return run_scene_to_files(s, a, out, std::cout);
+  // The output folder must be a folder we can write; a file of that name is refused up front.
+  std::error_code ec;
+  if (std::filesystem::exists(out, ec) && !std::filesystem::is_directory(out, ec))
+    throw BadInput("--out: '" + out + "' exists and is not a folder");
+  const std::filesystem::path staging =
+      std::filesystem::path(out) / (".impulse-partial-" + std::to_string(::getpid()));
+  try {
+    std::filesystem::create_directories(staging);
+  } catch (const std::exception&) {
+    throw BadInput("--out: cannot create folder '" + out + "' (permission or path)");
+  }
+  // The scene's summary is held back until the run is accepted, and names the final folder.
+  std::ostringstream log;
+  int rc = 0;
+  try {
+    rc = run_scene_to_files(s, a, staging.string(), log);
+  } catch (...) {
+    std::filesystem::remove_all(staging, ec);
+    throw;
+  }
+  std::uintmax_t bytes = 0;
+  for (const auto& e : std::filesystem::directory_iterator(staging)) bytes += e.file_size();
+  if (double(bytes) > max_output) {
+    std::filesystem::remove_all(staging, ec);
+    throw BadInput("the CSV output of " + s.name + " is " + std::to_string(bytes) + " bytes, more than --max-output " +
+                   std::to_string((long long)max_output) + "; nothing was written (lower --steps / --T or raise --max-output)");
+  }
+  const std::string nonfinite = first_non_finite(staging);
+  if (!nonfinite.empty()) {
+    std::filesystem::remove_all(staging, ec);
+    std::string given;
+    for (const std::string& o : opts) given += (given.empty() ? "" : " ") + o;
+    throw BadInput("run " + s.name + " left double range (" + nonfinite + " is not finite) with the options given" +
+                   (given.empty() ? "" : " (" + given + ")") + "; nothing was written: lower them");
+  }
+  publish(staging, out);
+  std::string text = log.str();
+  for (std::size_t at; (at = text.find(staging.string())) != std::string::npos;)
+    text.replace(at, staging.string().size(), out);
+  std::cout << text;
+  return rc;
 }
 
 int cmd_bench(const std::vector<std::string>& args) {
-  if (args.empty()) throw BadInput("bench needs a scene name (see 'impulse scenes')");
+  if (args.empty()) throw BadInput("bench needs a scene name (see 'impulse scenes' or 'impulse bench --help')");
+  if (is_help(args[0])) {
+    print_bench_usage();
+    return 0;
+  }
   const Scene& s = require_scene(args[0]);
   std::vector<std::string> rest(args.begin() + 1, args.end());
   if (wants_help(rest)) {
-    print_scene_help(s);
+    print_scene_help(s, "bench");
     std::cout << "  --json  print JSON\n";
     return 0;
   }

@@ -22,5 +22,6 @@ int cmd_run(const std::vector<std::string>& args);
 int cmd_bench(const std::vector<std::string>& args);
 int cmd_verify(const std::string& chapter, bool json);
 int cmd_lcp(const std::vector<std::string>& args);
+int cmd_model(const std::vector<std::string>& args);
 
 }  // namespace impulse::cli

@@ -16,9 +16,26 @@ namespace {
 
 using impulse::cli::BadInput;
 
+// The words CLI11 would otherwise read as a missing subcommand: name them and list the valid ones.
+void check_subcommand_word(const CLI::App& app, int argc, char** argv, int at) {
+  if (at >= argc) return;
+  const std::string word = argv[at];
+  if (word.empty() || word[0] == '-') return;
+  std::string valid;
+  for (const CLI::App* sub : app.get_subcommands({})) {
+    if (sub->get_name() == word) return;
+    valid += (valid.empty() ? "" : ", ") + sub->get_name();
+  }
+  throw BadInput("unknown subcommand '" + word + "' of '" + app.get_name() + "'; valid: " + valid);
+}
+
 int run(int argc, char** argv) {
   CLI::App app{"impulse: the rigid-body contact engine of the Newton/Stewart-Trinkle course, and its checker"};
+  app.name("impulse");
   app.require_subcommand(1);
+  app.footer("Each subcommand takes --help (or -h). Exit codes: 0 success, 1 a wrong answer or a failed check,\n"
+             "2 bad input (one line naming the argument, its value and the allowed range).\n"
+             "example: impulse calc E1.6-torque-example --f 0,10,0 --P 0.2,0,0 --C 0,0,0");
   app.set_version_flag("--version", std::string("impulse 0.1 (") + impulse::backend_summary() + ")");
 
   std::string chapter;
@@ -27,6 +44,7 @@ int run(int argc, char** argv) {
   auto* formulas = app.add_subcommand("formulas", "list every registered course item: ID  kind  status  title");
   formulas->add_option("--chapter", chapter, "E1, E3 or ST")->check(CLI::IsMember({"E1", "E3", "ST"}));
   formulas->add_flag("--json", json, "print JSON");
+  formulas->footer("example: impulse formulas --chapter E3");
 
   auto* calc = app.add_subcommand("calc", "evaluate a formula: calc ID --<input> VALUE ... [--json]; calc ID --help");
   calc->prefix_command();
@@ -37,16 +55,21 @@ int run(int argc, char** argv) {
   auto* ex_list = ex->add_subcommand("list", "list the exercises");
   ex_list->add_option("--chapter", chapter, "E1, E3 or ST")->check(CLI::IsMember({"E1", "E3", "ST"}));
   ex_list->add_flag("--json", json, "print JSON");
+  ex_list->footer("example: impulse exercises list --chapter E1");
   std::string ex_id;
   auto* ex_show = ex->add_subcommand("show", "print an exercise's question and what an answer looks like");
   ex_show->add_option("id", ex_id, "exercise ID")->required();
   ex_show->add_flag("--json", json, "print JSON");
+  ex_show->footer("example: impulse exercises show E1.11-ex3");
+  ex->footer("examples: impulse exercises show E1.11-ex3; impulse exercises check E1.11-ex3 0 -0.2 0");
   auto* ex_check = ex->add_subcommand("check", "grade an answer: check ID VALUE... or check --file answers.toml");
   ex_check->prefix_command();
   ex_check->set_help_flag();
 
   auto* scenes = app.add_subcommand("scenes", "list the scenes and their options");
   scenes->add_flag("--json", json, "print JSON");
+  scenes->footer("each scene's options, with units, defaults and ranges: impulse run SCENE --help\n"
+                 "example: impulse scenes --json");
 
   auto* run_cmd = app.add_subcommand("run", "run a scene and write its CSV files: run SCENE [--out DIR] [--<option> V]...");
   run_cmd->prefix_command();
@@ -58,11 +81,20 @@ int run(int argc, char** argv) {
   auto* verify = app.add_subcommand("verify", "recompute every value the course or the paper prints; PASS/FAIL per ID");
   verify->add_option("--chapter", chapter, "E1, E3 or ST")->check(CLI::IsMember({"E1", "E3", "ST"}));
   verify->add_flag("--json", json, "print JSON");
+  verify->footer("Per value: the course chapter and section with a short quote, printed or derived, the inputs,\n"
+                 "computed and expected values with units, and the tolerance. Exit 1 when one fails.\n"
+                 "example: impulse verify --chapter E1");
 
   auto* lcp = app.add_subcommand("lcp", "solve an LCP from a file: lcp FILE|- [--json]");
   lcp->prefix_command();
   lcp->set_help_flag();
 
+  auto* model = app.add_subcommand("model", "import a URDF or MJCF file and print its Model: model FILE [--scale S] ...");
+  model->prefix_command();
+  model->set_help_flag();
+
+  check_subcommand_word(app, argc, argv, 1);
+  if (argc > 1 && std::string(argv[1]) == "exercises") check_subcommand_word(*ex, argc, argv, 2);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
@@ -88,6 +120,7 @@ int run(int argc, char** argv) {
   if (*bench) return cmd_bench(bench->remaining());
   if (*verify) return cmd_verify(chapter, json);
   if (*lcp) return cmd_lcp(lcp->remaining());
+  if (*model) return cmd_model(model->remaining());
   return 2;
 }
 

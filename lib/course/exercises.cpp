@@ -1,5 +1,7 @@
 #include "course/exercises.h"
 
+#include <algorithm>
+#include <charconv>
 #include <cmath>
 #include <cstdlib>
 #include <sstream>
@@ -84,6 +86,44 @@ int answer_size(const AnswerPart& p) {
   return static_cast<int>(answer_key(p).size());
 }
 
+int significant_figures(double x) {
+  if (x == 0 || !std::isfinite(x)) return 1;
+  char buf[64];
+  auto r = std::to_chars(buf, buf + sizeof buf, std::abs(x));
+  std::string s(buf, r.ptr);
+  std::string mantissa = s.substr(0, s.find('e'));
+  std::string digits;
+  for (char c : mantissa)
+    if (c >= '0' && c <= '9') digits += c;
+  const auto first = digits.find_first_not_of('0');
+  if (first == std::string::npos) return 1;
+  digits = digits.substr(first);
+  // Trailing zeros of a whole number ("2000") are not significant in a shortest representation.
+  const auto last = digits.find_last_not_of('0');
+  return int(last + 1);
+}
+
+Tolerance answer_tolerance(const AnswerPart& p, const std::vector<double>& key) {
+  Tolerance t;
+  if (p.abs_tol == 0 && p.rel_tol == 0) {
+    t.exact = true;
+    return t;
+  }
+  int s = 0;
+  for (double c : p.course) s = std::max(s, significant_figures(c));
+  t.significant = p.course.empty() ? 4 : std::clamp(s, 3, 4);
+  t.relative = 0.5 * std::pow(10.0, 1 - t.significant);
+  double scale = 0;
+  for (double k : key) scale = std::max(scale, std::abs(k));
+  t.absolute = std::max(p.abs_tol, t.relative * scale);
+  return t;
+}
+
+std::string option_label(const std::string& option) {
+  const auto paren = option.find(')');
+  return paren == std::string::npos ? option : option.substr(0, paren);
+}
+
 bool within_tolerance(double given, double key, double abs_tol, double rel_tol) {
   return std::abs(given - key) <= abs_tol + rel_tol * std::abs(key);
 }
@@ -105,6 +145,18 @@ std::string format_value(const std::vector<double>& v) {
   return s.str();
 }
 
+namespace {
+
+std::string part_hint(const AnswerPart& p) {
+  if (p.kind == "choice") return "the test that shows it: ctest -R " + p.backed_by.substr(0, p.backed_by.find('.'));
+  const Item* it = registry().find(p.formula);
+  std::string h = "course " + (it ? it->section : std::string("?")) + ", formula " + p.formula + "; try: impulse calc " +
+                  p.formula + " --help";
+  return h;
+}
+
+}  // namespace
+
 Grade grade(const Exercise& e, const std::vector<std::string>& raw) {
   // Commas separate numbers too: "0,-0.2,0" and "0 -0.2 0" are the same answer.
   std::vector<std::string> tokens;
@@ -119,8 +171,9 @@ Grade grade(const Exercise& e, const std::vector<std::string>& raw) {
   if (!has_choice)
     for (const std::string& t : tokens) {
       char* end = nullptr;
-      std::strtod(t.c_str(), &end);
-      if (*end != '\0') throw std::invalid_argument("answer '" + t + "' for " + e.id + " is not a number");
+      const double x = std::strtod(t.c_str(), &end);
+      if (*end != '\0' || !std::isfinite(x))
+        throw std::invalid_argument("answer '" + t + "' for " + e.id + " is not a finite number");
     }
   int want = 0;
   for (const AnswerPart& p : e.parts) want += answer_size(p);
@@ -133,24 +186,43 @@ Grade grade(const Exercise& e, const std::vector<std::string>& raw) {
   for (const AnswerPart& p : e.parts) {
     PartGrade pg;
     pg.name = p.name;
+    pg.kind = p.kind;
+    pg.unit = p.unit;
+    pg.hint = part_hint(p);
     if (p.kind == "choice") {
       pg.given = tokens[k++];
+      std::string labels;
+      bool known = false;
+      for (const std::string& o : p.options) {
+        labels += (labels.empty() ? "" : ", ") + option_label(o);
+        known = known || option_label(o) == pg.given;
+      }
+      if (!known)
+        throw std::invalid_argument("answer '" + pg.given + "' for " + e.id + " (" + p.name + ") is not one of the options " +
+                                    labels);
       pg.correct = pg.given == p.correct;
       pg.expected = p.correct;
     } else {
-      std::vector<double> key = answer_key(p), given;
+      pg.key = answer_key(p);
+      pg.tolerance = answer_tolerance(p, pg.key);
       pg.correct = true;
-      for (double kv : key) {
+      for (std::size_t i = 0; i < pg.key.size(); ++i) {
         const std::string& t = tokens[k++];
         char* end = nullptr;
-        double x = std::strtod(t.c_str(), &end);
+        const double x = std::strtod(t.c_str(), &end);
         if (t.empty() || *end != '\0' || !std::isfinite(x))
-          throw std::invalid_argument("answer '" + t + "' for " + e.id + " (" + p.name + ") is not a number");
-        given.push_back(x);
-        pg.correct = pg.correct && within_tolerance(x, kv, p.abs_tol, p.rel_tol);
+          throw std::invalid_argument("answer '" + t + "' for " + e.id + " (" + p.name + ") is not a finite number");
+        pg.given_values.push_back(x);
+        const double err = std::abs(x - pg.key[i]);
+        const bool ok = pg.tolerance.exact ? x == pg.key[i] : err <= pg.tolerance.absolute;
+        if (!ok && (pg.worst < 0 || err > pg.worst_error)) {
+          pg.worst = int(i);
+          pg.worst_error = err;
+        }
+        pg.correct = pg.correct && ok;
       }
-      pg.given = format_value(given);
-      pg.expected = format_value(key) + (p.unit.empty() ? "" : " " + p.unit);
+      pg.given = format_value(pg.given_values);
+      pg.expected = format_value(pg.key) + (p.unit.empty() || p.unit == "-" ? "" : " " + p.unit);
     }
     g.correct = g.correct && pg.correct;
     g.parts.push_back(pg);

@@ -60,11 +60,35 @@ std::vector<double> answer_key(const AnswerPart& p);
 /// Number of answer tokens a part takes (its dimension for numbers, 1 for a choice).
 int answer_size(const AnswerPart& p);
 
+/// The tolerance rule (one for every numeric answer; docs/guide/commands.md):
+///   an answer agrees with the key when, for every component i,
+///     |given_i - key_i| <= max(abs_tol, 0.5 * 10^(1 - s) * max_j |key_j|)
+///   s = the significant figures the course prints for this answer, counted between 3 and 4;
+///   a part whose TOML sets abs_tol = 0 and rel_tol = 0 (a count) must match exactly.
+struct Tolerance {
+  bool exact = false;
+  int significant = 4;   // s
+  double relative = 0;   // 0.5 * 10^(1 - s)
+  double absolute = 0;   // the bound in the part's unit
+};
+Tolerance answer_tolerance(const AnswerPart& p, const std::vector<double>& key);
+
+/// Significant figures of x as its shortest round-trip decimal writes it (0.0333333 -> 6, 9 -> 1, 0 -> 1).
+int significant_figures(double x);
+
 struct PartGrade {
   std::string name;
+  std::string kind;      // "number" or "choice"
+  std::string unit;
   bool correct = false;
   std::string given;
-  std::string expected;  // formatted key with unit
+  std::string expected;  // formatted key with unit (shown only with --reveal)
+  // number parts
+  std::vector<double> given_values, key;
+  Tolerance tolerance;
+  int worst = -1;          // index of the component furthest off (-1 when all agree)
+  double worst_error = 0;  // |given - key| of that component [unit]
+  std::string hint;        // course section, formula ID and the calculator to try, or the test
 };
 
 struct Grade {
@@ -73,11 +97,15 @@ struct Grade {
 };
 
 /// Grades answer tokens (numbers; commas also separate; or an option label). Throws
-/// std::invalid_argument for the wrong count or a token that is not a number.
+/// std::invalid_argument for the wrong count, a token that is not a finite number, or a choice that
+/// is not one of the part's option labels.
 Grade grade(const Exercise& e, const std::vector<std::string>& tokens);
 
 /// |given - key| <= abs_tol + rel_tol * |key|, componentwise.
 bool within_tolerance(double given, double key, double abs_tol, double rel_tol);
+
+/// The label of a choice option: "b" for "b) the quaternion ...".
+std::string option_label(const std::string& option);
 
 /// "(x, y, z)" for vectors, "x" for scalars, with up to 9 significant digits.
 std::string format_value(const std::vector<double>& v);

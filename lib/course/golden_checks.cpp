@@ -1,5 +1,6 @@
 #include "course/golden_checks.h"
 
+#include <regex>
 #include <stdexcept>
 
 #include "course/embedded.h"
@@ -27,6 +28,10 @@ const std::vector<GoldenCheck>& golden_checks() {
         if (c.formula.empty()) c.formula = c.id;
         c.source = toml_string(*ct, "source", file);
         c.what = toml_string(*ct, "what", file, false);
+        c.origin = toml_string(*ct, "origin", file);
+        if (c.origin != "printed" && c.origin != "derived")
+          throw std::runtime_error(where(n, file) + ": origin of " + c.id + " must be 'printed' or 'derived'");
+        c.quote = toml_string(*ct, "quote", file, false);
         c.inputs = toml_values(ct->get("inputs"), "inputs", file);
         c.expect = toml_values(ct->get("expect"), "expect", file);
         if (c.expect.empty()) throw std::runtime_error(where(n, file) + ": check of " + c.id + " expects nothing");
@@ -38,6 +43,23 @@ const std::vector<GoldenCheck>& golden_checks() {
     return v;
   }();
   return all;
+}
+
+std::string golden_provenance(const GoldenCheck& c) {
+  static const std::map<std::string, std::string> seed_file{{"003", "003_aed2a571f4fd01e0.txt"},
+                                                            {"000", "000_cce879faa34e24bb.txt"},
+                                                            {"004", "004_79bd5f1cb8c608aa.txt"}};
+  const Item* it = registry().find(c.id);
+  std::string s = "course " + (it ? it->section : chapter_of(c.id));
+  std::smatch m;
+  if (std::regex_search(c.source, m, std::regex("seed (\\d{3})")) && seed_file.count(m[1])) {
+    std::smatch l;
+    std::string line;
+    if (std::regex_search(c.source, l, std::regex("A L(\\d+)")) || std::regex_search(c.source, l, std::regex("L(\\d+)")))
+      line = l[1];
+    s += ", seed file " + seed_file.at(m[1]) + (line.empty() ? "" : " line " + line);
+  }
+  return s;
 }
 
 std::vector<const GoldenCheck*> golden_checks_for(const std::string& id) {

@@ -8,6 +8,7 @@
 #include "e1/integrator.h"
 #include "e1/spatial_shift.h"
 #include "e3/force_observation.h"
+#include "e3/solver_xpbd.h"
 #include "e3/xpbd_contact.h"
 #include "e3/xpbd_step.h"
 
@@ -68,12 +69,26 @@ void register_step(Registry& r) {
              "E3 §4", "lib/e3/xpbd_step.h: xpbd_apply_body_delta"));
   r.add(rule("E3.4-friction-anchor", "friction from the anchors' tangential displacement, plus h v_t of a kinematic surface",
              "E3 §4", "lib/e3/xpbd_step.h: xpbd_contact_delta"));
-  r.add(rule("E3.4-iterations-fixed", "iterations = 2 by default, a fixed loop with no tolerance and no early exit", "E3 §4", solver));
+  // The defaults are read off a SolverXPBD built on an empty Model, so `impulse verify` checks the
+  // fields the engine uses, not a copy of the numbers.
+  auto xpbd_defaults = [](const Values&) {
+    const Model m = ModelBuilder().finalize();
+    const SolverXPBD s(m);
+    return Values{{"iterations", {double(s.iterations)}},
+                  {"rigid_contact_relaxation", {double(s.rigid_contact_relaxation)}},
+                  {"rigid_contact_con_weighting", {s.rigid_contact_con_weighting ? 1.0 : 0.0}}};
+  };
+  const std::vector<Quantity> default_outputs{
+      {"iterations", "-", 1, "position iterations per step"},
+      {"rigid_contact_relaxation", "-", 1, "relaxation of the normal correction"},
+      {"rigid_contact_con_weighting", "-", 1, "1 when each body's correction is divided by its active count"}};
+  r.add({"E3.4-iterations-fixed", "rule", "iterations = 2 by default, a fixed loop with no tolerance and no early exit",
+         "E3 §4", Status::implemented, "", solver, {}, default_outputs, xpbd_defaults});
   r.add(rule("E3.4-jacobi-atomics", "Jacobi accumulation (here: ordered per-body sums instead of atomics)", "E3 §4", solver));
   r.add(rule("E3.4-iterations-not-substeps", "iterations revisit constraints in one h; no new time, no re-detection", "E3 §4", solver));
   r.add(rule("E3.4-no-warm-start", "the impulse accumulator is not the next step's starting multiplier", "E3 §4", solver));
-  r.add(rule("E3.4-contact-weighting", "weighting on by default: each body's correction divided by its active count N", "E3 §4",
-             solver));
+  r.add({"E3.4-contact-weighting", "rule", "weighting on by default: each body's correction divided by its active count N",
+         "E3 §4", Status::implemented, "", solver, {}, default_outputs, xpbd_defaults});
 }
 
 void register_restitution_pass(Registry& r) {

@@ -7,6 +7,8 @@ namespace impulse::course {
 
 void Registry::add(Item item) {
   if (find(item.id)) throw std::logic_error("course registry: duplicate ID " + item.id);
+  for (Quantity& q : item.inputs)
+    if (!q.domain) q.domain = default_domain(item.id, q);
   items_.push_back(std::move(item));
 }
 
@@ -45,12 +47,22 @@ Values evaluate(const Item& item, const Values& inputs) {
       throw std::invalid_argument("input --" + name + " of " + item.id + " takes " + takes + ", got " +
                                   std::to_string(value.size()));
     }
-    for (double x : value)
-      if (!std::isfinite(x)) throw std::invalid_argument("input --" + name + " of " + item.id + " is not finite");
+    const Domain d = q->domain.value_or(any_real());
+    const std::string why = d.violation(value);
+    if (!why.empty())
+      throw std::invalid_argument("input --" + name + " [" + q->unit + "] of " + item.id + ": " + why + "; allowed: " +
+                                  d.describe(q->dim));
   }
   for (const Quantity& in : item.inputs)
     if (!inputs.count(in.name)) throw std::invalid_argument("missing input --" + in.name + " [" + in.unit + "] for " + item.id);
-  return item.calc(inputs);
+  Values out = item.calc(inputs);
+  // Inputs inside their domains can still combine into a result outside double range (or 0/0).
+  for (const auto& [name, value] : out)
+    for (double x : value)
+      if (!std::isfinite(x))
+        throw std::invalid_argument(item.id + ": output " + name + " is not finite for these inputs (they overflow "
+                                    "or divide by zero; reduce their magnitudes)");
+  return out;
 }
 
 double scalar(const Values& v, const std::string& name) { return v.at(name).at(0); }

@@ -8,6 +8,7 @@
 
 #include <functional>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -17,14 +18,48 @@ namespace impulse::course {
 
 enum class Status { implemented, prose_only };
 
+/// The values an input may take; evaluate() refuses anything outside before a calculator runs.
+/// Every component must be finite and within [lo, hi] (or the open ends); integer inputs must be
+/// whole; a vector may further be required non-zero or of unit length (| |v| - 1 | <= kUnitTol).
+struct Domain {
+  enum class Norm { any, nonzero, unit };
+  double lo = -kCeiling, hi = kCeiling;  // in the input's unit
+  bool lo_open = false, hi_open = false;
+  bool integer = false;
+  double multiple_of = 0;  // > 0: x / multiple_of must be whole (a step on a reference grid)
+  Norm norm = Norm::any;
+
+  /// No physical input of the course comes near 1e12 in SI units; the ceiling keeps products and
+  /// squares inside double range, so that a calculator never prints inf for finite input.
+  static constexpr double kCeiling = 1e12;
+  static constexpr double kUnitTol = 1e-4;  // a unit vector or quaternion typed with 5 digits passes
+
+  /// "" when v is inside; otherwise what is wrong ("component 2 = -1 is outside (0, 1e12]").
+  std::string violation(const std::vector<double>& v) const;
+  /// The allowed range in words: "(0, 1e12]", "integer in [0, 1000000]", "unit quaternion ...".
+  std::string describe(int dim) const;
+};
+
+// The domains the course's inputs use.
+Domain any_real();                    // finite, |x| <= 1e12
+Domain positive();                    // (0, 1e12]: masses, densities, lengths, steps
+Domain nonnegative();                 // [0, 1e12]: friction, stiffness, inverse masses
+Domain closed(double lo, double hi);  // [lo, hi]
+Domain count(double lo, double hi);   // integer in [lo, hi]
+Domain grid_step(double step, double hi);  // a multiple of step in [step, hi]
+Domain nonzero_vector();              // |v| > 0 (normalised by the formula)
+Domain unit_vector();                 // | |v| - 1 | <= 1e-4 (quaternions too)
+
 /// A named input or output: a scalar (dim 1), a vector "x,y,z" (dim 3), a quaternion
 /// "x,y,z,w" (dim 4) or a list of one or more numbers (dim 0); unit in SI ("m", "N m", "1/kg",
-/// "-" for dimensionless).
+/// "-" for dimensionless). Inputs carry a domain; one left empty at registration gets the
+/// course-wide rule of default_domain().
 struct Quantity {
   std::string name;
   std::string unit;
   int dim = 1;
   std::string doc;
+  std::optional<Domain> domain = std::nullopt;
 };
 
 using Values = std::map<std::string, std::vector<double>>;
@@ -60,9 +95,15 @@ const Registry& registry();
 /// Chapter of an ID: "E1", "E3" or "ST" (the text before the first '.').
 std::string chapter_of(const std::string& id);
 
+/// The domain of an input registered without one, from its name and unit (lib/course/domains.cpp):
+/// quaternions unit; masses, lengths of shapes, steps and rates positive; friction, stiffness,
+/// damping, inverse masses and inertias non-negative; restitution in [0, 1]; counts whole.
+Domain default_domain(const std::string& item_id, const Quantity& q);
+
 /// Evaluates an item's calculator after checking that every declared input is present with the
-/// right dimension and that no unknown input was given; throws std::invalid_argument naming the
-/// offending input.
+/// right dimension, inside its domain, and that no unknown input was given; throws
+/// std::invalid_argument naming the offending input, its value and the allowed range. A result
+/// that is not finite (an overflow) is refused the same way instead of being printed.
 Values evaluate(const Item& item, const Values& inputs);
 
 // Accessors used by calculators.

@@ -2,6 +2,7 @@
 
 #include <cstdlib>
 #include <filesystem>
+#include <set>
 #include <stdexcept>
 
 #include "core/text.h"
@@ -72,6 +73,7 @@ const SceneCatalogue& scenes() {
 SceneArgs parse_scene_args(const Scene& s, const std::vector<std::string>& args) {
   SceneArgs out;
   for (const SceneOption& o : s.options) out.values[o.name] = o.default_value;
+  std::set<std::string> given;
   for (std::size_t i = 0; i < args.size(); ++i) {
     const std::string& a = args[i];
     if (a.rfind("--", 0) != 0) throw std::invalid_argument(one_line("unexpected argument '" + a + "' for scene " + s.name));
@@ -84,9 +86,24 @@ SceneArgs parse_scene_args(const Scene& s, const std::vector<std::string>& args)
       if (i + 1 >= args.size()) throw std::invalid_argument(one_line("option --" + name + " needs a value"));
       value = args[++i];
     }
-    if (!out.values.count(name)) throw std::invalid_argument(one_line("unknown option --" + name + " for scene " + s.name));
+    if (!out.values.count(name)) {
+      std::string valid;
+      for (const SceneOption& o : s.options) valid += (valid.empty() ? "--" : ", --") + o.name;
+      throw std::invalid_argument("unknown option --" + name + " for scene " + s.name + " (options: " +
+                                  (valid.empty() ? "none" : valid) + ")");
+    }
+    if (given.count(name)) throw std::invalid_argument("option --" + name + " given twice for scene " + s.name);
+    given.insert(name);
     out.values[name] = value;
   }
+  for (const SceneOption& o : s.options) {
+    const OptionDomain d = scene_option_domain(s.name, o.name);
+    const std::string why = d.violation(out.values[o.name]);
+    if (!why.empty())
+      throw std::invalid_argument("option --" + o.name + " [" + o.unit + "] of scene " + s.name + ": " + why);
+  }
+  const std::string why = scene_combination_violation(s.name, out.values);
+  if (!why.empty()) throw std::invalid_argument(why);
   return out;
 }
 

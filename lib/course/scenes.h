@@ -23,6 +23,32 @@ struct SceneOption {
   std::string doc;
 };
 
+/// What a scene option may be: a number in [lo, hi] (ends open or closed), a whole number, or one
+/// of a list of words. parse_scene_args checks every option against it before a scene runs.
+struct OptionDomain {
+  enum class Kind { number, integer, choice };
+  Kind kind = Kind::number;
+  double lo = -1e6, hi = 1e6;
+  bool lo_open = false, hi_open = false;
+  std::vector<std::string> choices;
+  /// "" when text is inside; otherwise why not ("'-3' is outside [1, 100000]").
+  std::string violation(const std::string& text) const;
+  std::string describe() const;
+};
+
+/// The domain of one option of one scene (lib/course/scene_domains.cpp): ceilings on steps,
+/// bodies, durations and repeats that keep any run to minutes and its CSV output bounded.
+OptionDomain scene_option_domain(const std::string& scene, const std::string& option);
+
+/// Largest number of steps T/h a scene with a duration and a step may take.
+constexpr double kMaxSceneSteps = 200000;
+
+/// Limits that involve two options (each already inside its domain): T/h, duration/h and
+/// frames x substeps at most kMaxSceneSteps; n x steps at most 1e8;
+/// per-world at most n; the O(N^2) nxn broad phase at most
+/// 20000 shapes; e3-spheres with a penalty-family solver at most 10000. "" when the pair is fine.
+std::string scene_combination_violation(const std::string& scene, const std::map<std::string, std::string>& values);
+
 /// Parsed options: every declared option present (defaults filled in). Accessors throw
 /// std::invalid_argument naming the option when its value does not parse.
 class SceneArgs {
@@ -69,8 +95,9 @@ const SceneCatalogue& scenes();
 /// (created if missing): a scene that throws leaves no half-written file. Returns the scene's code.
 int run_scene_to_files(const Scene& s, const SceneArgs& a, const std::string& out_dir, std::ostream& log);
 
-/// Fills defaults and checks option names; args are "--name value" pairs. Throws
-/// std::invalid_argument naming an unknown option or a missing value.
+/// Fills defaults and checks option names and values; args are "--name value" pairs. Throws
+/// std::invalid_argument naming an unknown option, a missing value, a value outside the option's
+/// domain (with the allowed range), or a duration / step pair of more than kMaxSceneSteps steps.
 SceneArgs parse_scene_args(const Scene& s, const std::vector<std::string>& args);
 
 // Per-chapter registration (lib/course/scenes_*.cpp).

@@ -128,7 +128,8 @@ struct PileRun {
 };
 PileRun run_pile(const SceneArgs& a, SceneTable* csv) {
   if (a.text("solver") != "xpbd")
-    throw std::invalid_argument("option --solver: only 'xpbd' is available in this build, got '" + a.text("solver") + "'");
+    throw std::invalid_argument("option --solver of 'run e3-spheres': the CSV is written for xpbd only, got '" +
+                                a.text("solver") + "' (all five solvers are timed by 'impulse bench e3-spheres --solver NAME')");
   const long long n = a.integer("n"), steps = a.integer("steps"), iters = a.integer("iterations");
   if (n <= 0) throw std::invalid_argument("option --n must be positive, got " + a.text("n"));
   if (steps <= 0) throw std::invalid_argument("option --steps must be positive, got " + a.text("steps"));

@@ -1,11 +1,13 @@
 // The LCP text format read by `impulse lcp` and by the fuzz target verify/fuzz/fuzz_lcp_file.cpp.
 //
-//   n                      an integer in [1, 2000]
-//   M(0,0) ... M(0,n-1)    the n rows of M, n numbers each
+//   n                      alone on the first line, an integer in [1, 2000]
+//   M(1,1) ... M(1,n)      the n rows of M, one line of n numbers each
 //   ...
-//   q(0) ... q(n-1)        the n entries of q
+//   q(1) ... q(n)          q: one line of n numbers, or n lines of one
 //
-// Whitespace separated; '#' starts a comment that runs to the end of the line; every number finite.
+// '#' starts a comment that runs to the end of the line; blank lines are skipped; every entry
+// finite with |x| <= 1e12; at most 256 MiB and lines of at most 1 MiB. A row of another length is
+// refused with its line number, so a file whose M is not square is never solved.
 #pragma once
 
 #include <Eigen/Dense>

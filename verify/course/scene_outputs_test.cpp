@@ -65,7 +65,7 @@ TEST(E1_5_eval_ik, SimRobotSceneTenThousandSteps) {
 // Scene outputs carry no wall-clock values: two runs of st-balls write the same bytes (st-cone.csv
 // had an LCP time column), and the LCP file it writes reads back to the problem it solved.
 TEST(ST_3_alg_03_discretize_cone, DeterminismBallsOutputsByteIdentical) {
-  const SceneRun a = run_scene("st-balls", {"--T", "0.2"}, "a"), b = run_scene("st-balls", {"--T", "0.2"}, "b");
+  const SceneRun a = run_scene("st-balls", {"--T", "0.5"}, "a"), b = run_scene("st-balls", {"--T", "0.5"}, "b");
   EXPECT_EQ(a.rc, 0) << a.log;
   for (const char* f : {"st-cone.csv", "st-balls.csv", "st-balls-table.csv", "st-balls-lcp.txt"}) {
     const std::string x = read(a.dir / f);
@@ -92,16 +92,15 @@ TEST(E3_6_symplectic_stability, PenaltyStabilitySceneSaysItDiverges) {
   EXPECT_EQ(first.rfind("# e3-penalty-stability: ", 0), 0u) << first;
   EXPECT_NE(first.find("diverges on purpose"), std::string::npos) << first;
   EXPECT_NE(r.log.find("diverges on purpose"), std::string::npos) << r.log;
-  const SceneRun below = run_scene("e3-penalty-stability", {"--above", "0.95"}, "below");
-  EXPECT_EQ(below.log.find("diverges on purpose"), std::string::npos) << below.log;
+  // The unstable run is always above h_crit: --above is refused at or below 1 (its domain is (1, 1.5]).
+  EXPECT_THROW(run_scene("e3-penalty-stability", {"--above", "0.95"}, "below"), std::invalid_argument);
   std::filesystem::remove_all(r.dir);
-  std::filesystem::remove_all(below.dir);
 }
 
 // write_lcp and read_lcp: 17 significant digits read back bit for bit.
 TEST(ST_3_lemke_lexicographic, LcpFileRoundTripBitwise) {
   Eigen::MatrixXd M(2, 2);
-  M << 1.0 / 3.0, -2e-300, 1e300, 0.1;
+  M << 1.0 / 3.0, -2e-300, 1e12, 0.1;  // entries within the reader's domain |x| <= 1e12
   Eigen::VectorXd q(2);
   q << -0.7, 2.5e-300;
   std::stringstream f;

@@ -1,0 +1,168 @@
+#!/usr/bin/env python3
+"""Check the built book the way an offline reader sees it.
+
+Every HTML page of the book is opened in headless Chromium with the network off (its own empty
+network namespace when `unshare -n` is allowed, and in any case every host name resolving to
+nothing and a dead proxy), MathJax is given virtual time to typeset, and the resulting DOM is
+read back. A page fails when
+
+  - text outside <script>, <style>, <pre> and <code> still holds a TeX delimiter: \\( \\) \\[ \\] $$
+  - MathJax reported an error (a "Math Processing Error" or an <merror> node), or
+  - the page had formulas in its source but none were typeset (MathJax did not load), or
+  - the page loads a script or style sheet from the network.
+
+With --edition student, a page also fails when it shows an instructor-only block: the answer
+tables of the exercise pages (their header "Computed or shown by") or the self-test answers.
+
+Usage: check_rendered.py HTML_DIR [--jobs N] [--edition student|instructor]
+Exit 0 when every page passes, 1 when one fails, 2 when Chromium is missing.
+"""
+import argparse
+import concurrent.futures
+import html.parser
+import os
+import pathlib
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+
+DELIMITERS = ("\\(", "\\)", "\\[", "\\]", "$$")
+SKIP_TEXT_IN = {"script", "style", "pre", "code", "noscript", "textarea"}
+
+
+class VisibleText(html.parser.HTMLParser):
+    """Collects the text a reader sees, and MathJax's typeset and error markers."""
+
+    def __init__(self):
+        super().__init__(convert_charrefs=True)
+        self.depth_skipped = 0
+        self.stack = []
+        self.text = []
+        self.typeset = 0
+        self.errors = 0
+        self.remote = []
+
+    def handle_starttag(self, tag, attrs):
+        a = dict(attrs)
+        classes = (a.get("class") or "").split()
+        if "mjx-chtml" in classes or "MathJax_CHTML" in classes:
+            self.typeset += 1
+        if tag == "merror" or "mjx-merror" in classes:
+            self.errors += 1
+        if tag == "script" and re.match(r"https?://", a.get("src") or ""):
+            self.remote.append(a["src"])
+        if tag == "link" and "stylesheet" in (a.get("rel") or "") and re.match(r"https?://", a.get("href") or ""):
+            self.remote.append(a["href"])
+        if tag in ("br", "img", "meta", "link", "input", "hr", "area", "base", "col", "embed", "source", "wbr"):
+            return
+        self.stack.append(tag)
+        if tag in SKIP_TEXT_IN:
+            self.depth_skipped += 1
+
+    def handle_endtag(self, tag):
+        if tag not in self.stack:
+            return
+        while self.stack:
+            t = self.stack.pop()
+            if t in SKIP_TEXT_IN:
+                self.depth_skipped -= 1
+            if t == tag:
+                break
+
+    def handle_data(self, data):
+        if self.depth_skipped == 0:
+            self.text.append(data)
+
+
+def network_off_prefix():
+    """`unshare -n` when this user may create a network namespace, else nothing (the flags remain)."""
+    unshare = shutil.which("unshare")
+    if unshare and subprocess.run([unshare, "-n", "true"], capture_output=True).returncode == 0:
+        return [unshare, "-n"]
+    return []
+
+
+def chromium_binary():
+    for name in ("chromium", "chromium-browser", "google-chrome"):
+        path = shutil.which(name)
+        if path:
+            return path
+    return None
+
+
+def render(browser, prefix, page, profile):
+    cmd = prefix + [
+        browser, "--headless=new", "--no-sandbox", "--disable-gpu", "--no-first-run",
+        "--disable-extensions", "--disable-background-networking", "--disable-sync",
+        "--host-resolver-rules=MAP * ~NOTFOUND", "--proxy-server=http://127.0.0.1:9",
+        f"--user-data-dir={profile}", "--virtual-time-budget=30000", "--dump-dom", page.as_uri(),
+    ]
+    r = subprocess.run(cmd, capture_output=True, text=True, timeout=180)
+    if r.returncode != 0 or "<html" not in r.stdout:
+        raise RuntimeError(f"chromium failed on {page} (exit {r.returncode}): {r.stderr.strip()[-300:]}")
+    return r.stdout
+
+
+INSTRUCTOR_ONLY = ("Computed or shown by", "Check the impulse, the state and the residuals")
+
+
+def check_page(browser, prefix, root, page, edition):
+    source = page.read_text(encoding="utf-8")
+    had_math = 'class="math' in source
+    with tempfile.TemporaryDirectory(prefix="impulse-chromium-") as profile:
+        dom = render(browser, prefix, page, profile)
+    v = VisibleText()
+    v.feed(dom)
+    text = "".join(v.text)
+    problems = []
+    for d in DELIMITERS:
+        i = text.find(d)
+        if i >= 0:
+            around = text[max(0, i - 40): i + 40].replace("\n", " ")
+            problems.append(f"raw {d} left: ...{around}...")
+    if "Math Processing Error" in text or v.errors:
+        problems.append(f"MathJax reported {max(v.errors, 1)} error(s)")
+    if had_math and v.typeset == 0:
+        problems.append("the page has formulas but MathJax typeset none (did it load?)")
+    if edition == "student":
+        flat = re.sub(r"\s+", " ", text)
+        for marker in INSTRUCTOR_ONLY:
+            if marker in flat:
+                problems.append(f"the student edition shows an instructor-only answer ('{marker}')")
+    for url in v.remote:
+        problems.append(f"loads {url} from the network")
+    return str(page.relative_to(root)), had_math, v.typeset, problems
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("html_dir")
+    ap.add_argument("--jobs", type=int, default=2)
+    ap.add_argument("--edition", choices=["student", "instructor"], default="student")
+    a = ap.parse_args()
+    root = pathlib.Path(a.html_dir).resolve()
+    browser = chromium_binary()
+    if not browser:
+        print("check_rendered: chromium not found (Debian package chromium)", file=sys.stderr)
+        return 2
+    prefix = network_off_prefix()
+    pages = sorted(p for p in root.rglob("*.html") if "_static" not in p.parts and "_sources" not in p.parts)
+    failed = 0
+    formulas = 0
+    with concurrent.futures.ThreadPoolExecutor(max_workers=a.jobs) as pool:
+        for name, had_math, typeset, problems in pool.map(lambda p: check_page(browser, prefix, root, p, a.edition), pages):
+            formulas += typeset
+            if problems:
+                failed += 1
+                for pr in problems[:5]:
+                    print(f"check_rendered: {name}: {pr}", file=sys.stderr)
+    net = "own network namespace" if prefix else "network blocked by flags"
+    print(f"check_rendered: {len(pages)} pages, {formulas} formulas typeset offline ({net}), "
+          f"{failed} page(s) failed")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
