@@ -89,10 +89,10 @@ SceneArgs parse_scene_args(const Scene& s, const std::vector<std::string>& args)
     if (!out.values.count(name)) {
       std::string valid;
       for (const SceneOption& o : s.options) valid += (valid.empty() ? "--" : ", --") + o.name;
-      throw std::invalid_argument("unknown option --" + name + " for scene " + s.name + " (options: " +
-                                  (valid.empty() ? "none" : valid) + ")");
+      throw std::invalid_argument(one_line("unknown option --" + name + " for scene " + s.name + " (options: " +
+                                           (valid.empty() ? "none" : valid) + ")"));
     }
-    if (given.count(name)) throw std::invalid_argument("option --" + name + " given twice for scene " + s.name);
+    if (given.count(name)) throw std::invalid_argument(one_line("option --" + name + " given twice for scene " + s.name));
     given.insert(name);
     out.values[name] = value;
   }
