@@ -100,10 +100,10 @@ SceneArgs parse_scene_args(const Scene& s, const std::vector<std::string>& args)
     const OptionDomain d = scene_option_domain(s.name, o.name);
     const std::string why = d.violation(out.values[o.name]);
     if (!why.empty())
-      throw std::invalid_argument("option --" + o.name + " [" + o.unit + "] of scene " + s.name + ": " + why);
+      throw std::invalid_argument(one_line("option --" + o.name + " [" + o.unit + "] of scene " + s.name + ": " + why));
   }
   const std::string why = scene_combination_violation(s.name, out.values);
-  if (!why.empty()) throw std::invalid_argument(why);
+  if (!why.empty()) throw std::invalid_argument(one_line(why));
   return out;
 }
 
