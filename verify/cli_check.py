@@ -218,7 +218,6 @@ expect(["bench", "e3-broadphase", "--n", "100", "--per-world", "500"], 2, err_ha
 expect(["bench", "e3-spheres", "--solver", "padmm", "--n", "100000"], 2, err_has="--n")
 expect(["bench", "e1-free-bodies", "--steps", "1e9"], 2, err_has="--steps")
 expect(["bench", "e3-broadphase", "--mode", "nxn", "--n", "1000000"], 2, err_has="--n")
-expect(["run", "e3-broadphase-scaling", "--nxn-max", "1e9"], 2, err_has="--nxn-max")
 expect(["bench", "st-lcp", "--n", "100000"], 2, err_has="--n")
 expect(["bench", "e3-spheres", "--solver", "magic"], 2, err_has="--solver")
 expect(["bench", "e3-spheres", "--repeat", "1"], 2, err_has="--repeat")

@@ -81,8 +81,6 @@ OptionDomain scene_option_domain(const std::string& scene, const std::string& o)
   if (o == "nonlinear") return whole(0, 100);
   if (o == "directions") return whole(3, 32);  // ST §2: k >= 3 friction directions
   if (o == "per-world") return whole(0, 1000000);
-  if (o == "nxn-max") return whole(250, 20000);
-  if (o == "sap-max") return whole(250, 1000000);
   if (o == "n") {
     if (scene == "e1-spatial-shift" || scene == "e1-free-bodies") return whole(1, 10000000);
     if (scene == "st-lcp") return whole(5, 1000);  // Lemke: ~8 s at n = 1000 on 2 cores

@@ -1,6 +1,7 @@
 // E3 scenes: `e3-contacts` (a small scene's Contacts record, for the chapter's figure),
-// `e3-broadphase` (candidate-pair generation over N shapes, nxn or sap; a benchmark) and
-// `e3-broadphase-scaling` (the benchmark swept over N for both modes, written as CSV).
+// `e3-broadphase` (candidate-pair generation over N shapes, nxn or sap; a benchmark). The chapter's
+// scaling figure sweeps that benchmark over N (docs/plots/e3_broadphase.py); no scene writes a
+// wall-clock value, so every scene output is reproducible byte for byte.
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -150,30 +151,6 @@ std::vector<Metric> bench_broadphase(const SceneArgs& a) {
           {"shapes_per_second", double(n) / t.seconds, "1/s"}};
 }
 
-int run_scaling(const SceneArgs& a, SceneOutput& out, std::ostream& log) {
-  const long long nxn_max = a.integer("nxn-max"), sap_max = a.integer("sap-max");
-  if (nxn_max < 250 || sap_max < 250) throw std::invalid_argument("options --nxn-max and --sap-max must be >= 250");
-  SceneTable& csv = out.table("e3-broadphase-scaling.csv");
-  csv << "mode,layout,n,seconds,candidate_pairs\n";
-  struct Series {
-    const char* mode;
-    long long per_world;  // 0: one world
-    long long top;
-  };
-  for (const Series& s : {Series{"nxn", 0, nxn_max}, Series{"sap", 0, sap_max}, Series{"sap", 64, sap_max}}) {
-    for (long long n = 250; n <= s.top; n *= 2) {
-      std::vector<transform> q;
-      const CollisionModel m = broadphase_model(n, s.per_world, Device::cpu, q);
-      const BroadPhaseTiming t = time_broad_phase(m, q, parse_broad_phase_mode(s.mode), 3);
-      const std::string layout = s.per_world ? "64 per world" : "one world";
-      csv << s.mode << ',' << layout << ',' << n << ',' << t.seconds << ',' << t.candidates << '\n';
-      log << "e3-broadphase-scaling: " << s.mode << " (" << layout << ") n = " << n << ": " << t.seconds << " s, "
-          << t.candidates << " pairs\n";
-    }
-  }
-  return 0;
-}
-
 }  // namespace
 
 void register_e3_scenes(SceneCatalogue& c) {
@@ -192,10 +169,6 @@ void register_e3_scenes(SceneCatalogue& c) {
            return 0;
          },
          bench_broadphase});
-  c.add({"e3-broadphase-scaling", "E3", "broad-phase time against N for nxn and sap, as CSV (E3 §2 figure)",
-         {{"nxn-max", "-", "8000", "largest N timed with nxn (doubling from 250)"},
-          {"sap-max", "-", "64000", "largest N timed with sap (doubling from 250)"}},
-         run_scaling, nullptr});
 }
 
 }  // namespace impulse::course
