@@ -7,6 +7,7 @@
 
 #include "course/registry.h"
 #include "e3/solver_compare.h"
+#include "e3/padmm.h"
 #include "e3/solver_featherstone.h"
 #include "e3/vbd_rigid.h"
 #include "e3/penalty_contact.h"
@@ -64,8 +65,24 @@ void register_padmm(Registry& r) {
   r.add(rule("E3.6-kamino-overview", "rule",
              "Kamino-style maximal coordinates: forward dynamics, then velocity, then pose (Euler); joints as bilateral rows",
              "E3 §6", "lib/e3/solver_padmm.h: SolverPADMM::step, append_joint_rows"));
-  r.add(rule("E3.6-padmm-defaults", "rule", "PADMM defaults: tolerances 1e-6, 200 iterations, containers warm start 0.9",
-             "E3 §6", "lib/e3/padmm.h: PADMMSettings"));
+  // Read off a default-constructed PADMMSettings, the struct SolverPADMM is built with.
+  r.add({"E3.6-padmm-defaults", "rule", "PADMM defaults: tolerances 1e-6, 200 iterations, containers warm start 0.9",
+         "E3 §6", Status::implemented, "", "lib/e3/padmm.h: PADMMSettings", {},
+         {{"primal_tolerance", "N s", 1, "tolerance on the primal residual r_p"},
+          {"dual_tolerance", "m/s", 1, "tolerance on the dual residual r_d"},
+          {"compl_tolerance", "J", 1, "tolerance on the complementarity residual r_c"},
+          {"max_iterations", "-", 1, "iteration budget per solve"},
+          {"warmstart_containers", "-", 1, "1 when the warm start is the containers mode"},
+          {"warmstart_scale", "-", 1, "scale of the previous impulses in the warm start"}},
+         [](const Values&) {
+           const PADMMSettings d{};
+           return Values{{"primal_tolerance", {double(d.primal_tolerance)}},
+                         {"dual_tolerance", {double(d.dual_tolerance)}},
+                         {"compl_tolerance", {double(d.compl_tolerance)}},
+                         {"max_iterations", {double(d.max_iterations)}},
+                         {"warmstart_containers", {d.warmstart_mode == WarmstartMode::containers ? 1.0 : 0.0}},
+                         {"warmstart_scale", {double(d.warmstart_scale)}}};
+         }});
   r.add(rule("E3.6-padmm-convergence", "rule", "converged only when iterations > 1 and all three residuals meet tolerance",
              "E3 §6", "lib/e3/padmm.h: padmm_converged"));
   r.add(rule("E3.6-kamino-status", "rule", "per-world status (converged, iterations, r_p [N s], r_d [m/s], r_c [J])",
@@ -80,8 +97,11 @@ void register_generalized(Registry& r) {
              "E3 §6", "lib/e3/generalized_dynamics.h: GeneralizedDynamics::mass_matrix; lib/e3/solver_featherstone.h"));
   r.add(rule("E3.6-shared-penalty-kernel", "rule", "SemiImplicit and Featherstone call the same penalty contact kernel",
              "E3 §6", "lib/e3/penalty_contact_kernels.h: apply_penalty_contacts"));
-  r.add(rule("E3.6-mujoco-integrator-default", "rule", "integrators euler, rk4, implicit, implicitfast; default implicitfast",
-             "E3 §6", "lib/e3/solver_featherstone.h: parse_integrator"));
+  // The integrator parse_integrator gives when no name is set (0 euler, 1 rk4, 2 implicit, 3 implicitfast).
+  r.add({"E3.6-mujoco-integrator-default", "rule", "integrators euler, rk4, implicit, implicitfast; default implicitfast",
+         "E3 §6", Status::implemented, "", "lib/e3/solver_featherstone.h: parse_integrator", {},
+         {{"default_integrator", "-", 1, "0 euler, 1 rk4, 2 implicit, 3 implicitfast"}},
+         [](const Values&) { return Values{{"default_integrator", {double(int(parse_integrator("")))}}}; }});
   r.add(rule("E3.6-integrator-table", "table", "what each of the four integrators does, and its order on a smooth chain",
              "E3 §6", "lib/e3/solver_featherstone.h: SolverGeneralizedIntegrator"));
   r.add(rule("E3.6-rk4-stages", "rule", "rk4: four forward evaluations per step with the classic weights", "E3 §6",

@@ -95,9 +95,22 @@ void register_restitution_pass(Registry& r) {
   const char* pass = "lib/e3/solver_xpbd_kernels.cpp: SolverXPBD::step (restitution pass)";
   r.add(rule("E3.5-restitution-gate", "the restitution pass runs only with enable_restitution", "E3 §5", pass));
   r.add(rule("E3.5-restitution-record", "predicted velocities are recorded; marked contacts grouped by body pair", "E3 §5", pass));
-  r.add(rule("E3.5-manifold-cap", "at most 12 contacts per manifold, chosen deterministically", "E3 §5",
-             "lib/e3/solver_xpbd.cpp: select_manifold_contacts"));
-  r.add(rule("E3.5-iteration-counts", "8 Gauss-Seidel sweeps per outer iteration, 2 outer iterations by default", "E3 §5", pass));
+  r.add({"E3.5-manifold-cap", "rule", "at most 12 contacts per manifold, chosen deterministically", "E3 §5",
+         Status::implemented, "", "lib/e3/solver_xpbd.cpp: select_manifold_contacts", {},
+         {{"manifold_max_contacts", "-", 1, "contacts kept per body-pair manifold"}},
+         [](const Values&) {
+           return Values{{"manifold_max_contacts", {double(SolverXPBD::restitution_manifold_max_contacts)}}};
+         }});
+  r.add({"E3.5-iteration-counts", "rule", "8 Gauss-Seidel sweeps per outer iteration, 2 outer iterations by default",
+         "E3 §5", Status::implemented, "", pass, {},
+         {{"inner_sweeps", "-", 1, "Gauss-Seidel sweeps per outer iteration"},
+          {"outer_iterations", "-", 1, "default rigid_contact_restitution_iterations"}},
+         [](const Values&) {
+           const Model m = ModelBuilder().finalize();
+           const SolverXPBD s(m);
+           return Values{{"inner_sweeps", {double(SolverXPBD::restitution_inner_iterations)}},
+                         {"outer_iterations", {double(s.rigid_contact_restitution_iterations)}}};
+         }});
   r.add(rule("E3.5-manifold-average", "each body's velocity delta is the mean over the manifolds that acted on it", "E3 §5", pass));
   r.add(rule("E3.5-pgs-bounds", "PGS with accumulated lower bounds: bounded negative in the first outer iteration, 0 after",
              "E3 §5", "lib/e3/xpbd_step.h: restitution_pgs_increment"));
@@ -204,10 +217,15 @@ void register_xpbd(Registry& r) {
          Status::implemented, "", "lib/e3/xpbd_contact.h: contact_readback_scale",
          {s("body_A", "-", "body id of side A (-1: world)"), s("N_A", "-", "active contact count of A"),
           s("body_B", "-", "body id of side B (-1: world)"), s("N_B", "-", "active contact count of B")},
-         {{"scale", "-", 1, "factor applied to the accumulated impulse"}},
+         {{"scale", "-", 1, "factor applied to the accumulated impulse"},
+          {"weight_A", "-", 1, "weight of A's correction in the solver, 1/N_A (0 for the world, id -1)"},
+          {"weight_B", "-", 1, "weight of B's correction in the solver, 1/N_B (0 for the world, id -1)"}},
          [](const Values& x) {
-           return Values{{"scale", {contact_readback_scale(int(scalar(x, "body_A")), int(scalar(x, "N_A")),
-                                                           int(scalar(x, "body_B")), int(scalar(x, "N_B")))}}};
+           const int a = int(scalar(x, "body_A")), n_a = int(scalar(x, "N_A"));
+           const int b = int(scalar(x, "body_B")), n_b = int(scalar(x, "N_B"));
+           return Values{{"scale", {contact_readback_scale(a, n_a, b, n_b)}},
+                         {"weight_A", {a >= 0 ? contact_count_weight(true, n_a) : real(0)}},
+                         {"weight_B", {b >= 0 ? contact_count_weight(true, n_b) : real(0)}}};
          }});
   r.add({"E3.4-count-by-body-id", "rule", "the readback counts every side with a body id, kinematic ones included", "E3 §4",
          Status::implemented, "", "lib/e3/xpbd_contact.h: contact_readback_scale", {}, {}, {}});

@@ -215,7 +215,7 @@ void SolverXPBD::step(const State& in, State& out, const Control& control, const
           ++N;
         }
         cnt[b] = N;
-        real weight = (weighting && N > 0) ? real(1) / real(N) : real(1);
+        real weight = contact_count_weight(weighting, N);
         transform X = q[b];
         spatial_vector v = qd[b];
         xpbd_apply_body_delta(X, v, com_B[b], I_B[b], inv_I[b], inv_m[b], acc, weight, h);

@@ -62,6 +62,15 @@ IMPULSE_HD inline vec3 clamp_angular_friction_increment(vec3 dL, vec3 n, real mu
   return tor * n + clamp_friction_increment(roll, mu_rolling, p_n);
 }
 
+/// Weight of one body's summed contact correction in apply_body_deltas (E3.4-contact-weighting):
+///   weight = 1/N   under contact-count weighting, N >= 1 the body's active contact count this iteration
+///   weight = 1     without weighting, or with no active contact
+/// Each side of a contact is divided by its own N, which is why no single readback scale can undo
+/// both sides' division (E3.4-readback-scale).
+IMPULSE_HD inline real contact_count_weight(bool weighting, int count) {
+  return (weighting && count > 0) ? real(1) / real(count) : real(1);
+}
+
 /// @formula E3.4-readback-scale  Scale applied to a contact's accumulated impulse when it is read
 /// back as a force, under contact-count weighting (course E3 §4).
 ///   s = 1/N                 when only one side is counted
