@@ -32,6 +32,10 @@ struct AnswerPart {
   std::string output;   // which output of that calculator
   Values inputs;
   std::vector<double> course;  // the course's printed answer
+  // How closely the engine's key must reproduce `course` (checked by the exercise tests, not used to
+  // grade): |key_i - course_i| <= abs_tol + rel_tol |course_i|. Grading follows the one rule of
+  // answer_tolerance; there abs_tol only serves as the floor for keys at or near zero, and
+  // abs_tol = rel_tol = 0 marks an answer that must match exactly (a count).
   double abs_tol = 1e-9;
   double rel_tol = 1e-6;
   // choice

@@ -41,7 +41,10 @@ struct Ctx {
     while (in >> tok) {
       char* end = nullptr;
       double x = std::strtod(tok.c_str(), &end);
-      if (*end != '\0' || !std::isfinite(x)) fail(n, std::string("attribute '") + attr + "': '" + tok + "' is not a number");
+      if (*end != '\0' || end == tok.c_str() || std::isnan(x))
+        fail(n, std::string("attribute '") + attr + "': '" + tok + "' is not a number");
+      if (!std::isfinite(x))
+        fail(n, std::string("attribute '") + attr + "': '" + tok + "' is out of range (a finite number, |x| < 1.8e308)");
       r.push_back(real(x));
     }
     if (r.size() != count)
@@ -279,10 +282,16 @@ struct Mjcf {
     else if (type == "plane") t = ShapeType::plane, scale3 = {};
     else c.fail(g, "unsupported geom type '" + type + "'");
     if (g.find("mass") && !explicit_mass && t != ShapeType::plane) {
+      const real mass = c.number(g, "mass");
+      if (!(mass >= 0)) c.fail(g, "attribute 'mass': " + *g.find("mass") + " kg is negative (allowed: mass >= 0 kg)");
       real vol = shape_mass_properties(t, scale3, 1).mass;  // volume [m^3] = mass at density 1
-      cfg.density = c.number(g, "mass") / vol;
+      cfg.density = mass / vol;
     }
-    if (!(cfg.density >= 0)) c.fail(g, "density must be >= 0");
+    if (!(cfg.density >= 0)) {
+      std::ostringstream got;
+      got << cfg.density;
+      c.fail(g, "attribute 'density': " + got.str() + " kg/m^3 is negative (allowed: density >= 0 kg/m^3)");
+    }
     switch (t) {
       case ShapeType::box: b.add_shape_box(body, x, scale3.x, scale3.y, scale3.z, cfg); break;
       case ShapeType::sphere: b.add_shape_sphere(body, x, scale3.x, cfg); break;

@@ -20,10 +20,13 @@ struct BounceStep {
 /// @formula ST.2-point-mass-branches  Closed form of 0 <= q+ perp p >= 0 for the vertical point.
 ///   free = q + h (v - h g);  free >= 0: p = 0, v+ = v - h g;  else q+ = 0: v+ = -q / h,
 ///   p = m (v+ - v + h g)                                                    [m, m/s, N s]
-/// Scope: m > 0, h > 0, q >= 0 (the point starts on or above the ground).
+/// Scope: m > 0, h > 0, q >= -1e-12 m (the point starts on or above the ground; a height a
+/// round-off below zero, as a stepper's own contact branch leaves it, counts as on the ground).
+inline constexpr double bounce_ground_roundoff = 1e-12;  // [m]
 inline BounceStep bounce_step(double m, double q, double v, double h, double g) {
-  if (!(m > 0) || !(h > 0) || !(q >= 0) || !std::isfinite(v) || !std::isfinite(g))
-    throw std::invalid_argument("bounce step: need m > 0, h > 0, q >= 0 and finite v, g");
+  if (!(m > 0) || !(h > 0) || !(q >= -bounce_ground_roundoff) || !std::isfinite(q) || !std::isfinite(v) ||
+      !std::isfinite(g))
+    throw std::invalid_argument("bounce step: need m > 0, h > 0, q >= 0 (to 1e-12 m) and finite v, g");
   BounceStep s;
   s.free_prediction = q + h * (v - h * g);
   s.contact = s.free_prediction < 0;
