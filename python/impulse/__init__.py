@@ -16,16 +16,18 @@ The C++ side is impulse._core (python/src/); this package adds units and argumen
 """
 from types import SimpleNamespace
 
-from ._core import (CollisionPipeline, Contacts, Control, Model, ModelBuilder, SolverSemiImplicit, SolverXPBD,
-                    State)
+from ._core import (CollisionPipeline, Contacts, Control, Model, ModelBuilder, PADMMStatus, SolverFeatherstone,
+                    SolverPADMM, SolverSemiImplicit, SolverVBD, SolverXPBD, State)
 from .course import Quantity, QuantityArray, Result, calc, check, exercises, formula, formulas
 from .scenes import SceneRun, Table, run, scenes
 
 # Newton keeps its solvers in newton.solvers; the same path works here.
-solvers = SimpleNamespace(SolverXPBD=SolverXPBD, SolverSemiImplicit=SolverSemiImplicit)
+solvers = SimpleNamespace(SolverXPBD=SolverXPBD, SolverSemiImplicit=SolverSemiImplicit,
+                          SolverFeatherstone=SolverFeatherstone, SolverVBD=SolverVBD, SolverPADMM=SolverPADMM)
 
 __all__ = [
-    "CollisionPipeline", "Contacts", "Control", "Model", "ModelBuilder", "SolverSemiImplicit", "SolverXPBD", "State",
+    "CollisionPipeline", "Contacts", "Control", "Model", "ModelBuilder", "PADMMStatus", "SolverFeatherstone",
+    "SolverPADMM", "SolverSemiImplicit", "SolverVBD", "SolverXPBD", "State",
     "solvers",
     "Quantity", "QuantityArray", "Result", "calc", "check", "exercises", "formula", "formulas",
     "SceneRun", "Table", "run", "scenes",

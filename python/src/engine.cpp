@@ -20,8 +20,12 @@
 #include "e1/model.h"
 #include "e3/collision_pipeline.h"
 #include "e3/model_collision.h"
+#include "e3/padmm.h"
+#include "e3/solver_featherstone.h"
+#include "e3/solver_padmm.h"
 #include "e3/solver_semi_implicit.h"
 #include "e3/solver_xpbd.h"
+#include "e3/vbd_rigid.h"
 
 namespace py = pybind11;
 
@@ -116,12 +120,31 @@ struct PyCollisionPipeline {
 struct PyContacts {
   PyContacts(PyCollisionPipeline& p, bool request_force)
       : owner(&p), contacts(p.model->device, p.pipeline.rigid_contact_max(), request_force),
-        input(*p.model, p.collision, contacts), penalty(*p.model, p.collision, contacts, SolverPath::semi_implicit) {}
+        input(*p.model, p.collision, contacts), penalty(*p.model, p.collision, contacts, SolverPath::semi_implicit),
+        penalty_vbd(*p.model, p.collision, contacts, SolverPath::vbd) {}
   PyCollisionPipeline* owner;
   Contacts contacts;       // before the adapters: they keep a pointer to it
   XpbdContactInput input;
-  PenaltyContactInput penalty;
+  PenaltyContactInput penalty;      // SemiImplicit, Featherstone and PADMM (the penalty mix)
+  PenaltyContactInput penalty_vbd;  // VBD (its own friction mix: sqrt(mu0 mu1))
 };
+
+// One step of a solver that reads penalty rows: the shared argument checks, then the adapter
+// refreshed from the record the pipeline just filled.
+template <class Solver>
+void penalty_step(Solver& s, const State& state_in, State& state_out, const Control& control, PyContacts* contacts,
+                  double dt, bool vbd_mix = false) {
+  positive("step", "dt", "s", dt);
+  if (&state_in == &state_out) bad("step: state_in and state_out must be two different States");
+  if (!contacts) {
+    s.step(state_in, state_out, control, nullptr, real(dt));
+    return;
+  }
+  PenaltyContactInput& in = vbd_mix ? contacts->penalty_vbd : contacts->penalty;
+  in.update();
+  PenaltyContactsView v = in.view();
+  s.step(state_in, state_out, control, &v, real(dt));
+}
 
 }  // namespace
 
@@ -320,6 +343,95 @@ void bind_engine(py::module_& m) {
              s.update_contacts(v);
            },
            py::arg("contacts"), "Writes contacts.force: the penalty forces of the last step (E3 §8).");
+
+  py::class_<SolverFeatherstone>(m, "SolverFeatherstone")
+      .def(py::init([](const Model& model, int update_mass_matrix_interval, double friction_smoothing) {
+             if (update_mass_matrix_interval < 1)
+               bad("SolverFeatherstone: update_mass_matrix_interval must be >= 1, got " +
+                   std::to_string(update_mass_matrix_interval));
+             positive("SolverFeatherstone", "friction_smoothing", "m/s", friction_smoothing);
+             return std::make_unique<SolverFeatherstone>(model, update_mass_matrix_interval, real(friction_smoothing));
+           }),
+           py::arg("model"), py::arg("update_mass_matrix_interval") = 1, py::arg("friction_smoothing") = 1.0,
+           py::keep_alive<1, 2>(),
+           "Generalized coordinates (E3 §6): FK, H = J^T I J + armature, Cholesky, qdd; penalty contacts.")
+      .def("step",
+           [](SolverFeatherstone& s, const State& a, State& b, const Control& c, PyContacts* k, double dt) {
+             penalty_step(s, a, b, c, k, dt);
+           },
+           py::arg("state_in"), py::arg("state_out"), py::arg("control"), py::arg("contacts"), py::arg("dt"),
+           "One Featherstone step of dt [s]; contacts may be None. Joint coordinates are the state.")
+      .def("update_contacts",
+           [](const SolverFeatherstone& s, PyContacts& contacts) {
+             PenaltyContactsView v = contacts.penalty.view();
+             s.update_contacts(v);
+           },
+           py::arg("contacts"), "Raises: Featherstone has no per-contact force producer (E3.6-no-update-contacts).")
+      .def_property_readonly("mass_matrix_updates", &SolverFeatherstone::mass_matrix_updates);
+
+  py::class_<SolverVBD>(m, "SolverVBD")
+      .def(py::init([](const Model& model, int iterations, double rho, double friction_epsilon) {
+             if (iterations < 1) bad("SolverVBD: iterations must be >= 1, got " + std::to_string(iterations));
+             positive("SolverVBD", "rho", "N/m", rho);
+             positive("SolverVBD", "friction_epsilon", "m/s", friction_epsilon);
+             return std::make_unique<SolverVBD>(model, iterations, real(rho), real(friction_epsilon));
+           }),
+           py::arg("model"), py::arg("iterations") = 10, py::arg("rho") = 1e5, py::arg("friction_epsilon") = 0.01,
+           py::keep_alive<1, 2>(), "Rigid VBD with compliant augmented-Lagrangian rows (E3 §6).")
+      .def("step",
+           [](SolverVBD& s, const State& a, State& b, const Control& c, PyContacts* k, double dt) {
+             penalty_step(s, a, b, c, k, dt, true);
+           },
+           py::arg("state_in"), py::arg("state_out"), py::arg("control"), py::arg("contacts"), py::arg("dt"),
+           "One VBD step of dt [s]; contacts may be None.")
+      .def("update_contacts",
+           [](const SolverVBD& s, PyContacts& contacts) {
+             PenaltyContactsView v = contacts.penalty_vbd.view();
+             s.update_contacts(v);
+           },
+           py::arg("contacts"), "Raises: VBD's readback is collect_rigid_contact_forces, not update_contacts.")
+      .def("reset", &SolverVBD::reset)
+      .def_readwrite("iterations", &SolverVBD::iterations);
+
+  py::class_<PADMMStatus>(m, "PADMMStatus")
+      .def_readonly("converged", &PADMMStatus::converged)
+      .def_readonly("iterations", &PADMMStatus::iterations)
+      .def_readonly("r_p", &PADMMStatus::r_p, "primal residual [N s]")
+      .def_readonly("r_d", &PADMMStatus::r_d, "dual residual [m/s]")
+      .def_readonly("r_c", &PADMMStatus::r_c, "complementarity residual [J]");
+
+  py::class_<SolverPADMM>(m, "SolverPADMM")
+      .def(py::init([](const Model& model, int max_iterations, double primal_tolerance, double dual_tolerance,
+                       double compl_tolerance) {
+             PADMMSettings st;
+             st.max_iterations = max_iterations;
+             st.primal_tolerance = real(primal_tolerance);
+             st.dual_tolerance = real(dual_tolerance);
+             st.compl_tolerance = real(compl_tolerance);
+             if (max_iterations < 1) bad("SolverPADMM: max_iterations must be >= 1, got " + std::to_string(max_iterations));
+             positive("SolverPADMM", "primal_tolerance", "N s", primal_tolerance);
+             positive("SolverPADMM", "dual_tolerance", "m/s", dual_tolerance);
+             positive("SolverPADMM", "compl_tolerance", "J", compl_tolerance);
+             return std::make_unique<SolverPADMM>(model, st);
+           }),
+           py::arg("model"), py::arg("max_iterations") = 200, py::arg("primal_tolerance") = 1e-6,
+           py::arg("dual_tolerance") = 1e-6, py::arg("compl_tolerance") = 1e-6, py::keep_alive<1, 2>(),
+           "Kamino-style PADMM on the regularised Delassus problem (E3 §6); defaults as Kamino's.")
+      .def("step",
+           [](SolverPADMM& s, const State& a, State& b, const Control& c, PyContacts* k, double dt) {
+             penalty_step(s, a, b, c, k, dt);
+           },
+           py::arg("state_in"), py::arg("state_out"), py::arg("control"), py::arg("contacts"), py::arg("dt"),
+           "One PADMM step of dt [s]; contacts may be None.")
+      .def("update_contacts",
+           [](const SolverPADMM& s, PyContacts& contacts, const State& state) {
+             PenaltyContactsView v = contacts.penalty.view();
+             s.update_contacts(v, state);
+           },
+           py::arg("contacts"), py::arg("state"),
+           "Kamino's update_contacts(contacts, state): the last step's average contact wrench on body0 (E3 §8).")
+      .def_property_readonly("status", &SolverPADMM::status, "per-world status of the last step")
+      .def("reset", &SolverPADMM::reset);
 }
 
 }  // namespace impulse::python
