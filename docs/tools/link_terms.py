@@ -27,11 +27,17 @@ def glossary_terms():
     return [t for t in terms if t.lower() not in SKIP_TERMS]
 
 
+# Senses that differ by chapter: E1 and E3 speak of a joint's pivot, not a Lemke pivot.
+SKIP_IN_CHAPTER = {("pivot", "e1"), ("pivot", "e3")}
+# "impulse" is also this project's name: link it only after a word that makes it the quantity.
+IMPULSE_BEFORE = {"an", "the", "one", "normal", "accumulated", "contact", "friction", "tangential", "total",
+                  "same", "this", "each", "its", "restitution", "position", "constraint", "that"}
+
 # spans a term must not be linked inside: inline code, math, roles, links
 PROTECTED = re.compile(r"`[^`]*`|\$[^$]*\$|\{[a-z]+\}`[^`]*`|\[[^\]]*\]\([^)]*\)|\*\*[^*]*\*\*")
 
 
-def link_page(text, terms):
+def link_page(text, terms, chapter):
     linked = set(re.findall(r"\{term\}`(?:[^`<]*<)?([^`>]+)>?`", text))
     out, fence, in_math = [], None, False
     for line in text.split("\n"):
@@ -66,13 +72,18 @@ def link_page(text, terms):
             last = m.end()
         pieces.append((False, line[last:]))
         for term in terms:
-            if term in linked:
+            if term in linked or (term, chapter) in SKIP_IN_CHAPTER:
                 continue
             pat = re.compile(r"(?<![\w{<`-])(" + re.escape(term) + r")(s|es)?(?![\w>-])", re.I)
             for i, (prot, chunk) in enumerate(pieces):
                 if prot:
                     continue
                 m = pat.search(chunk)
+                while m and term == "impulse":
+                    before = re.findall(r"([A-Za-z]+)\s*$", chunk[:m.start()])
+                    if before and before[0].lower() in IMPULSE_BEFORE:
+                        break
+                    m = pat.search(chunk, m.end())
                 if m:
                     shown = m.group(0)
                     role = "{term}`" + (shown if shown == term else f"{shown} <{term}>") + "`"
@@ -93,12 +104,13 @@ def main():
         if page.name in ("glossary.md", "index.md", "animations.md"):
             continue
         old = page.read_text(encoding="utf-8")
-        new = link_page(old, terms)
+        new = link_page(old, terms, page.parent.name)
         if new != old:
             changed += 1
             if not check:
                 page.write_text(new, encoding="utf-8")
-    print(f"link_terms: {changed} page(s) {'would change' if check else 'changed'}")
+    print(f"link_terms: {changed} page(s) {'would change' if check else 'changed'}"
+          + ("; run python3 docs/tools/link_terms.py to link them" if check and changed else ""))
     return 1 if check and changed else 0
 
 
