@@ -208,7 +208,7 @@ TEST(E3_6_summary_table, SoakJointedChainSemiImplicit) { soak_chain(SolverKind::
 // VBD holds the chain's hard joint rows (k = inf, so k_eff = rho) by dual ascent on the multiplier,
 // once per sweep. With rho = 1e5 N/m and 10 iterations (the defaults here) the multiplier
 // oscillates with a growing amplitude from the first steps and the state is non-finite after
-// about 2,500 steps at h = 1 ms (likewise at h = 0.1 ms); rho = 1e3 or 1e4 diverge faster, and
+// about 2,500 steps at h = 1 ms (likewise at h = 0.1 ms); rho = 1e3 or 1e4 diverge as well, and
 // 40 iterations at 1e5 hold it. A fixed rho is this compact version's simplification: the AVBD
 // paper (Giles et al. 2025) ramps each row's penalty. Found by this test; at rho = 1e6 N/m the chain holds.
 TEST(E3_6_summary_table, SoakJointedChainVbd) { soak_chain(SolverKind::vbd, 1e-3, 1e6); }
