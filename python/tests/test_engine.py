@@ -18,6 +18,19 @@ def _box_on_ground(z0):
     return b.finalize()
 
 
+def _settle(model, solver, steps, h=1e-3, request_force=False):
+    # collide -> step -> swap, the loop of E3 §9, for steps steps of h [s]; returns the last State
+    # and the Contacts record of the last collide.
+    pipeline = impulse.CollisionPipeline(model)
+    contacts = pipeline.contacts(request_force=request_force)
+    s0, s1, c = model.state(), model.state(), model.control()
+    for _ in range(steps):
+        pipeline.collide(s0, contacts)
+        solver.step(s0, s1, c, contacts, h)
+        s0, s1 = s1, s0
+    return s0, contacts
+
+
 def test_E1_3_box_mass_through_model_arrays():
     model = _box_on_ground(0.2)
     # E1 §3: m = 8 rho hx hy hz = 8 * 1000 * 0.1 * 0.05 * 0.025 = 1 kg; I_zz = m (hx^2 + hy^2) / 3
@@ -122,15 +135,8 @@ def test_E3_6_semi_implicit_penalty_rest_depth_and_no_force_readback():
     # the box sinks by m g / (4 ke) with ke = 2.5e3 N/m (Newton's default). And, as the course says
     # of this solver, it has no per-contact force producer: update_contacts refuses to fill force.
     model = _box_on_ground(0.03)
-    pipeline = impulse.CollisionPipeline(model)
-    contacts = pipeline.contacts()
     solver = impulse.solvers.SolverSemiImplicit(model)
-    s0, s1, c = model.state(), model.state(), model.control()
-    h = 1e-3
-    for _ in range(2000):
-        pipeline.collide(s0, contacts)
-        solver.step(s0, s1, c, contacts, h)
-        s0, s1 = s1, s0
+    s0, contacts = _settle(model, solver, 2000)
     assert 0.025 - s0.body_q[0, 2] == pytest.approx(1.0 * G / (4 * 2.5e3), rel=0.05)
     assert abs(s0.body_qd[0, 2]) < 1e-4
     with pytest.raises(RuntimeError, match="no per-contact force producer"):
@@ -145,15 +151,8 @@ def test_E3_6_summary_table_every_solver_rests_a_box_through_the_pipeline(name):
     # above its resting height comes to rest on the ground (centre within 1 mm of 0.025 m, the
     # penalty and compliant sides sink by under 1 mm here) and stays upright.
     model = _box_on_ground(0.03)
-    pipeline = impulse.CollisionPipeline(model)
-    contacts = pipeline.contacts(request_force=True)
     solver = getattr(impulse.solvers, name)(model)
-    s0, s1, c = model.state(), model.state(), model.control()
-    h = 1e-3
-    for _ in range(1500):
-        pipeline.collide(s0, contacts)
-        solver.step(s0, s1, c, contacts, h)
-        s0, s1 = s1, s0
+    s0, contacts = _settle(model, solver, 1500, request_force=True)
     assert s0.body_q[0, 2] == pytest.approx(0.025, abs=1e-3)
     assert np.linalg.norm(s0.body_qd[0]) < 1e-2
     assert abs(s0.body_q[0, 6]) == pytest.approx(1.0, abs=1e-6)  # quaternion w: no tipping
