@@ -209,6 +209,7 @@ TEST(E3_6_summary_table, SoakJointedChainSemiImplicit) { soak_chain(SolverKind::
 // once per sweep. With rho = 1e5 N/m and 10 iterations (the defaults here) the multiplier
 // oscillates with a growing amplitude from the first steps and the state is non-finite after
 // about 2,500 steps at h = 1 ms (likewise at h = 0.1 ms); rho = 1e3 or 1e4 diverge as well, and
-// 40 iterations at 1e5 hold it. A fixed rho is this compact version's simplification: the AVBD
-// paper (Giles et al. 2025) ramps each row's penalty. Found by this test; at rho = 1e6 N/m the chain holds.
+// 40 iterations at 1e5 hold it. Newton's SolverVBD picks each joint row's rho itself,
+// max(m_red / h^2, 9 K) with K = 1e5 N/m, 9e5 to 1e6 N/m for this chain, and holds it (parity case
+// vbd-sphere-chain); this compact version keeps one fixed rho. At rho = 1e6 N/m the chain holds.
 TEST(E3_6_summary_table, SoakJointedChainVbd) { soak_chain(SolverKind::vbd, 1e-3, 1e6); }
