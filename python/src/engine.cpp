@@ -18,10 +18,10 @@
 #include <sstream>
 
 #include "e1/model.h"
-#include "e3/collision_pipeline.h"
-#include "e3/model_collision.h"
-#include "e3/solver_semi_implicit.h"
-#include "e3/solver_xpbd.h"
+#include "e3/collision/collision_pipeline.h"
+#include "e3/collision/model_collision.h"
+#include "e3/solvers/penalty/solver_semi_implicit.h"
+#include "e3/solvers/xpbd/solver_xpbd.h"
 
 namespace py = pybind11;
 
