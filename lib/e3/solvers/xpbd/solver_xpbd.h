@@ -1,12 +1,19 @@
 // SolverXPBD: the rigid-body XPBD step as course E3 §4-§5 walks through it, and the force readback
 // of §8 (update_contacts).
 //
-// step(state_in, state_out, control, contacts, h):
-//   1. fresh contact-impulse buffer (zero), 2. body_f + joint_f into a temporary wrench (state_in is
-//   never written), 3. the E1 §10 predictor (integrate_bodies), 4. `iterations` times, no tolerance
-//   and no early exit: clear deltas -> rigid contacts -> weighted apply -> joints -> apply,
-//   5. the position impulses are saved for update_contacts, 6. the restitution pass when enabled,
-//   then kinematic bodies get their prescribed state back.
+// step(state_in, state_out, control, contacts, h) is a list of stages, each a function of its own
+// (solver_xpbd_kernels.cpp; the restitution pass is xpbd_restitution.cpp):
+//   check_step              guards; the record's count and each row's two bodies
+//   1. begin_step           fresh contact-impulse buffer (zero), per-body contact segments
+//   2. gather_external_wrench  body_f + joint_f into a temporary wrench (state_in is never written)
+//   3. predict              the E1 §10 predictor (integrate_bodies)
+//   4. `iterations` times, no tolerance and no early exit:
+//        solve_contacts -> apply_contact_deltas (weighted) -> accumulate_contact_impulses
+//        -> solve_joints -> apply_joint_deltas
+//   5. store_impulses       position impulses for update_contacts, body_parent_f
+//   6. apply_restitution    the §5 velocity pass, when enabled
+//   restore_kinematic       kinematic bodies get their prescribed state back
+//   finish_trace            the trace's per-iteration counts, from one readback at the end
 // Accumulation is deterministic: each body sums its contacts' (or joints') deltas in a fixed order
 // (contacts sorted by body, lib/core/reduce.h's segmented-sum pattern), never with atomics, so a
 // CPU run is bitwise identical for any OpenMP thread count.
@@ -79,7 +86,40 @@ class SolverXPBD {
   /// Newton writes it into State.body_parent_f; the E1 State here has no such array.
   const Buffer<spatial_vector>& body_parent_f() const { return body_parent_f_; }
 
+  // The stages of step(), in order (solver_xpbd_kernels.cpp, xpbd_restitution.cpp). Public because
+  // nvcc allows its device lambdas only in public member functions; call step(), which runs them
+  // in this order on one step's rows.
+  int check_step(const State& in, const State& out, const Control& control, const ContactsView* contacts, real h);
+  void begin_step(const ContactsView* contacts, int count);
+  void gather_external_wrench(const State& in, const Control& control);
+  void predict(const State& in, State& out, real h);
+  void solve_contacts(State& out, const ContactsView& c, int it, real h);
+  void apply_contact_deltas(State& out, int it, real h);
+  void accumulate_contact_impulses(int it);
+  void solve_joints(State& out, real h);
+  void apply_joint_deltas(State& out, real h);
+  void store_impulses(const State& in, const Control& control, const ContactsView* contacts, real h);
+  void apply_restitution(State& out, const ContactsView& c, real h);
+  void restore_kinematic(const State& in, State& out);
+  void finish_trace();
+
  private:
+  /// What the stages of one step share; rebuilt by begin_step.
+  struct StepRows {
+    int count = 0;                                      // contact rows of this step
+    int contact_passes = 0;                             // contact iterations run so far
+    std::vector<int> sides;                             // host: body of shape0, shape1 of each row
+    Buffer<int> side;                                   // the same on the Model's device
+    Buffer<std::int64_t> contact_start, contact_entry;  // per body: (row * 2 + is_shape1), in row order
+    Buffer<spatial_vector> dA, dB;                      // this iteration's row deltas [N s, N m s]
+    Buffer<int> active;                                 // per iteration, per row: d < 0 (iterations x count)
+    Buffer<int> ever_active;                            // per row: active in some iteration
+    Buffer<spatial_vector> joint_impulse;               // per joint: child-side position impulse [N s, N m s]
+    Buffer<spatial_vector> joint_dP, joint_dC;          // this iteration's joint deltas
+    Buffer<transform> q_pred;                           // predicted poses (restitution only)
+    Buffer<spatial_vector> qd_pred;                     // predicted velocities (restitution only)
+  };
+
   const Model* model_;
   vec3 gravity_;
   Buffer<real> inv_mass_eff_;     // [1/kg], zero for kinematic bodies
@@ -95,6 +135,7 @@ class SolverXPBD {
   bool have_impulse_ = false;
   real last_h_ = 0;
   XpbdStepTrace trace_;
+  StepRows step_;
 };
 
 // Host helpers of the step (lib/e3/solvers/xpbd/solver_xpbd.cpp).
