@@ -69,7 +69,7 @@ class GeneralizedDynamics {
   BlockDiagonalMatrix mass_matrix(const std::vector<real>& q) const;
   /// Velocity-product accelerations of every body with qdd = 0 (a_C [m/s^2], alpha [rad/s^2]).
   std::vector<spatial_vector> bias_accelerations(const std::vector<real>& q, const std::vector<real>& qd) const;
-  /// @formula E3.6-featherstone  Generalized force (course E3 §6): the body wrenches projected by J^T,
+  /// Part of E3.6-featherstone (tagged on mass_matrix): generalized force (course E3 §6): the body wrenches projected by J^T,
   ///   tau = joint_f + sum_b J_b^T ( f_b + m_b g - m_b a0_b ,  tau_b - I_b alpha0_b - omega_b x I_b omega_b )
   /// body_f: world wrenches at each COM (contacts, body_f); joint_f [N or N m] per DOF.
   Eigen::VectorXd generalized_force(const std::vector<real>& q, const std::vector<real>& qd,

@@ -10,7 +10,7 @@
 
 namespace impulse {
 
-/// @formula E3.6-featherstone  SolverFeatherstone.step (course E3 §6):
+/// SolverFeatherstone.step, E3.6-featherstone (tagged on GeneralizedDynamics::mass_matrix) (course E3 §6):
 ///   FK(q, qd) -> body wrenches (body_f + penalty contacts) -> tau = J^T (...) + joint_f
 ///   H = J^T I J + armature (refreshed every update_mass_matrix_interval steps) -> Cholesky
 ///   qdd = H^-1 tau;  H, J and the Cholesky are per articulation (block-diagonal), never dense;  qd+ = qd + h qdd;  q+ = q + h N(q) qd+;  body_q/qd = FK(q+, qd+)

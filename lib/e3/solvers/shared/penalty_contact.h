@@ -41,7 +41,7 @@ IMPULSE_HD inline real penalty_normal_scalar(real d, real v_n, real ke, real kd)
   return ke * d + damping;
 }
 
-/// @formula E3.6-penalty-law  Huber-regularised friction of the penalty contact (course E3 §6).
+/// The friction half of E3.6-penalty-law (tagged on penalty_normal_scalar): Huber-regularised friction of the penalty contact (course E3 §6).
 ///   s   = norm_huber(v_t, delta)
 ///   f_t = v_t / s * min(kf s, -mu a_n)      for s > 0, while d < 0       [N]
 /// v_t [m/s] tangential relative velocity (v_A - v_B minus its n_i part); returns 0 when s = 0.

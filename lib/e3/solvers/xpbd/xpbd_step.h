@@ -156,7 +156,7 @@ struct XpbdJointDelta {
   spatial_vector dC;  // impulse on the child
 };
 
-/// @formula E3.4-joint-helper-denominator  One positional row of a joint (course E3 §4):
+/// One positional row of a joint, with E3.4-joint-helper-denominator (xpbd_joint_denominator) (course E3 §4):
 ///   dlambda = -(err + alpha b derr) / den,   den = (h + alpha b) w + alpha / h   (xpbd_joint_denominator)
 /// along unit direction n between anchors at lever arms r_p, r_c [m]; err [m], derr [m/s]. As in
 /// Newton 1.6.1 (newton/_src/solvers/xpbd/kernels.py, solve_body_joints), the row's translation is
