@@ -92,7 +92,7 @@ void register_step(Registry& r) {
 }
 
 void register_restitution_pass(Registry& r) {
-  const char* pass = "lib/e3/solvers/xpbd/solver_xpbd_kernels.cpp: SolverXPBD::step (restitution pass)";
+  const char* pass = "lib/e3/solvers/xpbd/xpbd_restitution.cpp: SolverXPBD::apply_restitution";
   r.add(rule("E3.5-restitution-gate", "the restitution pass runs only with enable_restitution", "E3 §5", pass));
   r.add(rule("E3.5-restitution-record", "predicted velocities are recorded; marked contacts grouped by body pair", "E3 §5", pass));
   r.add(rule("E3.5-manifold-cap", "at most 12 contacts per manifold, chosen deterministically", "E3 §5",
