@@ -8,7 +8,13 @@ Fails when
   - a test suite named like an ID (E1_..., E3_..., ST_...) names no registered ID,
   - a prose-only item gives no reason,
   - an exercise TOML file is not registered, or a registered exercise has no TOML file,
-  - golden/course/inventory.tsv is out of date with ../shared/course (when that folder exists).
+  - golden/course/inventory.tsv is out of date with ../shared/course (when that folder exists),
+  - one formula, one function: an implemented formula-kind ID has no `@formula ID` tag in lib/ or
+    tags on more than one declaration, the tag is not in the file the registry's function field
+    names first, or the declaration it documents names none of that field's first functions,
+  - an implemented formula-kind ID has no chapter anchor `(ID)=` in chapters/.
+A tag is `@formula ID [ID ...]  text` in the comment block directly above the declaration; the
+declaration is the block of lines after the comment, up to the next blank or comment line.
 Prints a one-line summary per chapter. Usage: coverage_check.py IMPULSE_BINARY REPO_ROOT
 """
 import json
@@ -20,6 +26,62 @@ import sys
 
 def suite_of(ident: str) -> str:
     return re.sub(r"[.-]", "_", ident)
+
+
+TAG = re.compile(r"@formula\s+(.*)")
+TAG_ID = re.compile(r"\b(?:E1|E3|ST)\.[0-9]+-[A-Za-z0-9-]+")
+
+
+def formula_tags(root: pathlib.Path) -> dict:
+    """ID -> [(file relative to the repository, the declaration lines the tag documents)]."""
+    tags = {}
+    for src in sorted(list((root / "lib").rglob("*.h")) + list((root / "lib").rglob("*.cpp"))):
+        lines = src.read_text(encoding="utf-8").splitlines()
+        for n, line in enumerate(lines):
+            m = TAG.search(line)
+            if not m or not line.lstrip().startswith("//"):
+                continue
+            ids = TAG_ID.findall(m.group(1).split("  ")[0])
+            k = n
+            while k < len(lines) and lines[k].lstrip().startswith("//"):
+                k += 1
+            decl = []
+            while k < len(lines) and lines[k].strip() and not lines[k].lstrip().startswith("//"):
+                decl.append(lines[k])
+                k += 1
+            for ident in ids:
+                tags.setdefault(ident, []).append((src.relative_to(root).as_posix(), "\n".join(decl)))
+    return tags
+
+
+def formula_problems(root: pathlib.Path, registered: dict) -> list:
+    problems = []
+    tags = formula_tags(root)
+    anchors = set()
+    for md in (root / "chapters").rglob("*.md"):
+        anchors |= set(re.findall(r"^\(([^)]+)\)=", md.read_text(encoding="utf-8"), re.M))
+    for ident, it in registered.items():
+        if it["kind"] != "formula" or it["status"] != "implemented":
+            continue
+        found = tags.get(ident, [])
+        first = (it.get("function") or "").split(";")[0]
+        path, _, names = first.partition(":")
+        names = [w.strip().split(" ")[0].split("::")[-1] for w in names.split(",") if w.strip()]
+        if not found:
+            problems.append(f"{ident} is a formula without an @formula tag in lib/ (the registry names '{first}')")
+        elif len(found) > 1:
+            where = "; ".join(f"{f}: {d.splitlines()[0].strip()[:60] if d else '?'}" for f, d in found)
+            problems.append(f"{ident} has an @formula tag on {len(found)} declarations ({where}); one formula, one function")
+        else:
+            f, decl = found[0]
+            if f != path.strip():
+                problems.append(f"{ident}: the registry names {path.strip()} but the @formula tag is in {f}")
+            elif names and not any(re.search(r"\b" + re.escape(n) + r"\b", decl) for n in names):
+                problems.append(f"{ident}: the registry names {', '.join(names)} but the @formula tag documents "
+                                f"'{decl.splitlines()[0].strip()[:60] if decl else '(nothing)'}'")
+        if ident not in anchors:
+            problems.append(f"{ident} has no chapter anchor ({ident})= in chapters/")
+    return problems
 
 
 def main(binary: str, root: str) -> int:
@@ -53,6 +115,8 @@ def main(binary: str, root: str) -> int:
     for s in sorted(suites):
         if re.match(r"^(E1|E3|ST)_[0-9]+_", s) and s not in by_suite:
             problems.append(f"test suite {s} names no registered ID")
+
+    problems += formula_problems(root, registered)
 
     exercise_files = {}
     for toml in (root / "exercises").rglob("*.toml"):

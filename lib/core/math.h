@@ -174,7 +174,8 @@ IMPULSE_HD inline vec3 transform_point(const transform& t, vec3 x) { return quat
 ///   v^W = R_WB v^B                  (no translation, unlike a point)
 IMPULSE_HD inline vec3 transform_vector(const transform& t, vec3 v) { return quat_rotate(t.q, v); }
 
-/// @formula E1.2-rigid-transform  Composition of rigid transforms (course E1 §2).
+/// Composition of rigid transforms (course E1 §2): the second half of E1.2-rigid-transform,
+/// whose tag is on transform_point.
 ///   T_WC = T_WB T_BC:  R_WC = R_WB R_BC,  p_WC = R_WB p_BC + p_WB
 IMPULSE_HD inline transform transform_multiply(const transform& a, const transform& b) {
   return {transform_point(a, b.p), quat_mul(a.q, b.q)};

@@ -19,6 +19,15 @@
 #include <cuda_runtime.h>
 #endif
 
+// Device code by construction: in a CUDA build a translation unit that can launch work must be
+// compiled by nvcc (lib/CMakeLists.txt selects every library source that reaches this header).
+// One compiled by the host compiler would build and fail only at run time on a GPU, so it stops
+// the build here instead. A test that launches on the CPU only says so with
+// IMPULSE_HOST_ONLY_PARALLEL_FOR.
+#if defined(IMPULSE_WITH_CUDA) && !defined(__CUDACC__) && !defined(IMPULSE_HOST_ONLY_PARALLEL_FOR)
+#error "core/parallel_for.h in a CUDA build must be compiled by nvcc (see lib/CMakeLists.txt)"
+#endif
+
 namespace impulse {
 
 #if defined(__CUDACC__)

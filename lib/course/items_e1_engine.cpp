@@ -447,11 +447,11 @@ void register_section9_10(Registry& r) {
            return Values{{"q1", as_values(q1)}, {"p1", as_values(origin_from_com(vector3(v, "c1"), q1, vector3(v, "c_B")))}};
          }});
   rule(r, "E1.1-contacts-sample", "rule", "a Contacts record samples the state it was collided on, not the stepped one",
-       "E1 §1", "lib/e3/collision_pipeline.h: CollisionPipeline::collide");
+       "E1 §1", "lib/e3/collision/collision_pipeline.h: CollisionPipeline::collide");
   rule(r, "E1.7-sample-phase", "rule", "pre-step contacts belong to the input pose; collide again for post-step geometry",
-       "E1 §7", "lib/e3/collision_pipeline.h: CollisionPipeline::collide, lib/e3/solver_xpbd.h: update_contacts");
+       "E1 §7", "lib/e3/collision/collision_pipeline.h: CollisionPipeline::collide, lib/e3/solvers/xpbd/solver_xpbd.h: update_contacts");
   rule(r, "E1.10-xpbd-not-euler", "rule", "XPBD corrects the Euler prediction: equal without constraints, not with them", s,
-       "lib/e3/solver_xpbd.h: SolverXPBD::step (predictor: lib/e1/integrator.h)");
+       "lib/e3/solvers/xpbd/solver_xpbd.h: SolverXPBD::step (predictor: lib/e1/integrator.h)");
   rule(r, "E1.10-angular-damping-order", "rule", "angular damping scales the output omega after the quaternion update", s,
        "lib/e1/integrator.h: damp_angular");
   r.add({"E1.10-unit-check", "formula", "[h f/m] = m/s and [h I^-1 tau] = rad/s", s, Status::implemented, "",

@@ -3,9 +3,9 @@
 #include <Eigen/Dense>
 
 #include "course/registry.h"
-#include "e3/contact_record.h"
+#include "e3/contacts/contact_record.h"
 #include "e3/dynamics_model.h"
-#include "e3/materials.h"
+#include "e3/contacts/materials.h"
 
 namespace impulse::course {
 
@@ -83,38 +83,38 @@ void register_section1(Registry& r) {
 void register_section2(Registry& r) {
   const char* S = "E3 §2";
   r.add(plain("E3.2-xpbd-activation", "rule", "a record inside the gap is kept but gets no XPBD normal correction", S,
-              "lib/e3/xpbd_contact.h: xpbd_normal_impulse; lib/e3/model_collision.h: XpbdContactInput"));
+              "lib/e3/solvers/xpbd/xpbd_contact.h: xpbd_normal_impulse; lib/e3/collision/model_collision.h: XpbdContactInput"));
   r.add(plain("E3.2-pipeline-api", "rule", "CollisionPipeline(model), pipeline.contacts(), pipeline.collide(state, contacts)",
-              S, "lib/e3/collision_pipeline.h: CollisionPipeline"));
+              S, "lib/e3/collision/collision_pipeline.h: CollisionPipeline"));
   r.add(plain("E3.2-pipeline-order", "rule", "clear/AABB, filtering, broad phase, narrow phase, reduction/matching, Contacts",
-              S, "lib/e3/collision_pipeline.cpp: CollisionPipeline::collide"));
+              S, "lib/e3/collision/collision_pipeline.cpp: CollisionPipeline::collide"));
   r.add(plain("E3.2-collide-uses-passed-state", "rule", "collide reads the body poses it is given, nothing else", S,
-              "lib/e3/collision_pipeline.cpp: CollisionPipeline::collide"));
+              "lib/e3/collision/collision_pipeline.cpp: CollisionPipeline::collide"));
   r.add(plain("E3.2-broadphase-modes", "rule", "nxn, sap and explicit only generate candidates, and the same ones", S,
-              "lib/e3/collision_kernels.cpp: broad_phase_nxn, broad_phase_sap, broad_phase_explicit"));
+              "lib/e3/collision/collision_kernels.cpp: broad_phase_nxn, broad_phase_sap, broad_phase_explicit"));
   r.add(plain("E3.2-geometry-routes", "rule", "convex pairs by GJK/EPA, meshes by BVH, SDF/hydroelastic separate", S,
-              "lib/e3/narrow_phase.h: geometry_route, convex_contact_candidates, triangle_contact_candidates, "
+              "lib/e3/collision/narrow_phase.h: geometry_route, convex_contact_candidates, triangle_contact_candidates, "
               "triangle_feature_candidates"));
   r.add(plain("E3.2-reduction", "rule", "reduction bounds and changes the contact set; it is not a solver iteration", S,
-              "lib/e3/narrow_phase.h: reduce_contacts, keep_deepest_layer"));
+              "lib/e3/collision/narrow_phase.h: reduce_contacts, keep_deepest_layer"));
   r.add(plain("E3.2-hydro-preconditions", "rule", "hydroelastic needs both sides qualified; planes have the flag off", S,
-              "lib/e3/collision_model.cpp: add_shape_plane; lib/e3/narrow_phase.h: geometry_route"));
+              "lib/e3/collision/collision_model.cpp: add_shape_plane; lib/e3/collision/narrow_phase.h: geometry_route"));
   r.add(plain("E3.2-filter-table", "table", "world, group, pair filters, margin, gap and speculative gap", S,
-              "lib/e3/filter.h; lib/e3/contact_record.h"));
+              "lib/e3/collision/filter.h; lib/e3/contacts/contact_record.h"));
   r.add(plain("E3.2-shape-world", "rule", "different non-negative worlds never collide; -1 is shared but group-filtered", S,
-              "lib/e3/filter.h: test_world_and_group_pair"));
+              "lib/e3/collision/filter.h: test_world_and_group_pair"));
   r.add(plain("E3.2-collision-group", "rule", "0 none; positive with same or negative; negative with all but itself", S,
-              "lib/e3/filter.h: test_group_pair"));
+              "lib/e3/collision/filter.h: test_group_pair"));
   r.add(plain("E3.2-same-body-filter", "rule", "shapes of one body, exclusion pairs and joint parent/child are filtered", S,
-              "lib/e3/filter.h: shape_pair_passes_filters"));
+              "lib/e3/collision/filter.h: shape_pair_passes_filters"));
   r.add(plain("E3.2-margin", "rule", "margins push both surfaces out and add in the gap function", S,
-              "lib/e3/contact_record.h: effective_thickness"));
+              "lib/e3/contacts/contact_record.h: effective_thickness"));
   r.add(plain("E3.2-gap", "rule", "gap keeps candidates beyond the surface; the default is the builder's rigid_gap", S,
-              "lib/e3/collision_model.cpp: CollisionSceneBuilder::add_shape"));
+              "lib/e3/collision/collision_model.cpp: CollisionSceneBuilder::add_shape"));
   r.add(plain("E3.2-speculative-gap", "rule", "optional widening by speed x dt, capped; not continuous detection", S,
-              "lib/e3/contact_record.h: speculative_gap"));
+              "lib/e3/contacts/contact_record.h: speculative_gap"));
   r.add({"E3.2-gap-function", "formula", "d = n^T (p1 - p0) - (m0 + m1)", S, Status::implemented, "",
-         "lib/e3/contact_record.h: contact_surface_separation",
+         "lib/e3/contacts/contact_record.h: contact_surface_separation",
          {in_vec("p0", "m", "world core point of shape0"), in_vec("p1", "m", "world core point of shape1"),
           in_vec("n", "-", "unit normal from shape0 to shape1"), in_scalar("m0", "m", "effective thickness of shape0"),
           in_scalar("m1", "m", "effective thickness of shape1")},
@@ -124,47 +124,47 @@ void register_section2(Registry& r) {
                                                            scalar(v, "m0"), scalar(v, "m1"))}}};
          }});
   r.add(plain("E3.2-writer-accept", "rule", "a candidate is written when d <= gap0 + gap1 (inclusive)", S,
-              "lib/e3/contact_record.h: writer_accepts; lib/e3/narrow_phase.h"));
+              "lib/e3/contacts/contact_record.h: writer_accepts; lib/e3/collision/narrow_phase.h"));
   r.add(plain("E3.2-record-table", "table", "the fields of the Contacts record, their frames and units", S,
-              "lib/e3/contacts.h: Contacts"));
+              "lib/e3/contacts/contacts.h: Contacts"));
   r.add(plain("E3.2-field-count", "rule", "rigid_contact_count is one element, not the capacity", S,
-              "lib/e3/contacts.h: Contacts::rigid_contact_count"));
+              "lib/e3/contacts/contacts.h: Contacts::rigid_contact_count"));
   r.add(plain("E3.2-field-shape", "rule", "shape0/1 are shape ids; the body is shape_body[shape], -1 static", S,
-              "lib/e3/contacts.h: rigid_contact_shape0/1"));
+              "lib/e3/contacts/contacts.h: rigid_contact_shape0/1"));
   r.add(plain("E3.2-field-point", "rule", "point0/1 are in each body's frame (world when static)", S,
-              "lib/e3/collision_kernels.cpp: write_contacts, eval_rigid_contact_kinematics"));
+              "lib/e3/collision/collision_kernels.cpp: write_contacts, eval_rigid_contact_kinematics"));
   r.add(plain("E3.2-field-normal", "rule", "the normal is a world unit vector from shape0 to shape1", S,
-              "lib/e3/narrow_phase.h: convex_contact_candidates"));
+              "lib/e3/collision/narrow_phase.h: convex_contact_candidates"));
   r.add(plain("E3.2-field-offset", "rule", "offset0/1 are body-frame and turn with the body", S,
-              "lib/e3/collision_kernels.cpp: write_contacts"));
+              "lib/e3/collision/collision_kernels.cpp: write_contacts"));
   r.add(plain("E3.2-field-margin", "rule", "margin0/1 is radius + shape margin, not shape_margin", S,
-              "lib/e3/collision_kernels.cpp: write_contacts"));
+              "lib/e3/collision/collision_kernels.cpp: write_contacts"));
   r.add(plain("E3.2-field-overrides", "rule", "per-contact stiffness/damping/friction: 0 means unset", S,
-              "lib/e3/materials.h: penalty_mix; lib/e3/collision_kernels.cpp: write_contacts"));
+              "lib/e3/contacts/materials.h: penalty_mix; lib/e3/collision/collision_kernels.cpp: write_contacts"));
   r.add(plain("E3.2-field-force", "rule", "the force array exists only when requested before allocation", S,
-              "lib/e3/contacts.h: Contacts::Contacts(request_force)"));
-  r.add(plain("E3.2-clear", "rule", "clear() resets the count only", S, "lib/e3/contacts.cpp: Contacts::clear"));
+              "lib/e3/contacts/contacts.h: Contacts::Contacts(request_force)"));
+  r.add(plain("E3.2-clear", "rule", "clear() resets the count only", S, "lib/e3/contacts/contacts.cpp: Contacts::clear"));
   r.add(plain("E3.2-overflow-count", "rule", "the count is taken first, writes past capacity skipped: count > capacity", S,
-              "lib/e3/collision_kernels.cpp: write_contacts"));
+              "lib/e3/collision/collision_kernels.cpp: write_contacts"));
   r.add(plain("E3.2-overflow-policy", "rule", "an overflowed record is refused, never clamped", S,
-              "lib/e3/contacts.cpp: Contacts::checked_count, snapshot_contact_geometry"));
+              "lib/e3/contacts/contacts.cpp: Contacts::checked_count, snapshot_contact_geometry"));
   r.add(plain("E3.2-verify-buffers", "rule", "verify_buffers warns on overflow; no reallocation or roll-back", S,
-              "lib/e3/collision_pipeline.cpp: CollisionPipeline::collide"));
+              "lib/e3/collision/collision_pipeline.cpp: CollisionPipeline::collide"));
   r.add(plain("E3.2-contact-matching", "rule", "latest/sticky correspondence between frames; sorted rows; reset", S,
-              "lib/e3/collision_pipeline.cpp: CollisionPipeline::match"));
+              "lib/e3/collision/collision_pipeline.cpp: CollisionPipeline::match"));
   r.add(plain("E3.2-matching-not-warmstart", "rule", "matching stores geometry only; a row index is no contact ID", S,
-              "lib/e3/collision_pipeline.cpp: CollisionPipeline::match"));
+              "lib/e3/collision/collision_pipeline.cpp: CollisionPipeline::match"));
 }
 
 void register_section3(Registry& r) {
   const char* S = "E3 §3";
   auto two_mu = std::vector<Quantity>{in_scalar("mu0", "-", "friction of shape 0"), in_scalar("mu1", "-", "friction of shape 1")};
   r.add(plain("E3.3-shapeconfig-units", "rule", "ShapeConfig fields and units (kh in N/m^3, torsional/rolling in m)", S,
-              "lib/e3/materials.h: ShapeMaterial"));
+              "lib/e3/contacts/materials.h: ShapeMaterial"));
   r.add(plain("E3.3-material-table", "table", "each solver path combines the two sides' materials its own way", S,
-              "lib/e3/materials.h: combined_mu and the *_mix functions"));
+              "lib/e3/contacts/materials.h: combined_mu and the *_mix functions"));
   r.add({"E3.3-xpbd-friction-mix", "formula", "XPBD: arithmetic mean of mu, torsional and rolling friction", S,
-         Status::implemented, "", "lib/e3/materials.h: xpbd_friction_mix",
+         Status::implemented, "", "lib/e3/contacts/materials.h: xpbd_friction_mix",
          {in_scalar("mu0", "-", "friction of shape 0"), in_scalar("mu1", "-", "friction of shape 1"),
           in_scalar("t0", "m", "torsional friction of shape 0"), in_scalar("t1", "m", "torsional friction of shape 1"),
           in_scalar("r0", "m", "rolling friction of shape 0"), in_scalar("r1", "m", "rolling friction of shape 1")},
@@ -179,7 +179,7 @@ void register_section3(Registry& r) {
            return Values{{"mu", {m.mu}}, {"mu_torsional", {m.mu_torsional}}, {"mu_rolling", {m.mu_rolling}}};
          }});
   r.add({"E3.3-xpbd-restitution-mix", "formula", "XPBD restitution pass: e = (e0 + e1)/2", S, Status::implemented, "",
-         "lib/e3/materials.h: xpbd_restitution_mix",
+         "lib/e3/contacts/materials.h: xpbd_restitution_mix",
          {in_scalar("e0", "-", "restitution of shape 0"), in_scalar("e1", "-", "restitution of shape 1")},
          {{"e", "-", 1, "combined restitution"}},
          [](const Values& v) {
@@ -188,7 +188,7 @@ void register_section3(Registry& r) {
            return Values{{"e", {xpbd_restitution_mix(a, b)}}};
          }});
   r.add({"E3.3-penalty-mix", "formula", "penalty: means of ke, kd, kf, ka, mu; positive per-contact values override", S,
-         Status::implemented, "", "lib/e3/materials.h: penalty_mix",
+         Status::implemented, "", "lib/e3/contacts/materials.h: penalty_mix",
          {in_scalar("ke0", "N/m", "stiffness 0"), in_scalar("ke1", "N/m", "stiffness 1"),
           in_scalar("kd0", "N s/m", "damping 0"), in_scalar("kd1", "N s/m", "damping 1"),
           in_scalar("kf0", "N s/m", "friction damping 0"), in_scalar("kf1", "N s/m", "friction damping 1"),
@@ -209,7 +209,7 @@ void register_section3(Registry& r) {
            return Values{{"ke", {m.ke}}, {"kd", {m.kd}}, {"kf", {m.kf}}, {"ka", {m.ka}}, {"mu", {m.mu}}};
          }});
   r.add({"E3.3-vbd-mix", "formula", "VBD: means of ke and kd, mu = sqrt(mu0 mu1)", S, Status::implemented, "",
-         "lib/e3/materials.h: vbd_mix",
+         "lib/e3/contacts/materials.h: vbd_mix",
          {in_scalar("ke0", "N/m", "stiffness 0"), in_scalar("ke1", "N/m", "stiffness 1"),
           in_scalar("kd0", "N s/m", "damping 0"), in_scalar("kd1", "N s/m", "damping 1"),
           in_scalar("mu0", "-", "friction 0"), in_scalar("mu1", "-", "friction 1")},
@@ -222,7 +222,7 @@ void register_section3(Registry& r) {
            return Values{{"ke", {m.ke}}, {"kd", {m.kd}}, {"mu", {m.mu}}};
          }});
   r.add({"E3.3-mujoco-mix", "rule", "MuJoCo adapter: priority wins; else max friction and condim, solmix weights", S,
-         Status::implemented, "", "lib/e3/materials.h: mujoco_mix",
+         Status::implemented, "", "lib/e3/contacts/materials.h: mujoco_mix",
          {in_scalar("mu0", "-", "friction 0"), in_scalar("mu1", "-", "friction 1"),
           in_scalar("priority0", "-", "priority 0"), in_scalar("priority1", "-", "priority 1"),
           in_scalar("condim0", "-", "condim 0"), in_scalar("condim1", "-", "condim 1"),
@@ -239,7 +239,7 @@ void register_section3(Registry& r) {
            return Values{{"mu", {m.friction[0]}}, {"condim", {double(m.condim)}}, {"mix", {m.mix}}};
          }});
   r.add({"E3.3-kamino-mix", "rule", "Kamino: average/multiply/max/min; defaults average friction, min restitution", S,
-         Status::implemented, "", "lib/e3/materials.h: kamino_mix, kamino_combine",
+         Status::implemented, "", "lib/e3/contacts/materials.h: kamino_mix, kamino_combine",
          {in_scalar("x0", "-", "value of shape 0"), in_scalar("x1", "-", "value of shape 1")},
          {{"average", "-", 1, "(x0 + x1)/2"}, {"multiply", "-", 1, "x0 x1"}, {"max", "-", 1, "max"}, {"min", "-", 1, "min"},
           {"default_mu", "-", 1, "friction with the default mode (average)"},
@@ -257,7 +257,7 @@ void register_section3(Registry& r) {
                          {"default_e", {d.restitution}}};
          }});
   r.add({"E3.3-mu-example", "example", "mu 0.2 and 0.8: XPBD/penalty 0.5, VBD 0.4, MuJoCo 0.8", S, Status::implemented,
-         "", "lib/e3/materials.h: combined_mu", two_mu,
+         "", "lib/e3/contacts/materials.h: combined_mu", two_mu,
          {{"mu_xpbd", "-", 1, "XPBD"}, {"mu_penalty", "-", 1, "SemiImplicit / Featherstone"}, {"mu_vbd", "-", 1, "VBD"},
           {"mu_mujoco", "-", 1, "MuJoCo adapter, equal priority"}, {"mu_kamino", "-", 1, "Kamino, default mode"}},
          [](const Values& v) {
@@ -269,7 +269,7 @@ void register_section3(Registry& r) {
                          {"mu_kamino", {combined_mu(SolverPath::kamino, a, b)}}};
          }});
   r.add({"E3.3-hydro-Fagg", "formula", "F_agg = sum_i A_i p_i n_i", S, Status::implemented, "",
-         "lib/e3/materials.h: hydro_force_aggregate",
+         "lib/e3/contacts/materials.h: hydro_force_aggregate",
          {in_vec("A", "m^2", "areas of three pressure elements"), in_vec("p", "Pa", "their pressures"),
           in_vec("n0", "-", "unit normal of element 0"), in_vec("n1", "-", "unit normal of element 1"),
           in_vec("n2", "-", "unit normal of element 2")},
@@ -281,7 +281,7 @@ void register_section3(Registry& r) {
            return Values{{"F_agg", as_values(hydro_force_aggregate(area, pressure, n, 3))}};
          }});
   r.add({"E3.3-hydro-keq", "formula", "k_contact = ||F_agg|| / sum_j depth_j", S, Status::implemented, "",
-         "lib/e3/materials.h: hydro_equivalent_stiffness",
+         "lib/e3/contacts/materials.h: hydro_equivalent_stiffness",
          {in_vec("F_agg", "N", "aggregated force"), in_vec("depth", "m", "penetration depths of three reduced contacts")},
          {{"k_contact", "N/m", 1, "equivalent contact stiffness"}},
          [](const Values& v) {
@@ -290,14 +290,14 @@ void register_section3(Registry& r) {
            return Values{{"k_contact", {hydro_equivalent_stiffness(vector3(v, "F_agg"), depth, 3)}}};
          }});
   r.add({"E3.3-hydro-kh-series", "formula", "k_eff = k_a k_b / (k_a + k_b)", S, Status::implemented, "",
-         "lib/e3/materials.h: hydro_kh_series",
+         "lib/e3/contacts/materials.h: hydro_kh_series",
          {in_scalar("k_a", "N/m^3", "kh of side a"), in_scalar("k_b", "N/m^3", "kh of side b")},
          {{"k_eff", "N/m^3", 1, "series stiffness"}},
          [](const Values& v) { return Values{{"k_eff", {hydro_kh_series(scalar(v, "k_a"), scalar(v, "k_b"))}}}; }});
   r.add(prose("E3.3-hydro-not-deformable", "rule", "the hydroelastic route does not make shapes deformable", S,
               "an interpretation caution; impulse builds no hydroelastic route, so there is nothing to execute"));
   r.add(plain("E3.3-hydro-consumers", "rule", "only penalty paths (and MuJoCo without its own contacts) use contact stiffness",
-              S, "lib/e3/materials.h: consumes_contact_stiffness, XpbdContactMaterial"));
+              S, "lib/e3/contacts/materials.h: consumes_contact_stiffness, XpbdContactMaterial"));
 }
 
 void register_exercises(Registry& r) {

@@ -6,11 +6,11 @@
 #include <stdexcept>
 
 #include "course/registry.h"
-#include "e3/solver_compare.h"
-#include "e3/padmm.h"
-#include "e3/solver_featherstone.h"
-#include "e3/vbd_rigid.h"
-#include "e3/penalty_contact.h"
+#include "course/e3/solver_compare.h"
+#include "e3/solvers/padmm/padmm.h"
+#include "e3/solvers/generalized/solver_featherstone.h"
+#include "e3/solvers/vbd/vbd_rigid.h"
+#include "e3/solvers/shared/penalty_contact.h"
 
 namespace impulse::course {
 
@@ -26,7 +26,7 @@ Item rule(const char* id, const char* kind, const char* title, const char* secti
 void register_penalty(Registry& r) {
   r.add({"E3.6-penalty-law", "formula", "penalty normal scalar ke d + kd min(v_n, 0) and Huber-regularised friction",
          "E3 §6", Status::implemented, "",
-         "lib/e3/penalty_contact.h: penalty_normal_scalar, penalty_friction, norm_huber",
+         "lib/e3/solvers/shared/penalty_contact.h: penalty_normal_scalar, penalty_friction, norm_huber",
          {s("d", "m", "gap along the internal normal (negative: penetrating)"),
           s("v_n", "m/s", "normal relative velocity n_i . (v_A - v_B)"), v("v_t", "m/s", "tangential relative velocity"),
           s("ke", "N/m", "stiffness"), s("kd", "N s/m", "damping"), s("kf", "N s/m", "friction stiffness"),
@@ -44,11 +44,11 @@ void register_penalty(Registry& r) {
          }});
   r.add(rule("E3.6-penalty-write-and-adhesion", "rule",
              "body A gets -(n_i a_n + f_t), B the opposite; d >= ka skipped; friction only while d < 0", "E3 §6",
-             "lib/e3/penalty_contact.h: eval_body_contact"));
+             "lib/e3/solvers/shared/penalty_contact.h: eval_body_contact"));
   r.add(rule("E3.6-semiimplicit-single-pass", "rule", "SemiImplicit assembles forces once per step, then integrates",
-             "E3 §6", "lib/e3/solver_semi_implicit.h: SolverSemiImplicit::step"));
+             "E3 §6", "lib/e3/solvers/penalty/solver_semi_implicit.h: SolverSemiImplicit::step"));
   r.add({"E3.6-symplectic-stability", "formula", "semi-implicit Euler on a linear spring is stable iff h sqrt(k/m) < 2",
-         "E3 §6", Status::implemented, "", "lib/e3/penalty_contact.h: semi_implicit_critical_step",
+         "E3 §6", Status::implemented, "", "lib/e3/solvers/shared/penalty_contact.h: semi_implicit_critical_step",
          {s("k", "N/m", "spring stiffness"), s("m", "kg", "mass")},
          {{"h_crit", "s", 1, "critical step 2 sqrt(m/k)"}},
          [](const Values& x) {
@@ -58,16 +58,16 @@ void register_penalty(Registry& r) {
          }});
   r.add(rule("E3.6-no-update-contacts", "rule",
              "SemiImplicit and Featherstone have no update_contacts producer: calling it is an error", "E3 §6",
-             "lib/e3/penalty_contacts_view.h: UpdateContactsNotImplemented"));
+             "lib/e3/contacts/penalty_contacts_view.h: UpdateContactsNotImplemented"));
 }
 
 void register_padmm(Registry& r) {
   r.add(rule("E3.6-kamino-overview", "rule",
              "Kamino-style maximal coordinates: forward dynamics, then velocity, then pose (Euler); joints as bilateral rows",
-             "E3 §6", "lib/e3/solver_padmm.h: SolverPADMM::step, append_joint_rows"));
+             "E3 §6", "lib/e3/solvers/padmm/solver_padmm.h: SolverPADMM::step, append_joint_rows"));
   // Read off a default-constructed PADMMSettings, the struct SolverPADMM is built with.
   r.add({"E3.6-padmm-defaults", "rule", "PADMM defaults: tolerances 1e-6, 200 iterations, containers warm start 0.9",
-         "E3 §6", Status::implemented, "", "lib/e3/padmm.h: PADMMSettings", {},
+         "E3 §6", Status::implemented, "", "lib/e3/solvers/padmm/padmm.h: PADMMSettings", {},
          {{"primal_tolerance", "N s", 1, "tolerance on the primal residual r_p"},
           {"dual_tolerance", "m/s", 1, "tolerance on the dual residual r_d"},
           {"compl_tolerance", "J", 1, "tolerance on the complementarity residual r_c"},
@@ -84,9 +84,9 @@ void register_padmm(Registry& r) {
                          {"warmstart_scale", {double(d.warmstart_scale)}}};
          }});
   r.add(rule("E3.6-padmm-convergence", "rule", "converged only when iterations > 1 and all three residuals meet tolerance",
-             "E3 §6", "lib/e3/padmm.h: padmm_converged"));
+             "E3 §6", "lib/e3/solvers/padmm/padmm.h: padmm_converged"));
   r.add(rule("E3.6-kamino-status", "rule", "per-world status (converged, iterations, r_p [N s], r_d [m/s], r_c [J])",
-             "E3 §6", "lib/e3/solver_padmm.h: SolverPADMM::status"));
+             "E3 §6", "lib/e3/solvers/padmm/solver_padmm.h: SolverPADMM::status"));
   r.add(rule("E3.10-ex7-padmm-vs-xpbd", "exercise", "reporting an exhausted PADMM budget", "E3 §10",
              "exercises/e3/E3.10-ex7-padmm-vs-xpbd.toml"));
 }
@@ -94,25 +94,25 @@ void register_padmm(Registry& r) {
 void register_generalized(Registry& r) {
   r.add(rule("E3.6-featherstone", "formula",
              "Featherstone: FK, J^T projection, H = J^T I J + armature, Cholesky, qdd, joint-space integration",
-             "E3 §6", "lib/e3/generalized_dynamics.h: GeneralizedDynamics::mass_matrix; lib/e3/solver_featherstone.h"));
+             "E3 §6", "lib/e3/solvers/generalized/generalized_dynamics.h: GeneralizedDynamics::mass_matrix; lib/e3/solvers/generalized/solver_featherstone.h"));
   r.add(rule("E3.6-shared-penalty-kernel", "rule", "SemiImplicit and Featherstone call the same penalty contact kernel",
-             "E3 §6", "lib/e3/penalty_contact_kernels.h: apply_penalty_contacts"));
+             "E3 §6", "lib/e3/solvers/shared/penalty_contact_kernels.h: apply_penalty_contacts"));
   // The integrator parse_integrator gives when no name is set (0 euler, 1 rk4, 2 implicit, 3 implicitfast).
   r.add({"E3.6-mujoco-integrator-default", "rule", "integrators euler, rk4, implicit, implicitfast; default implicitfast",
-         "E3 §6", Status::implemented, "", "lib/e3/solver_featherstone.h: parse_integrator", {},
+         "E3 §6", Status::implemented, "", "lib/e3/solvers/generalized/solver_featherstone.h: parse_integrator", {},
          {{"default_integrator", "-", 1, "0 euler, 1 rk4, 2 implicit, 3 implicitfast"}},
          [](const Values&) { return Values{{"default_integrator", {double(int(parse_integrator("")))}}}; }});
   r.add(rule("E3.6-integrator-table", "table", "what each of the four integrators does, and its order on a smooth chain",
-             "E3 §6", "lib/e3/solver_featherstone.h: SolverGeneralizedIntegrator"));
+             "E3 §6", "lib/e3/solvers/generalized/solver_featherstone.h: SolverGeneralizedIntegrator"));
   r.add(rule("E3.6-rk4-stages", "rule", "rk4: four forward evaluations per step with the classic weights", "E3 §6",
-             "lib/e3/solver_featherstone.h: SolverGeneralizedIntegrator::step"));
+             "lib/e3/solvers/generalized/solver_featherstone.h: SolverGeneralizedIntegrator::step"));
   r.add(rule("E3.6-euler-damping", "rule", "euler: velocity first, joint damping implicit", "E3 §6",
-             "lib/e3/solver_featherstone.h: SolverGeneralizedIntegrator::step"));
+             "lib/e3/solvers/generalized/solver_featherstone.h: SolverGeneralizedIntegrator::step"));
   r.add(rule("E3.6-implicit-vs-implicitfast", "rule",
              "implicit adds the RNE velocity derivative and solves by LU; implicitfast keeps the symmetric part", "E3 §6",
-             "lib/e3/solver_featherstone.h: SolverGeneralizedIntegrator::step"));
+             "lib/e3/solvers/generalized/solver_featherstone.h: SolverGeneralizedIntegrator::step"));
   r.add({"E3.6-velocity-implicit", "formula", "(M - h D) dv = h r, velocity-implicit update", "E3 §6",
-         Status::implemented, "", "lib/e3/solver_featherstone.h: velocity_implicit_step",
+         Status::implemented, "", "lib/e3/solvers/generalized/solver_featherstone.h: velocity_implicit_step",
          {s("M", "kg", "mass (1 DOF)"), s("D", "kg/s", "force derivative df/dv"), s("h", "s", "step"), s("r", "N", "total force")},
          {{"dv", "m/s", 1, "velocity change"}},
          [](const Values& x) {
@@ -124,7 +124,7 @@ void register_generalized(Registry& r) {
            return Values{{"dv", {velocity_implicit_step(M, D, r, scalar(x, "h"), false)[0]}}};
          }});
   r.add({"E3.6-linear-damping", "example", "linear damping f = -B v puts M + h B in the matrix", "E3 §6",
-         Status::implemented, "", "lib/e3/solver_featherstone.h: velocity_implicit_step (D = -B)",
+         Status::implemented, "", "lib/e3/solvers/generalized/solver_featherstone.h: velocity_implicit_step (D = -B)",
          {s("M", "kg", "mass"), s("B", "kg/s", "damping coefficient"), s("h", "s", "step"), s("r", "N", "total force")},
          {{"dv", "m/s", 1, "velocity change"}},
          [](const Values& x) {
@@ -136,12 +136,12 @@ void register_generalized(Registry& r) {
            return Values{{"dv", {velocity_implicit_step(M, D, r, scalar(x, "h"), true)[0]}}};
          }});
   r.add(rule("E3.6-advance-order", "rule", "velocity first, then positions; quaternions by rotation, not addition",
-             "E3 §6", "lib/e3/generalized_dynamics.h: GeneralizedDynamics::integrate_coords"));
+             "E3 §6", "lib/e3/solvers/generalized/generalized_dynamics.h: GeneralizedDynamics::integrate_coords"));
 }
 
 void register_vbd(Registry& r) {
   r.add({"E3.6-vbd-keff", "formula", "k_eff = k rho / (k + rho) of a compliant ALM row", "E3 §6", Status::implemented, "",
-         "lib/e3/vbd_rigid.h: compliant_alm_coefficients",
+         "lib/e3/solvers/vbd/vbd_rigid.h: compliant_alm_coefficients",
          {s("k", "N/m", "material stiffness"), s("rho", "N/m", "numerical metric")},
          {{"k_eff", "N/m", 1, "effective stiffness"}, {"s", "-", 1, "retention k / (k + rho)"}},
          [](const Values& x) {
@@ -150,10 +150,10 @@ void register_vbd(Registry& r) {
          }});
   r.add(rule("E3.6-vbd-structure", "rule",
              "VBD: fixed iterations of block descent, multiplier history, velocities from the pose history", "E3 §6",
-             "lib/e3/vbd_rigid.h: SolverVBD::step"));
+             "lib/e3/solvers/vbd/vbd_rigid.h: SolverVBD::step"));
   r.add(rule("E3.6-vbd-readback", "rule",
              "collect_rigid_contact_forces returns the force on body1 and needs the pose history actually used",
-             "E3 §6", "lib/e3/vbd_rigid.h: SolverVBD::collect_rigid_contact_forces"));
+             "E3 §6", "lib/e3/solvers/vbd/vbd_rigid.h: SolverVBD::collect_rigid_contact_forces"));
 }
 
 Item prose(const char* id, const char* kind, const char* title, const char* section, const char* reason) {
@@ -162,10 +162,10 @@ Item prose(const char* id, const char* kind, const char* title, const char* sect
 
 void register_table_and_scope(Registry& r) {
   r.add(rule("E3.6-summary-table", "table", "the §6 summary table: every built solver on the same scenes, with its readback",
-             "E3 §6", "lib/e3/solver_compare.h: solver_summary_table, AnySolver"));
+             "E3 §6", "lib/course/e3/solver_compare.h: solver_summary_table, AnySolver"));
   r.add(rule("E3.1-local-linearization", "rule",
              "a fixed normal and Jacobian are a local assumption; orientations are never advanced by vector addition",
-             "E3 §1", "lib/e1/integrator.h: quat_update; lib/e3/generalized_dynamics.h: integrate_coords"));
+             "E3 §1", "lib/e1/integrator.h: quat_update; lib/e3/solvers/generalized/generalized_dynamics.h: integrate_coords"));
   r.add(prose("E3.6-mujoco-branches", "rule", "SolverMuJoCo has a CPU mj_step branch and a MuJoCo-Warp branch", "E3 §6",
               "about Newton's MuJoCo adapter; this engine has no MuJoCo backend to branch into"));
   r.add(prose("E3.6-mujoco-dependency-pins", "rule", "mujoco / mujoco-warp 3.12.0 pins and the checked MuJoCo-Warp commit",

@@ -12,8 +12,8 @@
 
 #include "core/device.h"
 #include "course/scenes.h"
-#include "e3/collision_kernels.h"
-#include "e3/collision_pipeline.h"
+#include "e3/collision/collision_kernels.h"
+#include "e3/collision/collision_pipeline.h"
 
 namespace impulse::course {
 

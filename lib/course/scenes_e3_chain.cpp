@@ -7,9 +7,9 @@
 
 #include "course/scenes.h"
 #include "e1/model.h"
-#include "e3/collision_pipeline.h"
-#include "e3/model_collision.h"
-#include "e3/solver_xpbd.h"
+#include "e3/collision/collision_pipeline.h"
+#include "e3/collision/model_collision.h"
+#include "e3/solvers/xpbd/solver_xpbd.h"
 
 namespace impulse::course {
 

@@ -4,7 +4,7 @@
 //   e3-momentum   a cube pressed into two: total momentum per step, weighting on and off
 //   e3-bounce     a sphere bouncing, restitution on and off: height, readback and momentum budget
 //   e3-spheres    a pile of N spheres on a plane (bench: body-substeps per second, contacts per step)
-// Contacts come from the analytic fixture lib/e3/contact_fixture.h (not the collision pipeline).
+// Contacts come from the analytic fixture lib/course/e3/contact_fixture.h (not the collision pipeline).
 #include <chrono>
 #include <cmath>
 #include <filesystem>
@@ -14,7 +14,7 @@
 
 #include "core/device.h"
 #include "course/scenes.h"
-#include "e3/xpbd_demos.h"
+#include "course/e3/xpbd_demos.h"
 
 namespace impulse::course {
 

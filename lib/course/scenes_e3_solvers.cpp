@@ -11,11 +11,11 @@
 
 #include "course/scenes.h"
 #include "e1/kinematics.h"
-#include "e3/penalty_contact_fixture.h"
-#include "e3/penalty_contact.h"
-#include "e3/solver_compare.h"
-#include "e3/solver_fixture_scenes.h"
-#include "e3/solver_semi_implicit.h"
+#include "course/e3/penalty_contact_fixture.h"
+#include "e3/solvers/shared/penalty_contact.h"
+#include "course/e3/solver_compare.h"
+#include "course/e3/solver_fixture_scenes.h"
+#include "e3/solvers/penalty/solver_semi_implicit.h"
 
 namespace impulse::course {
 

@@ -10,7 +10,7 @@
 
 namespace impulse {
 
-/// @formula E1.10-linear-update  Semi-implicit Euler for the COM (course E1 §10).
+/// @formula E1.10-linear-update E1.10-unit-check E3.4-predict-linear  Semi-implicit Euler for the COM (course E1 §10).
 ///   v_{n+1} = v_n + h (f_n / m + g)          [m/s]
 ///   c_{n+1} = c_n + h v_{n+1}                [m]
 /// inv_mass [1/kg]; gravity g [m/s^2] is applied only when inv_mass > 0; f [N] world; h [s].
@@ -19,7 +19,7 @@ IMPULSE_HD inline void linear_update(vec3& v, vec3& c, vec3 f, real inv_mass, ve
   c = c + h * v;
 }
 
-/// @formula E1.10-angular-update  Angular velocity with the gyroscopic term in the body frame (course E1 §10).
+/// @formula E1.10-angular-update E3.4-predict-angular  Angular velocity with the gyroscopic term in the body frame (course E1 §10).
 ///   omega_B       = R^T omega_W
 ///   omega_tilde_W = R [ omega_B + h I_B^-1 ( R^T tau_W - omega_B x (I_B omega_B) ) ]     [rad/s]
 /// R = R(q_n) (the orientation before the update); I_B [kg m^2] about the COM in body axes; tau_W [N m].
@@ -38,13 +38,13 @@ IMPULSE_HD inline quat quat_update(quat q, vec3 omega_tilde_W, real h) {
   return quat_normalize({q.x + h * d.x, q.y + h * d.y, q.z + h * d.z, q.w + h * d.w});
 }
 
-/// @formula E1.10-quat-update  Body origin from the new COM: p_{B,n+1} = c_{n+1} - R(q_{n+1}) c^B   [m].
+/// The last line of E1.10-quat-update (tagged on quat_update): body origin from the new COM: p_{B,n+1} = c_{n+1} - R(q_{n+1}) c^B   [m].
 IMPULSE_HD inline vec3 origin_from_com(vec3 c_W, quat q, vec3 c_B) { return c_W - quat_rotate(q, c_B); }
 
 /// @formula E1.3-world-com  World COM of a body: c^W = p_WB + R_WB c^B   [m] (course E1 §3).
 IMPULSE_HD inline vec3 world_com(const transform& body_q, vec3 c_B) { return transform_point(body_q, c_B); }
 
-/// @formula E1.10-angular-damping-order  The output angular velocity is damped after the new
+/// @formula E1.10-angular-damping-order E3.4-angular-damping  The output angular velocity is damped after the new
 /// quaternion was computed from the undamped omega_tilde (course E1 §10):
 ///   omega_{n+1} = omega_tilde_W (1 - angular_damping h)        angular_damping [1/s]
 IMPULSE_HD inline vec3 damp_angular(vec3 omega_tilde_W, real angular_damping, real h) {

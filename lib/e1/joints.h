@@ -127,7 +127,7 @@ IMPULSE_HD inline quat d6_rotation(const JointAxes& ax, const real* q_ang, vec3*
   return r;
 }
 
-/// @formula E1.2-joint-chain  The joint's motion transform X_j(q) = T_{Jp,Jc}(q) (course E1 §2).
+/// Part of E1.2-joint-chain (tagged on fk_joint): the joint's motion transform X_j(q) = T_{Jp,Jc}(q) (course E1 §2).
 ///   PRISMATIC (a q, 1)   REVOLUTE (0, rot(a, q))   BALL (0, q[0:4])   FIXED identity
 ///   FREE/DISTANCE (q[0:3], q[3:7])   D6 (sum_i a_i q_i, prod_k rot(a_k, q_k))
 IMPULSE_HD inline transform joint_transform(JointType t, const real* q, const JointAxes& ax) {
@@ -250,7 +250,7 @@ IMPULSE_HD inline void joint_speeds_from_twist(JointType t, const real* q, const
   }
 }
 
-/// @formula E1.5-qdot-map  One explicit step of the joint coordinates, q_{n+1} = q_n + h N(q_n) qd
+/// E1.5-qdot-map (tagged on quat_rate) applied over one step of the joint coordinates, q_{n+1} = q_n + h N(q_n) qd
 /// (course E1 §5). Scalar coordinates add h qd; quaternion blocks follow quat_rate and are
 /// renormalised; a FREE/DISTANCE position moves by h (v - omega x R_j c_jc), because qd's linear
 /// part is the child COM velocity and q[0:3] the child joint origin. c_jc [m]: the child COM in the

@@ -14,7 +14,8 @@ namespace impulse {
 /// Units: v [m/s], omega [rad/s], r [m].
 IMPULSE_HD inline vec3 shift_velocity(vec3 v_old, vec3 omega, vec3 r) { return v_old + cross(omega, r); }
 
-/// @formula E1.6-ref-point-shift  Torque about a new reference point of the same wrench.
+/// Torque about a new reference point of the same wrench: the torque half of E1.6-ref-point-shift,
+/// whose tag is on shift_velocity.
 ///   tau_new = tau_old - r x f,   r = p_new - p_old            [N m]
 /// Units: tau [N m], f [N], r [m].
 IMPULSE_HD inline vec3 shift_torque(vec3 tau_old, vec3 f, vec3 r) { return tau_old - cross(r, f); }
@@ -31,7 +32,7 @@ IMPULSE_HD inline vec3 origin_velocity(vec3 v_C, vec3 omega, quat q_WB, vec3 c_B
   return shift_velocity(v_C, omega, -quat_rotate(q_WB, c_B));
 }
 
-/// @formula E1.6-wrench-from-point  COM torque of a force f applied at P with a couple tau_P.
+/// @formula E1.6-wrench-from-point E3.8-wrench-transfer E3.8-mujoco-point-fix  COM torque of a force f applied at P with a couple tau_P.
 ///   tau_C = tau_P + (P - C) x f                                 [N m]
 /// C is the world COM. Equivalent to shift_torque(tau_P, f, r = C - P).
 IMPULSE_HD inline vec3 wrench_torque_at_com(vec3 tau_P, vec3 P, vec3 C, vec3 f) {

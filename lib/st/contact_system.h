@@ -27,7 +27,8 @@ class ContactSystem {
   virtual int contact_count() const = 0;
   /// Tangent-plane dimension of every contact: 0 frictionless, 1 planar, 2 spatial.
   virtual int tangent_dim() const = 0;
-  /// (dofs x dofs) symmetric positive definite mass matrix [kg, kg m^2].
+  /// @formula ST.1-state-notation  (dofs x dofs) symmetric positive definite mass matrix M(q)
+  /// [kg, kg m^2] of the coordinates q and velocities v.
   virtual Eigen::MatrixXd mass(const Eigen::VectorXd& q) const = 0;
   /// (dofs) smooth generalized force k(q, v) (gravity, gyroscopic terms) [N, N m].
   virtual Eigen::VectorXd force(const Eigen::VectorXd& q, const Eigen::VectorXd& v) const = 0;

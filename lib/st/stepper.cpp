@@ -89,6 +89,9 @@ ContactLcp assemble_contact_lcp(const Eigen::MatrixXd& W, const Eigen::VectorXd&
   return L;
 }
 
+/// @formula ST.2-nonlinear-complementarity  The step re-linearises the gaps about its own iterate
+/// (the loop below) until the complementarity holds for the true gap phi(q+), not only for its
+/// linearisation.
 StepResult st_step(const ContactSystem& sys, const Eigen::VectorXd& q, const Eigen::VectorXd& v,
                    const std::vector<int>& previous_active, const StepOptions& opt) {
   validate(sys, q, v, opt);

@@ -77,7 +77,8 @@ struct ContactLcp {
   std::vector<int> dir_start;  // (m + 1) first column of each contact's directions in D
 };
 
-/// @formula ST.2-paper-p8-lcp  Eliminating v+ from the step gives one LCP in (p_n, beta, lambda).
+/// @formula ST.2-paper-p8-lcp ST.2-linearized-normal-complementarity  Eliminating v+ from the step
+/// gives one LCP in (p_n, beta, lambda).
 ///   v+ = v_free + W (N p_n + D beta),  W = M^-1,  v_free = v + h W k
 ///   A = [[N'WN, N'WD, 0], [D'WN, D'WD, E], [U, -E', 0]],   U = diag(mu)
 ///   b = [N' v_free + c / h, D' v_free, 0]   (velocity level: b_n = N' v_free)
@@ -88,7 +89,7 @@ ContactLcp assemble_contact_lcp(const Eigen::MatrixXd& W, const Eigen::VectorXd&
                                 const std::vector<ContactGeometry>& contacts, const Eigen::VectorXd& c,
                                 double h, int directions, NormalLevel level);
 
-/// @formula ST.2-momentum-update  One Stewart-Trinkle step (see the file comment).
+/// @formula ST.2-momentum-update ST.2-position-update ST.2-normal-complementarity  One Stewart-Trinkle step (see the file comment).
 ///   M(q)(v+ - v) = h k(q, v) + N p_n + D beta;  q+ = q + h v+;  complementarity as above.
 /// Scope: any ContactSystem; M and k evaluated at (q, v) (our choice: the course notes that its
 ///   subscripts are didactic, ST.2-notation-not-verbatim). Throws std::invalid_argument for

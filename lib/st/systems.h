@@ -79,6 +79,8 @@ class PlanarRod final : public ContactSystem {
   int tangent_dim() const override { return 1; }
   Eigen::MatrixXd mass(const Eigen::VectorXd& q) const override;
   Eigen::VectorXd force(const Eigen::VectorXd& q, const Eigen::VectorXd& v) const override;
+  /// @formula ST.1-gap-sign ST.2-symbol-definitions ST.2-linearized-gap  Gap phi_i(q) [m] (>= 0 apart),
+  /// normal n_i and tangent t_i of end i at q (the formulas above).
   ContactGeometry contact(int i, const Eigen::VectorXd& q) const override;
   double energy(const Eigen::VectorXd& q, const Eigen::VectorXd& v) const override;
 

@@ -18,14 +18,14 @@
 #include <sstream>
 
 #include "e1/model.h"
-#include "e3/collision_pipeline.h"
-#include "e3/model_collision.h"
-#include "e3/padmm.h"
-#include "e3/solver_featherstone.h"
-#include "e3/solver_padmm.h"
-#include "e3/solver_semi_implicit.h"
-#include "e3/solver_xpbd.h"
-#include "e3/vbd_rigid.h"
+#include "e3/collision/collision_pipeline.h"
+#include "e3/collision/model_collision.h"
+#include "e3/solvers/padmm/padmm.h"
+#include "e3/solvers/generalized/solver_featherstone.h"
+#include "e3/solvers/padmm/solver_padmm.h"
+#include "e3/solvers/penalty/solver_semi_implicit.h"
+#include "e3/solvers/xpbd/solver_xpbd.h"
+#include "e3/solvers/vbd/vbd_rigid.h"
 
 namespace py = pybind11;
 

@@ -8,6 +8,8 @@
 
 #include "core/buffer.h"
 #include "core/device.h"
+// This file launches on the CPU only; it is compiled by the host compiler in every build.
+#define IMPULSE_HOST_ONLY_PARALLEL_FOR
 #include "core/parallel_for.h"
 #include "core/reduce.h"
 #include "e1/spatial_kernels.h"

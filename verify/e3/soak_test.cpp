@@ -23,10 +23,10 @@
 
 #include "e1/kinematics.h"
 #include "e1/model.h"
-#include "e3/solver_compare.h"
-#include "e3/solver_fixture_scenes.h"
-#include "e3/vbd_rigid.h"
-#include "e3/xpbd_demos.h"
+#include "course/e3/solver_compare.h"
+#include "course/e3/solver_fixture_scenes.h"
+#include "e3/solvers/vbd/vbd_rigid.h"
+#include "course/e3/xpbd_demos.h"
 
 using namespace impulse;
 

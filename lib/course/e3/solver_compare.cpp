@@ -1,0 +1,202 @@
+// The E3 §6 summary table and the common solver driver (host code).
+#include "course/e3/solver_compare.h"
+
+#include <stdexcept>
+
+#include "e1/integrator.h"
+#include "e3/collision/collision_pipeline.h"
+#include "e3/collision/model_collision.h"
+#include "e3/solvers/generalized/solver_featherstone.h"
+#include "e3/solvers/padmm/solver_padmm.h"
+#include "e3/solvers/penalty/solver_semi_implicit.h"
+#include "e3/solvers/xpbd/solver_xpbd.h"
+#include "e3/solvers/vbd/vbd_rigid.h"
+
+namespace impulse {
+
+SolverKind parse_solver_kind(const std::string& n) {
+  if (n == "xpbd") return SolverKind::xpbd;
+  if (n == "semi_implicit") return SolverKind::semi_implicit;
+  if (n == "featherstone") return SolverKind::featherstone;
+  if (n == "padmm") return SolverKind::padmm;
+  if (n == "vbd") return SolverKind::vbd;
+  throw std::invalid_argument("unknown solver '" + n +
+                              "' (use xpbd, semi_implicit, featherstone, padmm or vbd; MuJoCo is not part of this engine)");
+}
+
+const char* solver_kind_name(SolverKind k) {
+  switch (k) {
+    case SolverKind::xpbd: return "xpbd";
+    case SolverKind::semi_implicit: return "semi_implicit";
+    case SolverKind::featherstone: return "featherstone";
+    case SolverKind::padmm: return "padmm";
+    case SolverKind::vbd: return "vbd";
+  }
+  return "?";
+}
+
+const std::vector<SolverSummaryRow>& solver_summary_table() {
+  static const std::vector<SolverSummaryRow> rows = {
+      {"XPBD", "prediction + position constraints; optional restitution velocity layer",
+       "fixed position and restitution iterations; no multiplier carried across steps",
+       "update_contacts: equivalent force from position impulses, approximate weighting", "position-level correction",
+       true, true, false},
+      {"SemiImplicit", "penalty on the current state + semi-implicit Euler", "one force assembly, no residual iteration",
+       "none: update_contacts is an error", "penalty", true, false, false},
+      {"Featherstone", "reduced-coordinate mass matrix, Cholesky + penalty",
+       "direct linear solve; the mass matrix may be cached", "none per contact (joint wrenches are a different thing)",
+       "penalty", true, false, false},
+      {"MuJoCo-Warp", "backend constraint optimisation + the chosen integrator",
+       "cost/gradient criteria or an iteration cap; acceleration warm start",
+       "update_contacts, with a torque reference-point gap", "backend-regularised constraints", false, true, false},
+      {"VBD", "block descent, compliant ALM", "fixed iterations; contact and pose history",
+       "collect_rigid_contact_forces: force on body1", "penalty with multiplier history (compliant ALM)", true, false,
+       true},
+      {"Kamino PADMM", "hard-contact dual problem + Euler", "three residuals or an iteration cap; container warm start",
+       "update_contacts(contacts, state): COM world wrench on body0", "hard contact, dual iteration", true, true, false},
+  };
+  return rows;
+}
+
+struct AnySolver::Impl {
+  std::unique_ptr<SolverXPBD> xpbd;
+  Buffer<real> zeros;  // torsional/rolling friction and restitution of the XPBD view (rigid_contact_max)
+  std::unique_ptr<SolverSemiImplicit> semi;
+  std::unique_ptr<SolverFeatherstone> fs;
+  std::unique_ptr<SolverPADMM> padmm;
+  std::unique_ptr<SolverVBD> vbd;
+  const Model* model = nullptr;
+};
+
+AnySolver::AnySolver(SolverKind kind, Model& model) : kind_(kind), impl_(std::make_unique<Impl>()) {
+  impl_->model = &model;
+  switch (kind) {
+    case SolverKind::xpbd: impl_->xpbd = std::make_unique<SolverXPBD>(model); break;
+    case SolverKind::semi_implicit: impl_->semi = std::make_unique<SolverSemiImplicit>(model); break;
+    case SolverKind::featherstone: impl_->fs = std::make_unique<SolverFeatherstone>(model); break;
+    case SolverKind::padmm: impl_->padmm = std::make_unique<SolverPADMM>(model); break;
+    case SolverKind::vbd: impl_->vbd = std::make_unique<SolverVBD>(model); break;
+  }
+}
+AnySolver::~AnySolver() = default;
+
+namespace {
+
+// The same record seen through SolverXPBD's ContactsView (field for field; the extra XPBD fields zero).
+ContactsView xpbd_view(const Model& m, const PenaltyContactsView& p, Buffer<real>& zeros) {
+  if (zeros.size() != p.rigid_contact_max()) {
+    std::vector<real> z(static_cast<std::size_t>(p.rigid_contact_max()), 0);
+    zeros = Buffer<real>(m.device, z);
+  }
+  ContactsView v;
+  v.model = &m;
+  v.rigid_contact_max = int(p.rigid_contact_max());
+  v.rigid_contact_count = p.rigid_contact_count;
+  v.rigid_contact_shape0 = p.rigid_contact_shape0;
+  v.rigid_contact_shape1 = p.rigid_contact_shape1;
+  v.rigid_contact_point0 = p.rigid_contact_point0;
+  v.rigid_contact_point1 = p.rigid_contact_point1;
+  v.rigid_contact_offset0 = p.rigid_contact_offset0;
+  v.rigid_contact_offset1 = p.rigid_contact_offset1;
+  v.rigid_contact_normal = p.rigid_contact_normal;
+  v.rigid_contact_thickness0 = p.rigid_contact_thickness0;
+  v.rigid_contact_thickness1 = p.rigid_contact_thickness1;
+  v.rigid_contact_mu = p.rigid_contact_mu;
+  v.rigid_contact_mu_torsional = zeros.view();
+  v.rigid_contact_mu_rolling = zeros.view();
+  v.rigid_contact_restitution = zeros.view();
+  v.force = p.force;
+  return v;
+}
+
+}  // namespace
+
+void AnySolver::step(const State& in, State& out, const Control& c, const PenaltyContactsView* contacts, real dt) {
+  if (impl_->xpbd) {
+    if (contacts) {
+      ContactsView v = xpbd_view(*impl_->model, *contacts, impl_->zeros);
+      impl_->xpbd->step(in, out, c, &v, dt);
+    } else {
+      impl_->xpbd->step(in, out, c, nullptr, dt);
+    }
+  }
+  if (impl_->semi) impl_->semi->step(in, out, c, contacts, dt);
+  if (impl_->fs) impl_->fs->step(in, out, c, contacts, dt);
+  if (impl_->padmm) impl_->padmm->step(in, out, c, contacts, dt);
+  if (impl_->vbd) impl_->vbd->step(in, out, c, contacts, dt);
+}
+
+std::vector<vec3> AnySolver::contact_forces_on_body0(PenaltyContactsView& contacts, const State& after, real dt) {
+  std::vector<vec3> f;
+  if (impl_->xpbd) {
+    ContactsView v = xpbd_view(*impl_->model, contacts, impl_->zeros);
+    impl_->xpbd->update_contacts(v);
+    std::vector<spatial_vector> w(static_cast<std::size_t>(contacts.force.size));
+    if (!w.empty()) device_copy(w.data(), Device::cpu, contacts.force.data, impl_->model->device, sizeof(w[0]) * w.size());
+    for (int i = 0; i < contact_count(v); ++i) f.push_back(w[i].lin);
+  }
+  if (impl_->semi) impl_->semi->update_contacts(contacts);
+  if (impl_->fs) impl_->fs->update_contacts(contacts);
+  if (impl_->padmm) {
+    impl_->padmm->update_contacts(contacts, after);
+    std::vector<spatial_vector> w(static_cast<std::size_t>(contacts.force.size));
+    if (!w.empty()) device_copy(w.data(), Device::cpu, contacts.force.data, impl_->model->device, sizeof(w[0]) * w.size());
+    for (std::size_t i = 0; i < impl_->padmm->last_rows().size(); ++i) f.push_back(w[i].lin);
+  }
+  if (impl_->vbd)
+    for (const VbdContactForce& c : impl_->vbd->collect_rigid_contact_forces(after.body_q.to_host(),
+                                                                             impl_->vbd->body_q_prev(), contacts, dt))
+      f.push_back(-c.force_on_body1);
+  return f;
+}
+
+std::vector<GroundSample> simulate_ground_scene(SolverKind kind, Model& model, State& state,
+                                                const PenaltyMaterial& material, real h, int steps, int every,
+                                                const std::function<void(const State&)>& on_step,
+                                                GroundContactSource source) {
+  if (steps < 0 || every < 1) throw std::invalid_argument("simulate_ground_scene: steps >= 0 and every >= 1 required");
+  AnySolver solver(kind, model);
+  State next = model.state();
+  next.assign(state);
+  Control control = model.control();
+  GroundContactFixture fx(model.device, 8 * model.body_count + model.body_count * model.body_count, 0.01, material);
+  ModelCollisionOptions options;
+  options.material.ke = material.ke;
+  options.material.kd = material.kd;
+  options.material.kf = material.kf;
+  options.material.ka = material.ka;
+  options.material.mu = material.mu;
+  const bool pipe = source == GroundContactSource::pipeline;
+  CollisionModel collision = pipe ? collision_model_from(model, options) : CollisionModel{};
+  std::unique_ptr<CollisionPipeline> pipeline = pipe ? std::make_unique<CollisionPipeline>(collision) : nullptr;
+  Contacts contacts = pipe ? pipeline->contacts() : Contacts(model.device, 0);
+  std::unique_ptr<PenaltyContactInput> input =
+      pipe ? std::make_unique<PenaltyContactInput>(model, collision, contacts,
+                                                   kind == SolverKind::vbd ? SolverPath::vbd : SolverPath::semi_implicit)
+           : nullptr;
+  std::vector<GroundSample> out;
+  auto sample = [&](real t) {
+    transform X = state.body_q.to_host()[0];
+    spatial_vector V = state.body_qd.to_host()[0];
+    out.push_back({t, world_com(X, model.body_com.to_host()[0]), V.lin});
+  };
+  sample(0);
+  for (int i = 1; i <= steps; ++i) {
+    PenaltyContactsView v;
+    if (pipe) {
+      pipeline->collide(state.body_q.view(), contacts);
+      input->update();
+      v = input->view();
+    } else {
+      fx.generate(model, state);
+      v = fx.view();
+    }
+    solver.step(state, next, control, &v, h);
+    std::swap(state, next);
+    if (on_step) on_step(state);
+    if (i % every == 0) sample(i * h);
+  }
+  return out;
+}
+
+}  // namespace impulse

@@ -1,0 +1,79 @@
+// The §6 summary table of course E3 as data, and one driver that steps any of the solvers built
+// here on the same Model, State and contact record (used by the table test, the comparison scene
+// and the e3-spheres bench). Nothing here ranks solvers: each reports what it can.
+#pragma once
+
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "e1/model.h"
+#include "course/e3/penalty_contact_fixture.h"
+
+namespace impulse {
+
+enum class SolverKind { xpbd, semi_implicit, featherstone, padmm, vbd };
+
+/// "xpbd", "semi_implicit", "featherstone", "padmm", "vbd"; throws std::invalid_argument naming
+/// the bad name (MuJoCo is not part of this engine).
+SolverKind parse_solver_kind(const std::string& name);
+const char* solver_kind_name(SolverKind k);
+
+/// @formula E3.6-summary-table  One row of the course's §6 summary table (course E3 §6).
+struct SolverSummaryRow {
+  std::string path;          // the course's row name
+  std::string contact_core;  // contact model + integration core
+  std::string stopping;      // stopping rule / caching
+  std::string readback;      // how per-contact forces can be read
+  std::string paradigm;      // E3.1-paradigms: penalty, position-level, regularised, hard dual
+  bool built_here = false;   // implemented in this engine
+  bool has_update_contacts = false;       // update_contacts writes contacts.force
+  bool has_collect_rigid_forces = false;  // collect_rigid_contact_forces (force on body1)
+};
+const std::vector<SolverSummaryRow>& solver_summary_table();
+
+/// Any of the five solvers behind one step call. SolverXPBD reads the same record through its
+/// ContactsView (zero torsional/rolling friction and restitution). contact_forces_on_body0 gives
+/// forces on body0 (the Contacts.force convention) where the solver has a producer and throws where
+/// it has none.
+class AnySolver {
+ public:
+  AnySolver(SolverKind kind, Model& model);
+  ~AnySolver();
+  SolverKind kind() const { return kind_; }
+  void step(const State& in, State& out, const Control& control, const PenaltyContactsView* contacts, real dt);
+  /// Per-contact average force on body0 [N], world, after the last step (XPBD, PADMM:
+  /// update_contacts; VBD: minus collect_rigid_contact_forces); throws UpdateContactsNotImplemented
+  /// otherwise.
+  std::vector<vec3> contact_forces_on_body0(PenaltyContactsView& contacts, const State& after, real dt);
+
+ private:
+  struct Impl;
+  SolverKind kind_;
+  std::unique_ptr<Impl> impl_;
+};
+
+/// One sample of a ground scene: time and the first body's COM position and velocity.
+struct GroundSample {
+  real t = 0;   // [s]
+  vec3 x;       // [m]
+  vec3 v;       // [m/s]
+};
+
+/// Where simulate_ground_scene takes its contact records from.
+enum class GroundContactSource {
+  fixture,   // the analytic ground fixture (penalty_contact_fixture.h), material written per record
+  pipeline,  // collision_model_from + CollisionPipeline + PenaltyContactInput, material on every shape
+};
+
+/// Steps `steps` times with h [s], regenerating the contact records from the current state before
+/// each step (collide, then step), recording every `every` steps; on_step (optional) sees the state
+/// after each step. With the pipeline every shape gets `material` (so every mix gives it back);
+/// VBD reads the VBD path of PenaltyContactInput, the other solvers the penalty path.
+std::vector<GroundSample> simulate_ground_scene(SolverKind kind, Model& model, State& state,
+                                                const PenaltyMaterial& material, real h, int steps, int every,
+                                                const std::function<void(const State&)>& on_step = {},
+                                                GroundContactSource source = GroundContactSource::fixture);
+
+}  // namespace impulse

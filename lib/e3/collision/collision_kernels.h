@@ -1,0 +1,184 @@
+// The per-element work of the collision pipeline (course E3 §2), as device-safe functions, and the
+// launch functions that run them over all shapes, pairs or rows (collision_kernels.cpp).
+#pragma once
+
+#include <cstdint>
+
+#include "core/buffer.h"
+#include "core/math.h"
+#include "core/spatial.h"
+#include "e3/collision/collision_model.h"
+#include "e3/contacts/contact_record.h"
+#include "e3/collision/narrow_phase.h"
+
+namespace impulse {
+
+/// What the per-shape and per-pair functions read from the model.
+struct ShapeView {
+  View<const int> type, body;
+  View<const transform> xform;
+  View<const vec3> scale;
+  View<const real> margin, gap;
+  View<const int> source_start, source_count, bvh_root;
+  View<const vec3> points;
+  View<const int> shape_face_start, hull_face_start, hull_face_vertices;  // see CollisionModel
+  View<const vec3> hull_face_normals;
+  View<const int> triangles;
+  View<const BvhNode> nodes;
+  View<const int> edge_neighbor, edge_class, vertex_owner, ring_start, ring;
+};
+ShapeView shape_view(const CollisionModel& m);
+
+/// Core of shape s placed at world pose X (not for planes and meshes).
+IMPULSE_HD inline ConvexCore shape_core(const ShapeView& sv, int s, const transform& X) {
+  ConvexCore c;
+  c.type = sv.type[s];
+  c.X = X;
+  c.scale = sv.scale[s];
+  c.radius = core_radius(c.type, c.scale);
+  if (c.type == SHAPE_CONVEX_HULL) {
+    c.points = sv.points.data + sv.source_start[s];
+    c.point_count = sv.source_count[s];
+    const int f0 = sv.shape_face_start[s];
+    c.face_count = sv.shape_face_start[s + 1] - f0;
+    c.face_start = sv.hull_face_start.data + f0;
+    c.face_vertices = sv.hull_face_vertices.data;
+    c.face_normals = sv.hull_face_normals.data + f0;
+  }
+  return c;
+}
+
+/// World pose of shape s: X_body * shape_transform, or shape_transform for a static shape.
+IMPULSE_HD inline transform shape_world_pose(const ShapeView& sv, View<const transform> body_q, int s) {
+  const int b = sv.body[s];
+  return b >= 0 ? transform_multiply(body_q[b], sv.xform[s]) : sv.xform[s];
+}
+
+/// World AABB of shape s grown by thickness + gap + widen [m]; a plane's is unbounded (+-1e30).
+IMPULSE_HD inline aabb shape_aabb(const ShapeView& sv, int s, const transform& X, real widen) {
+  const int t = sv.type[s];
+  const real grow = effective_thickness(core_radius(t, sv.scale[s]), sv.margin[s]) + sv.gap[s] + widen;
+  if (t == SHAPE_PLANE) return {{-1e30, -1e30, -1e30}, {1e30, 1e30, 1e30}};
+  if (t == SHAPE_MESH) {
+    aabb box{{1e30, 1e30, 1e30}, {-1e30, -1e30, -1e30}};
+    const aabb local = sv.nodes[sv.bvh_root[s]].box;
+    for (int k = 0; k < 8; ++k) {
+      const vec3 p = transform_point(X, {(k & 1) ? local.hi.x : local.lo.x, (k & 2) ? local.hi.y : local.lo.y,
+                                         (k & 4) ? local.hi.z : local.lo.z});
+      box.lo = vmin(box.lo, p);
+      box.hi = vmax(box.hi, p);
+    }
+    const vec3 g{grow, grow, grow};
+    return {box.lo - g, box.hi + g};
+  }
+  return core_aabb(shape_core(sv, s, X), grow);
+}
+
+/// Most candidate points gathered for one pair before reduction.
+constexpr int kPairCandidateCap = 48;
+static_assert(kPairCandidateCap >= kMaxPlaneVertices, "the plane route writes every vertex of a primitive core");
+
+/// Contacts of one candidate pair (s0 < s1) at the given world poses, reduced to at most
+/// kMaxPairContacts. accept is the summed (possibly speculative) gap [m].
+IMPULSE_HD inline PairContacts collide_shape_pair(const ShapeView& sv, int s0, int s1, const transform& X0,
+                                                  const transform& X1, real accept) {
+  PairContacts out;
+  const int t0 = sv.type[s0], t1 = sv.type[s1];
+  const real th0 = effective_thickness(core_radius(t0, sv.scale[s0]), sv.margin[s0]);
+  const real th1 = effective_thickness(core_radius(t1, sv.scale[s1]), sv.margin[s1]);
+  PairContact buf[kPairCandidateCap];
+  int n = 0;
+  switch (geometry_route(t0, t1)) {
+    case GeometryRoute::convex:
+      n = convex_contact_candidates(shape_core(sv, s0, X0), shape_core(sv, s1, X1), th0 + th1, accept, buf,
+                                    kPairCandidateCap);
+      break;
+    case GeometryRoute::plane_convex:
+      n = t0 == SHAPE_PLANE
+              ? plane_contact_candidates(X0, shape_core(sv, s1, X1), true, th0 + th1, accept, buf, kPairCandidateCap)
+              : plane_contact_candidates(X1, shape_core(sv, s0, X0), false, th0 + th1, accept, buf, kPairCandidateCap);
+      break;
+    case GeometryRoute::mesh_bvh: {
+      const bool mesh_first = t0 == SHAPE_MESH;
+      const int sm = mesh_first ? s0 : s1, sc = mesh_first ? s1 : s0;
+      const transform XM = mesh_first ? X0 : X1, XC = mesh_first ? X1 : X0;
+      const vec3 scale = sv.scale[sm];
+      // The other shape's box in the mesh frame, grown by the whole acceptance distance.
+      const ConvexCore local = shape_core(sv, sc, transform_multiply(transform_inverse(XM), XC));
+      const aabb q = core_aabb(local, th0 + th1 + accept);
+      const ConvexCore other = shape_core(sv, sc, XC);
+      const MeshView mesh{XM,
+                          scale,
+                          sv.points,
+                          sv.triangles,
+                          sv.edge_neighbor,
+                          sv.edge_class,
+                          sv.vertex_owner,
+                          sv.ring_start,
+                          sv.ring};
+      int stack[64];
+      int top = 0;
+      stack[top++] = sv.bvh_root[sm];
+      while (top > 0) {
+        const BvhNode node = sv.nodes[stack[--top]];
+        if (!aabb_overlap(node.box, q)) continue;
+        if (node.count == 0) {
+          if (top < 63) stack[top++] = node.left;
+          if (top < 63) stack[top++] = node.right;
+          continue;
+        }
+        for (int t = node.first; t < node.first + node.count; ++t) {
+          vec3 tri[3];
+          for (int k = 0; k < 3; ++k)
+            tri[k] = transform_point(XM, mul_elem(sv.points[sv.triangles[3 * t + k]], scale));
+          ConvexCore T;
+          T.type = SHAPE_TRIANGLE;
+          T.points = tri;
+          T.point_count = 3;
+          if (n > kPairCandidateCap - 2 * kMaxFeature) n = reduce_contacts(buf, n);
+          const GjkResult g = gjk_distance(T, other);
+          n += triangle_contact_candidates(T, other, g, mesh_first, th0 + th1, accept, buf + n,
+                                           kPairCandidateCap - n);
+          if (n > kPairCandidateCap - kMaxFeature) n = reduce_contacts(buf, n);
+          n += triangle_feature_candidates(mesh, t, T, other, g, mesh_first, th0 + th1, accept, buf + n,
+                                           kPairCandidateCap - n);
+        }
+      }
+      break;
+    }
+    default: break;
+  }
+  n = reduce_contacts(buf, n);
+  for (int k = 0; k < n; ++k) out.c[k] = buf[k];
+  out.count = n;
+  return out;
+}
+
+// --- launch functions (collision_kernels.cpp) ------------------------------------------------
+
+/// Stage "update AABB": world poses, AABBs and the speculative speed of every shape.
+/// body_qd may be empty (no speculative widening); widen = min(|v_body| dt, cap) per shape.
+void compute_shape_aabbs(const CollisionModel& m, View<const transform> body_q, View<const spatial_vector> body_qd,
+                         real dt, real speculative_cap, View<transform> shape_world_pose_out, View<aabb> aabb_out,
+                         View<real> shape_speed_out);
+
+/// Returns the first body index with a non-finite pose, or -1.
+int find_non_finite_body(Device d, View<const transform> body_q);
+
+/// Broad phases: sorted pair keys (pair_key(s0, s1), s0 < s1) of overlapping, filter-passing pairs.
+Buffer<std::int64_t> broad_phase_nxn(const CollisionModel& m, View<const aabb> boxes);
+Buffer<std::int64_t> broad_phase_sap(const CollisionModel& m, View<const aabb> boxes);
+Buffer<std::int64_t> broad_phase_explicit(const CollisionModel& m, View<const aabb> boxes);
+
+/// Narrow phase over all candidate pairs: one PairContacts per pair.
+void narrow_phase(const CollisionModel& m, View<const transform> shape_pose, View<const real> shape_speed, real dt,
+                  real speculative_cap, View<const std::int64_t> pairs, View<PairContacts> out);
+
+struct Contacts;
+/// The record writer: pair p's k-th contact takes slot offset[p] + k (the ordered equivalent of
+/// "increment the count, then write if the slot is below capacity"); rows past rigid_contact_max
+/// are skipped. Sets rigid_contact_count to the total, which may exceed the capacity.
+void write_contacts(const CollisionModel& m, View<const transform> body_q, View<const std::int64_t> pairs,
+                    View<const PairContacts> pc, View<const std::int64_t> offset, std::int64_t total, Contacts& c);
+
+}  // namespace impulse

@@ -1,0 +1,150 @@
+// CollisionPipeline: the stage schedule, capacity and matching (host orchestration; the per-element
+// work is in collision_kernels.cpp).
+#include "e3/collision/collision_pipeline.h"
+
+#include <algorithm>
+#include <iostream>
+#include <stdexcept>
+
+#include "e3/collision/collision_kernels.h"
+
+namespace impulse {
+
+BroadPhaseMode parse_broad_phase_mode(const std::string& s) {
+  if (s == "nxn") return BroadPhaseMode::nxn;
+  if (s == "sap") return BroadPhaseMode::sap;
+  if (s == "explicit") return BroadPhaseMode::explicit_pairs;
+  throw std::invalid_argument("unknown broad phase mode '" + s + "' (use nxn, sap or explicit)");
+}
+
+ContactMatching parse_contact_matching(const std::string& s) {
+  if (s == "disabled") return ContactMatching::disabled;
+  if (s == "latest") return ContactMatching::latest;
+  if (s == "sticky") return ContactMatching::sticky;
+  throw std::invalid_argument("unknown contact_matching '" + s + "' (use disabled, latest or sticky)");
+}
+
+CollisionPipeline::CollisionPipeline(const CollisionModel& model, CollisionPipelineOptions options)
+    : model_(model), opt_(options) {
+  if (opt_.rigid_contact_max < -1)
+    throw std::invalid_argument("CollisionPipeline: rigid_contact_max must be >= 0 (or -1 to estimate), got " +
+                                std::to_string(opt_.rigid_contact_max));
+  if (opt_.speculative_contact_gap_max < 0)
+    throw std::invalid_argument("CollisionPipeline: speculative_contact_gap_max must be >= 0 m");
+  if (opt_.contact_matching_distance < 0)
+    throw std::invalid_argument("CollisionPipeline: contact_matching_distance must be >= 0 m");
+  if (opt_.broad_phase == BroadPhaseMode::explicit_pairs && !model.has_shape_contact_pairs)
+    throw std::invalid_argument(
+        "CollisionPipeline: explicit broad phase needs shape_contact_pairs (finalize with explicit_pairs = true)");
+  max_ = opt_.rigid_contact_max >= 0 ? opt_.rigid_contact_max : std::max(64, 4 * kMaxPairContacts * model.shape_count);
+  pose_ = Buffer<transform>(model.device, model.shape_count);
+  aabb_ = Buffer<aabb>(model.device, model.shape_count);
+  speed_ = Buffer<real>(model.device, model.shape_count);
+}
+
+Contacts CollisionPipeline::contacts() const { return Contacts(model_.device, max_, opt_.request_contact_force); }
+
+void CollisionPipeline::reset_matching() { previous_.clear(); }
+
+void CollisionPipeline::collide(View<const transform> body_q, Contacts& c, View<const spatial_vector> body_qd, real dt) {
+  if (body_q.size != model_.body_count)
+    throw std::invalid_argument("collide: body_q has " + std::to_string(body_q.size) + " poses, the model has " +
+                                std::to_string(model_.body_count) + " bodies");
+  if (body_qd.size != 0 && body_qd.size != model_.body_count)
+    throw std::invalid_argument("collide: body_qd must be empty or hold one twist per body");
+  if (!(dt >= 0)) throw std::invalid_argument("collide: dt must be >= 0 s");
+  if (c.device != model_.device) throw std::invalid_argument("collide: Contacts live on another device");
+  const int bad = find_non_finite_body(model_.device, body_q);
+  if (bad >= 0) throw std::invalid_argument("collide: body " + std::to_string(bad) + " has a non-finite pose");
+  stages_.clear();
+
+  // clear / update AABB
+  c.clear();
+  stages_.push_back("clear");
+  compute_shape_aabbs(model_, body_q, body_qd, dt, opt_.speculative_contact_gap_max, pose_.view(), aabb_.view(),
+                      speed_.view());
+  stages_.push_back("update_aabb");
+
+  // world / group / exclusion filtering happens inside each broad phase, before a pair is kept.
+  switch (opt_.broad_phase) {
+    case BroadPhaseMode::nxn: pairs_ = broad_phase_nxn(model_, aabb_.view()); break;
+    case BroadPhaseMode::sap: pairs_ = broad_phase_sap(model_, aabb_.view()); break;
+    case BroadPhaseMode::explicit_pairs: pairs_ = broad_phase_explicit(model_, aabb_.view()); break;
+  }
+  stages_.push_back("filter");
+  stages_.push_back("broad_phase");
+
+  // narrow phase (with its per-pair reduction)
+  Buffer<PairContacts> pc(model_.device, pairs_.size());
+  narrow_phase(model_, pose_.view(), speed_.view(), dt, opt_.speculative_contact_gap_max, pairs_.view(), pc.view());
+  stages_.push_back("narrow_phase");
+  stages_.push_back("reduction");
+
+  // the record: slots by an ordered count (prefix sum), writes skipped past capacity
+  std::vector<PairContacts> hp = pc.to_host();
+  std::vector<std::int64_t> offset(hp.size());
+  std::int64_t total = 0;
+  for (std::size_t p = 0; p < hp.size(); ++p) {
+    offset[p] = total;
+    total += hp[p].count;
+  }
+  Buffer<std::int64_t> off(model_.device, offset);
+  write_contacts(model_, body_q, pairs_.view(), pc.view(), off.view(), total, c);
+  if (opt_.contact_matching != ContactMatching::disabled) {
+    match(c);
+    stages_.push_back("matching");
+  }
+  stages_.push_back("contacts");
+  if (opt_.verify_buffers && c.overflowed()) {
+    std::ostream& os = opt_.diagnostics ? *opt_.diagnostics : std::cerr;
+    os << "warning: " << overflow_message(c.count(), c.rigid_contact_max) << '\n';
+  }
+}
+
+void CollisionPipeline::match(Contacts& c) {
+  if (c.overflowed()) {  // an incomplete record cannot be matched; the history is dropped
+    previous_.clear();
+    return;
+  }
+  const int n = c.count();
+  std::vector<int> s0 = c.rigid_contact_shape0.to_host(), s1 = c.rigid_contact_shape1.to_host();
+  std::vector<vec3> p0 = c.rigid_contact_point0.to_host(), p1 = c.rigid_contact_point1.to_host(),
+                    nn = c.rigid_contact_normal.to_host(), o0 = c.rigid_contact_offset0.to_host(),
+                    o1 = c.rigid_contact_offset1.to_host();
+  std::vector<int> idx(c.rigid_contact_max, -1);
+  std::vector<char> used(previous_.size(), 0);
+  const real r = opt_.contact_matching_distance;
+  // Rows are sorted by (shape0, shape1, point): previous rows of a pair form one run; a greedy
+  // nearest match in row order is deterministic.
+  for (int i = 0; i < n; ++i) {
+    int best = -1;
+    real bd = r;
+    for (std::size_t j = 0; j < previous_.size(); ++j) {
+      const Row& q = previous_[j];
+      if (used[j] || q.shape0 != s0[i] || q.shape1 != s1[i]) continue;
+      const real d = length(q.point0 - p0[i]);
+      // Nearest within r; among equally near previous rows the first (coincident rows keep their order).
+      if (d < bd || (best < 0 && d <= bd)) bd = d, best = static_cast<int>(j);
+    }
+    idx[i] = best;
+    if (best >= 0) {
+      used[best] = 1;
+      if (opt_.contact_matching == ContactMatching::sticky) {
+        const Row& q = previous_[best];
+        p0[i] = q.point0, p1[i] = q.point1, nn[i] = q.normal, o0[i] = q.offset0, o1[i] = q.offset1;
+      }
+    }
+  }
+  c.rigid_contact_match_index.copy_from_host(idx.data());
+  if (opt_.contact_matching == ContactMatching::sticky) {
+    c.rigid_contact_point0.copy_from_host(p0.data());
+    c.rigid_contact_point1.copy_from_host(p1.data());
+    c.rigid_contact_normal.copy_from_host(nn.data());
+    c.rigid_contact_offset0.copy_from_host(o0.data());
+    c.rigid_contact_offset1.copy_from_host(o1.data());
+  }
+  previous_.resize(n);
+  for (int i = 0; i < n; ++i) previous_[i] = {s0[i], s1[i], p0[i], p1[i], nn[i], o0[i], o1[i]};
+}
+
+}  // namespace impulse

@@ -1,0 +1,90 @@
+// CollisionPipeline: State -> Contacts, in the course's order (E3 §2):
+//   current State -> clear / update AABB -> world / group / exclusion filtering -> broad phase
+//   -> narrow phase -> reduction / optional matching / sort -> Contacts
+// Solver steps and observation consumers come after, outside this class.
+#pragma once
+
+#include <cstdint>
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "core/buffer.h"
+#include "core/spatial.h"
+#include "e3/collision/collision_model.h"
+#include "e3/contacts/contacts.h"
+#include "e3/collision/narrow_phase.h"
+
+namespace impulse {
+
+/// @formula E3.2-broadphase-modes  Ways to generate candidate pairs (course E3 §2): all pairs,
+/// sweep and prune, or the model's precomputed filter-passing list. Not three force solvers: all
+/// three produce the same candidate set.
+enum class BroadPhaseMode { nxn, sap, explicit_pairs };
+/// Parses "nxn", "sap" or "explicit"; anything else throws std::invalid_argument naming it.
+BroadPhaseMode parse_broad_phase_mode(const std::string& s);
+
+/// @formula E3.2-contact-matching  Frame-to-frame correspondence of contacts (course E3 §2).
+///   disabled: no correspondence; latest: rigid_contact_match_index[i] = row of the same contact in
+///   the previous collide (same shape pair, body-frame point0 within the matching distance), or -1;
+///   sticky: as latest, and a matched row replays the previous row's geometry (points, offsets,
+///   normal). Rows are always sorted by (shape0, shape1, point); reset_matching() forgets history.
+/// Not a warm start: nothing of a solver is stored, and a row index is not a permanent contact ID.
+enum class ContactMatching { disabled, latest, sticky };
+ContactMatching parse_contact_matching(const std::string& s);
+
+struct CollisionPipelineOptions {
+  BroadPhaseMode broad_phase = BroadPhaseMode::sap;
+  int rigid_contact_max = -1;                 // capacity [rows]; -1 = estimate (16 per shape, at least 64)
+  ContactMatching contact_matching = ContactMatching::disabled;
+  real contact_matching_distance = 0.01;      // [m] body-frame point0 distance for a match
+  bool verify_buffers = false;                // warn on overflow after collide (no reallocation)
+  real speculative_contact_gap_max = 0;       // cap of the speculative widening [m]; 0 = off
+  bool request_contact_force = false;         // allocate Contacts::force up front
+  std::ostream* diagnostics = nullptr;        // where verify_buffers warns (std::cerr when null)
+};
+
+class CollisionPipeline {
+ public:
+  /// The pipeline keeps a reference to model, which must outlive it.
+  explicit CollisionPipeline(const CollisionModel& model, CollisionPipelineOptions options = {});
+
+  /// A Contacts record sized for this pipeline (rigid_contact_max rows).
+  Contacts contacts() const;
+
+  /// Runs every stage on the poses it is given (not on any solver's post-step state).
+  /// body_q: body poses in world (model.body_count); body_qd and dt: optional, for the speculative
+  /// gap. Throws std::invalid_argument for a non-finite pose (naming the body) or wrong sizes.
+  void collide(View<const transform> body_q, Contacts& contacts, View<const spatial_vector> body_qd = {},
+               real dt = 0);
+
+  /// Forgets the matching history (after a reset of the simulation).
+  void reset_matching();
+
+  int rigid_contact_max() const { return max_; }
+  const CollisionPipelineOptions& options() const { return opt_; }
+  /// Stage names of the last collide, in order (an instrumented trace).
+  const std::vector<std::string>& last_stages() const { return stages_; }
+  /// Candidate pairs of the last collide, sorted pair keys (see pair_key).
+  std::vector<std::int64_t> last_candidate_pairs() const { return pairs_.to_host(); }
+
+ private:
+  void match(Contacts& c);
+
+  const CollisionModel& model_;
+  CollisionPipelineOptions opt_;
+  int max_ = 0;
+  Buffer<transform> pose_;
+  Buffer<aabb> aabb_;
+  Buffer<real> speed_;
+  Buffer<std::int64_t> pairs_;
+  std::vector<std::string> stages_;
+  // Matching history: the previous record's rows (host copies).
+  struct Row {
+    int shape0, shape1;
+    vec3 point0, point1, normal, offset0, offset1;
+  };
+  std::vector<Row> previous_;
+};
+
+}  // namespace impulse

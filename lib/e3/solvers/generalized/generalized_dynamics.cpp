@@ -1,0 +1,278 @@
+// Generalized-coordinate dynamics of the E1 Model (course E3 §6): host code.
+#include "e3/solvers/generalized/generalized_dynamics.h"
+
+#include <algorithm>
+#include <stdexcept>
+#include <string>
+
+#include "core/eigen.h"
+#include "e1/integrator.h"
+
+namespace impulse {
+
+GeneralizedDynamics::GeneralizedDynamics(const Model& m, std::vector<real> armature)
+    : nb_(m.body_count), nj_(m.joint_count), nd_(m.joint_dof_count),
+      armature_(std::move(armature)) {
+  type_ = m.joint_type.to_host();
+  parent_ = m.joint_parent.to_host();
+  child_ = m.joint_child.to_host();
+  q_start_ = m.joint_q_start.to_host();
+  qd_start_ = m.joint_qd_start.to_host();
+  X_p_ = m.joint_X_p.to_host();
+  X_c_ = m.joint_X_c.to_host();
+  axes_ = m.joint_axes.to_host();
+  com_ = m.body_com.to_host();
+  inertia_ = m.body_inertia.to_host();
+  mass_ = m.body_mass.to_host();
+  if (armature_.empty()) armature_.assign(nd_, 0);
+  if (int(armature_.size()) != nd_)
+    throw std::invalid_argument("generalized dynamics: armature has " + std::to_string(armature_.size()) +
+                                " entries, the model has " + std::to_string(nd_) + " DOF");
+  for (real a : armature_)
+    if (!(a >= 0)) throw std::invalid_argument("generalized dynamics: armature must be >= 0");
+  auto art = m.articulation_start.to_host();
+  auto joint_art = m.joint_articulation.to_host();
+  std::vector<bool> moved(nb_, false);
+  for (int j = 0; j < nj_; ++j) {
+    JointType t = JointType(type_[j]);
+    std::string name = "joint " + std::to_string(j) + " (" + joint_type_name(t) + ")";
+    if (t == JointType::distance || t == JointType::d6)
+      throw std::invalid_argument("generalized dynamics: " + name +
+                                  " is not supported (a DISTANCE joint is a loop-closing constraint; D6 is not implemented here)");
+    if (joint_art[j] < 0) throw std::invalid_argument("generalized dynamics: " + name + " belongs to no articulation");
+  }
+  body_dof_begin_.assign(nb_, 0);
+  body_dof_end_.assign(nb_, 0);
+  body_art_.assign(nb_, -1);
+  body_row_.assign(nb_, 0);
+  for (int a = 0; a + 1 < int(art.size()); ++a) {
+    art_joint_begin_.push_back(int(order_.size()));
+    art_dof_begin_.push_back(art[a] < art[a + 1] ? qd_start_[art[a]] : 0);
+    art_dof_end_.push_back(art[a] < art[a + 1] ? qd_start_[art[a + 1]] : 0);
+    for (int j = art[a]; j < art[a + 1]; ++j) {
+      order_.push_back(j);
+      moved[child_[j]] = true;
+      body_dof_begin_[child_[j]] = art_dof_begin_.back();
+      body_dof_end_[child_[j]] = art_dof_end_.back();
+      body_art_[child_[j]] = a;
+      body_row_[child_[j]] = 6 * (int(order_.size()) - 1 - art_joint_begin_.back());
+    }
+    art_joint_end_.push_back(int(order_.size()));
+    max_art_dof_ = std::max(max_art_dof_, art_dof_end_.back() - art_dof_begin_.back());
+  }
+  auto flags = m.body_flags.to_host();
+  for (int b = 0; b < nb_; ++b)
+    if (!moved[b] && mass_[b] > 0 && !(flags[b] & int(BodyFlag::kinematic)))
+      throw std::invalid_argument("generalized dynamics: body " + std::to_string(b) +
+                                  " is moved by no joint; generalized coordinates cannot move it");
+}
+
+std::vector<BodyState> GeneralizedDynamics::fk(const std::vector<real>& q, const std::vector<real>& qd) const {
+  std::vector<BodyState> s(nb_, BodyState{transform_identity(), spatial_vector{}});
+  fk_joints(q, qd, 0, int(order_.size()), s);
+  return s;
+}
+
+void GeneralizedDynamics::fk_joints(const std::vector<real>& q, const std::vector<real>& qd, int begin, int end,
+                                    std::vector<BodyState>& s) const {
+  for (int i = begin; i < end; ++i) {
+    int j = order_[i];
+    int p = parent_[j], c = child_[j];
+    BodyState ps{transform_identity(), spatial_vector{}};
+    vec3 pcom{};
+    if (p >= 0) {
+      ps = s[p];
+      pcom = com_[p];
+    }
+    s[c] = fk_joint(ps, pcom, X_p_[j], X_c_[j], JointType(type_[j]), &q[q_start_[j]], &qd[qd_start_[j]], axes_[j],
+                    com_[c]);
+  }
+}
+
+std::vector<Eigen::MatrixXd> GeneralizedDynamics::jacobians(const std::vector<real>& q) const {
+  const int na = articulation_count();
+  std::vector<Eigen::MatrixXd> J(na);
+  for (int a = 0; a < na; ++a)
+    J[a] = Eigen::MatrixXd::Zero(6 * (art_joint_end_[a] - art_joint_begin_[a]), art_dof_end_[a] - art_dof_begin_[a]);
+  // Column k of every articulation in one FK pass: qd = sum_a e_(first DOF of a + k). A body's twist
+  // depends on its own articulation's DOF only, so the articulations' columns do not mix.
+  std::vector<real> e(nd_, 0);
+  for (int k = 0; k < max_art_dof_; ++k) {
+    for (int a = 0; a < na; ++a)
+      if (art_dof_begin_[a] + k < art_dof_end_[a]) e[art_dof_begin_[a] + k] = 1;
+    std::vector<BodyState> s = fk(q, e);
+    for (int b = 0; b < nb_; ++b) {
+      const int a = body_art_[b];
+      if (a < 0 || k >= J[a].cols()) continue;
+      J[a].block<3, 1>(body_row_[b], k) = to_eigen(s[b].v.lin);
+      J[a].block<3, 1>(body_row_[b] + 3, k) = to_eigen(s[b].v.ang);
+    }
+    for (int a = 0; a < na; ++a)
+      if (art_dof_begin_[a] + k < art_dof_end_[a]) e[art_dof_begin_[a] + k] = 0;
+  }
+  return J;
+}
+
+BlockDiagonalMatrix GeneralizedDynamics::mass_matrix(const std::vector<real>& q) const {
+  std::vector<Eigen::MatrixXd> J = jacobians(q);
+  auto s = fk(q, std::vector<real>(nd_, 0));
+  BlockDiagonalMatrix H;
+  H.size = nd_;
+  H.begin = art_dof_begin_;
+  H.blocks.resize(J.size());
+  for (std::size_t a = 0; a < J.size(); ++a) {
+    const int n = int(J[a].cols());
+    H.blocks[a] = Eigen::Map<const Eigen::VectorXd>(armature_.data() + art_dof_begin_[a], n).asDiagonal();
+  }
+  for (int b = 0; b < nb_; ++b) {
+    const int a = body_art_[b];
+    if (a < 0 || J[a].cols() == 0) continue;
+    mat33 R = quat_to_mat33(s[b].X.q);
+    Eigen::Matrix<double, 6, 6> I = Eigen::Matrix<double, 6, 6>::Zero();
+    I.topLeftCorner<3, 3>() = mass_[b] * Eigen::Matrix3d::Identity();
+    I.bottomRightCorner<3, 3>() = to_eigen(R * inertia_[b] * transpose(R));
+    auto Jb = J[a].middleRows<6>(body_row_[b]);
+    H.blocks[a] += Jb.transpose() * I * Jb;
+  }
+  return H;
+}
+
+std::vector<spatial_vector> GeneralizedDynamics::bias_accelerations(const std::vector<real>& q,
+                                                                    const std::vector<real>& qd) const {
+  auto s = fk(q, qd);
+  std::vector<spatial_vector> a(nb_);
+  for (int j : order_) {
+    int p = parent_[j], c = child_[j];
+    JointType t = JointType(type_[j]);
+    vec3 w_P{}, v_P{}, c_P{}, a_P{}, al_P{};
+    transform X_P = transform_identity();
+    if (p >= 0) {
+      X_P = s[p].X;
+      v_P = s[p].v.lin;
+      w_P = s[p].v.ang;
+      c_P = world_com(X_P, com_[p]);
+      a_P = a[p].lin;
+      al_P = a[p].ang;
+    }
+    transform X_wpj = transform_multiply(X_P, X_p_[j]);
+    const real* qj = &q[q_start_[j]];
+    const real* qdj = &qd[qd_start_[j]];
+    vec3 c_pj = transform_point(joint_transform(t, qj, axes_[j]), transform_point(transform_inverse(X_c_[j]), com_[c]));
+    JointTwist tw = joint_twist(t, qj, qdj, axes_[j], c_pj);
+    // Time derivative of the relative twist at fixed qd: the lever c_pj turns with omega_rel.
+    vec3 dv_rel = (t == JointType::revolute || t == JointType::ball) ? cross(tw.omega, cross(tw.omega, c_pj)) : vec3{};
+    vec3 c_C = world_com(s[c].X, com_[c]);
+    a[c].lin = a_P + cross(al_P, c_C - c_P) + cross(w_P, s[c].v.lin - v_P) + cross(w_P, quat_rotate(X_wpj.q, tw.v)) +
+               quat_rotate(X_wpj.q, dv_rel);
+    a[c].ang = al_P + cross(w_P, quat_rotate(X_wpj.q, tw.omega));
+  }
+  return a;
+}
+
+Eigen::VectorXd GeneralizedDynamics::generalized_force(const std::vector<real>& q, const std::vector<real>& qd,
+                                                       const std::vector<spatial_vector>& body_f,
+                                                       const std::vector<real>& joint_f, vec3 g) const {
+  std::vector<Eigen::MatrixXd> J = jacobians(q);
+  auto s = fk(q, qd);
+  auto a0 = bias_accelerations(q, qd);
+  Eigen::VectorXd tau = Eigen::VectorXd::Zero(nd_);
+  for (int k = 0; k < nd_ && k < int(joint_f.size()); ++k) tau[k] = joint_f[k];
+  for (int b = 0; b < nb_; ++b) {
+    mat33 R = quat_to_mat33(s[b].X.q);
+    mat33 I_w = R * inertia_[b] * transpose(R);
+    vec3 w = s[b].v.ang;
+    vec3 f = body_f[b].lin + mass_[b] * g - mass_[b] * a0[b].lin;
+    vec3 tq = body_f[b].ang - I_w * a0[b].ang - cross(w, I_w * w);
+    Eigen::Matrix<double, 6, 1> F;
+    F << f.x, f.y, f.z, tq.x, tq.y, tq.z;
+    const int d0 = body_dof_begin_[b], n = body_dof_end_[b] - d0;
+    if (n > 0) tau.segment(d0, n) += J[body_art_[b]].middleRows<6>(body_row_[b]).transpose() * F;
+  }
+  return tau;
+}
+
+std::vector<spatial_vector> GeneralizedDynamics::parent_joint_wrenches(const std::vector<real>& q,
+                                                                      const std::vector<real>& qd,
+                                                                      const Eigen::VectorXd& qdd,
+                                                                      const std::vector<spatial_vector>& body_f,
+                                                                      vec3 g) const {
+  std::vector<Eigen::MatrixXd> J = jacobians(q);
+  auto s = fk(q, qd);
+  auto a0 = bias_accelerations(q, qd);
+  std::vector<spatial_vector> f(nb_);
+  std::vector<vec3> c(nb_);
+  for (int b = 0; b < nb_; ++b) {
+    c[b] = world_com(s[b].X, com_[b]);
+    mat33 R = quat_to_mat33(s[b].X.q);
+    mat33 I_w = R * inertia_[b] * transpose(R);
+    // a_b = J_b qdd over the body's articulation's DOF (zero for a body moved by no joint).
+    Eigen::Matrix<double, 6, 1> a = Eigen::Matrix<double, 6, 1>::Zero();
+    const int d0 = body_dof_begin_[b], n = body_dof_end_[b] - d0;
+    if (n > 0) a = J[body_art_[b]].middleRows<6>(body_row_[b]) * qdd.segment(d0, n);
+    vec3 lin = vec3{a[0], a[1], a[2]} + a0[b].lin;
+    vec3 ang = vec3{a[3], a[4], a[5]} + a0[b].ang;
+    vec3 w = s[b].v.ang;
+    f[b] = {mass_[b] * lin - body_f[b].lin - mass_[b] * g, I_w * ang + cross(w, I_w * w) - body_f[b].ang};
+  }
+  // Leaves first: each child's parent wrench is carried to its parent's COM.
+  for (auto it = order_.rbegin(); it != order_.rend(); ++it) {
+    int p = parent_[*it], ch = child_[*it];
+    if (p < 0) continue;
+    f[p].lin += f[ch].lin;
+    f[p].ang += f[ch].ang + cross(c[ch] - c[p], f[ch].lin);
+  }
+  return f;
+}
+
+std::vector<real> GeneralizedDynamics::integrate_coords(const std::vector<real>& q, const Eigen::VectorXd& qd,
+                                                        real h) const {
+  std::vector<real> out(q);
+  std::vector<real> v(qd.data(), qd.data() + qd.size());
+  for (int j = 0; j < nj_; ++j) {
+    vec3 c_jc = transform_point(transform_inverse(X_c_[j]), com_[child_[j]]);
+    integrate_joint_coords(JointType(type_[j]), &q[q_start_[j]], &v[qd_start_[j]], axes_[j], c_jc, h,
+                           &out[q_start_[j]]);
+  }
+  return out;
+}
+
+Eigen::MatrixXd BlockDiagonalMatrix::dense() const {
+  Eigen::MatrixXd M = Eigen::MatrixXd::Zero(size, size);
+  for (std::size_t a = 0; a < blocks.size(); ++a)
+    M.block(begin[a], begin[a], blocks[a].rows(), blocks[a].cols()) = blocks[a];
+  return M;
+}
+
+BlockCholesky::BlockCholesky(std::vector<int> begin, std::vector<Eigen::LLT<Eigen::MatrixXd>> llt, int size)
+    : begin_(std::move(begin)), llt_(std::move(llt)), size_(size) {}
+
+Eigen::VectorXd BlockCholesky::solve(const Eigen::VectorXd& b) const {
+  if (b.size() != size_)
+    throw std::invalid_argument("BlockCholesky.solve: the right-hand side has " + std::to_string(b.size()) +
+                                " entries, the matrix has " + std::to_string(size_) + " rows");
+  Eigen::VectorXd x = Eigen::VectorXd::Zero(size_);
+  for (std::size_t a = 0; a < llt_.size(); ++a) {
+    const int n = int(llt_[a].rows());
+    if (n > 0) x.segment(begin_[a], n) = llt_[a].solve(b.segment(begin_[a], n));
+  }
+  return x;
+}
+
+Eigen::LLT<Eigen::MatrixXd> cholesky_or_throw(const Eigen::MatrixXd& H, int articulation) {
+  Eigen::LLT<Eigen::MatrixXd> llt(H);
+  if (llt.info() != Eigen::Success)
+    throw std::runtime_error(std::string("SolverFeatherstone: the joint-space mass matrix H") +
+                             (articulation >= 0 ? " of articulation " + std::to_string(articulation) : "") +
+                             " is not symmetric positive definite "
+                             "(a massless link? add armature explicitly if that is intended)");
+  return llt;
+}
+
+BlockCholesky cholesky_or_throw(const BlockDiagonalMatrix& H) {
+  std::vector<Eigen::LLT<Eigen::MatrixXd>> llt(H.blocks.size());
+  for (std::size_t a = 0; a < H.blocks.size(); ++a)
+    if (H.blocks[a].rows() > 0) llt[a] = cholesky_or_throw(H.blocks[a], int(a));
+  return BlockCholesky(H.begin, std::move(llt), H.size);
+}
+
+}  // namespace impulse

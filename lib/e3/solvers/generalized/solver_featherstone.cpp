@@ -1,0 +1,209 @@
+// SolverFeatherstone and the MuJoCo-semantics integrators (course E3 §6): host code.
+#include "e3/solvers/generalized/solver_featherstone.h"
+
+#include <algorithm>
+#include <stdexcept>
+#include <string>
+
+#include "e3/solvers/shared/penalty_contact_kernels.h"
+
+namespace impulse {
+
+namespace {
+
+std::vector<real> host_of(View<const real> v, std::int64_t n) {
+  std::vector<real> h(static_cast<std::size_t>(n));
+  if (n > 0 && v.size >= n) device_copy(h.data(), Device::cpu, v.data, Device::cpu, sizeof(real) * n);
+  if (v.size < n) h.assign(static_cast<std::size_t>(n), 0);
+  return h;
+}
+
+void check_cpu(const Model& m, const char* who) {
+  if (m.device != Device::cpu) throw std::invalid_argument(std::string(who) + ": the model must be on the CPU (host solver)");
+}
+
+void write_state(const Model& m, const std::vector<real>& q, const Eigen::VectorXd& qd, State& out) {
+  out.joint_q.copy_from_host(q.data());
+  out.joint_qd.copy_from_host(qd.data());
+  eval_fk(m, out.joint_q.view(), out.joint_qd.view(), out);
+}
+
+}  // namespace
+
+SolverFeatherstone::SolverFeatherstone(const Model& model, int interval, real smoothing, std::vector<real> armature)
+    : update_mass_matrix_interval(interval), friction_smoothing(smoothing), model_(&model),
+      dyn_((check_cpu(model, "SolverFeatherstone"), model), std::move(armature)), fk_q_(model.device, model.body_count),
+      fk_qd_(model.device, model.body_count), wrench_(model.device, model.body_count) {
+  if (interval < 1) throw std::invalid_argument("SolverFeatherstone: update_mass_matrix_interval must be >= 1");
+  auto flags = model.body_flags.to_host();
+  auto mass = model.body_mass.to_host();
+  bool any_dynamic = false;
+  for (int b = 0; b < model.body_count; ++b) any_dynamic |= !(flags[b] & int(BodyFlag::kinematic)) && mass[b] > 0;
+  if (!any_dynamic || model.joint_dof_count == 0)
+    throw std::invalid_argument("SolverFeatherstone: the model has no dynamic body moved by a joint DOF (kinematic-only world)");
+  if (!(smoothing > 0)) throw std::invalid_argument("SolverFeatherstone: friction_smoothing must be > 0 m/s");
+}
+
+void SolverFeatherstone::assemble_body_forces(const State& s, const PenaltyContactsView* c, View<spatial_vector> out) {
+  auto q = s.joint_q.to_host();
+  auto qd = s.joint_qd.to_host();
+  auto bs = dyn_.fk(q, qd);
+  std::vector<transform> X(bs.size());
+  std::vector<spatial_vector> V(bs.size());
+  for (std::size_t b = 0; b < bs.size(); ++b) {
+    X[b] = bs[b].X;
+    V[b] = bs[b].v;
+  }
+  fk_q_.copy_from_host(X.data());
+  fk_qd_.copy_from_host(V.data());
+  auto f = s.body_f.to_host();
+  device_copy(out.data, model_->device, f.data(), Device::cpu, sizeof(spatial_vector) * f.size());
+  if (!c) return;
+  if (scratch_A_.size() < c->rigid_contact_max()) {
+    scratch_A_ = Buffer<spatial_vector>(model_->device, c->rigid_contact_max());
+    scratch_B_ = Buffer<spatial_vector>(model_->device, c->rigid_contact_max());
+  }
+  apply_penalty_contacts(*model_, fk_q_.view(), fk_qd_.view(), *c, friction_smoothing, scratch_A_.view(),
+                         scratch_B_.view(), out);
+}
+
+void SolverFeatherstone::step(const State& in, State& out, const Control& control, const PenaltyContactsView* c,
+                              real h) {
+  if (&in == &out) throw std::invalid_argument("SolverFeatherstone.step: state_in and state_out must be different States");
+  if (!(h > 0)) throw std::invalid_argument("SolverFeatherstone.step: dt must be > 0 s");
+  const Model& m = *model_;
+  assemble_body_forces(in, c, wrench_.view());
+  auto q = in.joint_q.to_host();
+  auto qd = in.joint_qd.to_host();
+  // The cached factorization is refreshed every update_mass_matrix_interval steps.
+  if (steps_ % update_mass_matrix_interval == 0) {
+    llt_ = cholesky_or_throw(dyn_.mass_matrix(q));
+    ++mass_matrix_updates_;
+  }
+  ++steps_;
+  auto body_f = wrench_.to_host();
+  Eigen::VectorXd tau = dyn_.generalized_force(q, qd, body_f, host_of(control.joint_f, m.joint_dof_count), m.gravity);
+  Eigen::VectorXd qdd = llt_.solve(tau);
+  body_parent_f_ = dyn_.parent_joint_wrenches(q, qd, qdd, body_f, m.gravity);
+  Eigen::VectorXd v = Eigen::Map<const Eigen::VectorXd>(qd.data(), qd.size()) + h * qdd;
+  write_state(m, dyn_.integrate_coords(q, v, h), v, out);
+}
+
+void SolverFeatherstone::update_contacts(PenaltyContactsView&) const {
+  throw UpdateContactsNotImplemented("SolverFeatherstone");
+}
+
+GeneralizedIntegrator parse_integrator(const std::string& name) {
+  if (name.empty() || name == "implicitfast") return GeneralizedIntegrator::implicitfast;
+  if (name == "euler") return GeneralizedIntegrator::euler;
+  if (name == "rk4") return GeneralizedIntegrator::rk4;
+  if (name == "implicit") return GeneralizedIntegrator::implicit;
+  throw std::invalid_argument("unknown integrator '" + name + "' (use euler, rk4, implicit or implicitfast)");
+}
+
+const char* integrator_name(GeneralizedIntegrator i) {
+  switch (i) {
+    case GeneralizedIntegrator::euler: return "euler";
+    case GeneralizedIntegrator::rk4: return "rk4";
+    case GeneralizedIntegrator::implicit: return "implicit";
+    case GeneralizedIntegrator::implicitfast: return "implicitfast";
+  }
+  return "?";
+}
+
+Eigen::VectorXd velocity_implicit_step(const Eigen::MatrixXd& M, const Eigen::MatrixXd& D, const Eigen::VectorXd& r,
+                                       real h, bool symmetric, int articulation) {
+  Eigen::MatrixXd A = M - h * D;
+  if (symmetric) return cholesky_or_throw(A, articulation).solve(h * r);
+  return A.partialPivLu().solve(h * r);
+}
+
+SolverGeneralizedIntegrator::SolverGeneralizedIntegrator(const Model& model, const std::string& integrator,
+                                                         std::vector<real> damping, std::vector<real> armature)
+    : model_(&model), dyn_((check_cpu(model, "SolverGeneralizedIntegrator"), model), std::move(armature)),
+      integrator_(parse_integrator(integrator)) {
+  if (damping.empty()) damping.assign(model.joint_dof_count, 0);
+  if (int(damping.size()) != model.joint_dof_count)
+    throw std::invalid_argument("SolverGeneralizedIntegrator: joint_damping needs one value per DOF");
+  B_ = Eigen::VectorXd(damping.size());
+  for (std::size_t k = 0; k < damping.size(); ++k) {
+    if (!(damping[k] >= 0)) throw std::invalid_argument("SolverGeneralizedIntegrator: joint_damping must be >= 0");
+    B_[k] = damping[k];
+  }
+  // forward() may be called before the first step: no external force until a step reads one.
+  body_f_.assign(std::size_t(model.body_count), spatial_vector{});
+  joint_f_.assign(std::size_t(model.joint_dof_count), real(0));
+}
+
+Eigen::VectorXd SolverGeneralizedIntegrator::forward(const std::vector<real>& q, const Eigen::VectorXd& qd) {
+  ++forward_calls_;
+  std::vector<real> v(qd.data(), qd.data() + qd.size());
+  Eigen::VectorXd r = dyn_.generalized_force(q, v, body_f_, joint_f_, model_->gravity) - B_.cwiseProduct(qd);
+  return cholesky_or_throw(dyn_.mass_matrix(q)).solve(r);
+}
+
+void SolverGeneralizedIntegrator::step(const State& in, State& out, const Control& control, real h) {
+  if (&in == &out) throw std::invalid_argument("SolverGeneralizedIntegrator.step: state_in and state_out must differ");
+  if (!(h > 0)) throw std::invalid_argument("SolverGeneralizedIntegrator.step: dt must be > 0 s");
+  const Model& m = *model_;
+  body_f_ = in.body_f.to_host();
+  joint_f_ = host_of(control.joint_f, m.joint_dof_count);
+  auto q = in.joint_q.to_host();
+  auto qd_h = in.joint_qd.to_host();
+  Eigen::VectorXd qd = Eigen::Map<const Eigen::VectorXd>(qd_h.data(), qd_h.size());
+  if (integrator_ == GeneralizedIntegrator::rk4) {
+    // Classic RK4 on (q, qd); stage positions are q0 advanced by the stage velocity.
+    Eigen::VectorXd v1 = qd, a1 = forward(q, v1);
+    Eigen::VectorXd v2 = qd + h / 2 * a1, a2 = forward(dyn_.integrate_coords(q, v1, h / 2), v2);
+    Eigen::VectorXd v3 = qd + h / 2 * a2, a3 = forward(dyn_.integrate_coords(q, v2, h / 2), v3);
+    Eigen::VectorXd v4 = qd + h * a3, a4 = forward(dyn_.integrate_coords(q, v3, h), v4);
+    Eigen::VectorXd v_w = (v1 + 2 * v2 + 2 * v3 + v4) / 6;
+    Eigen::VectorXd qd_next = qd + h / 6 * (a1 + 2 * a2 + 2 * a3 + a4);
+    write_state(m, dyn_.integrate_coords(q, v_w, h), qd_next, out);
+    return;
+  }
+  ++forward_calls_;
+  BlockDiagonalMatrix M = dyn_.mass_matrix(q);
+  Eigen::VectorXd r = dyn_.generalized_force(q, qd_h, body_f_, joint_f_, m.gravity) - B_.cwiseProduct(qd);
+  const int na = dyn_.articulation_count();
+  // D = df/dqd is block-diagonal like M: this integrator takes no contacts and body_f is a fixed
+  // input, so the generalized force of one articulation depends on its own qd only. (Velocity-
+  // dependent penalty contact damping between bodies of two articulations would couple their
+  // blocks; SolverGeneralizedIntegrator has no contact input, so that case cannot arise here.)
+  std::vector<Eigen::MatrixXd> D(na);
+  for (int a = 0; a < na; ++a) {
+    const int d0 = dyn_.articulation_dof_begin(a), n = dyn_.articulation_dof_end(a) - d0;
+    D[a] = -Eigen::MatrixXd(B_.segment(d0, n).asDiagonal());
+  }
+  if (integrator_ == GeneralizedIntegrator::implicit) {
+    // The RNE velocity derivative: the bias force is quadratic in qd, so a central difference is
+    // exact. Column k of every articulation's block comes from one pair of evaluations that
+    // perturbs the k-th DOF of all articulations at once (their forces do not couple, see above).
+    const real e = 1e-3;
+    int max_n = 0;
+    for (int a = 0; a < na; ++a) max_n = std::max(max_n, int(D[a].cols()));
+    for (int k = 0; k < max_n; ++k) {
+      std::vector<real> vp(qd_h), vm(qd_h);
+      for (int a = 0; a < na; ++a)
+        if (k < D[a].cols()) {
+          vp[dyn_.articulation_dof_begin(a) + k] += e;
+          vm[dyn_.articulation_dof_begin(a) + k] -= e;
+        }
+      Eigen::VectorXd dtau = (dyn_.generalized_force(q, vp, body_f_, joint_f_, m.gravity) -
+                              dyn_.generalized_force(q, vm, body_f_, joint_f_, m.gravity)) / (2 * e);
+      for (int a = 0; a < na; ++a)
+        if (k < D[a].cols()) D[a].col(k) += dtau.segment(dyn_.articulation_dof_begin(a), D[a].rows());
+    }
+  }
+  Eigen::VectorXd dv(qd.size());
+  for (int a = 0; a < na; ++a) {
+    const int d0 = dyn_.articulation_dof_begin(a), n = int(D[a].rows());
+    if (n > 0)
+      dv.segment(d0, n) = velocity_implicit_step(M.blocks[a], D[a], r.segment(d0, n), h,
+                                                 integrator_ != GeneralizedIntegrator::implicit, a);
+  }
+  Eigen::VectorXd qd_next = qd + dv;
+  write_state(m, dyn_.integrate_coords(q, qd_next, h), qd_next, out);
+}
+
+}  // namespace impulse

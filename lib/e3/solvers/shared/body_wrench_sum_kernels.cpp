@@ -1,0 +1,30 @@
+#include "e3/solvers/shared/body_wrench_sum.h"
+
+#include <cstdint>
+
+#include "core/parallel_for.h"
+#include "core/segments.h"
+
+namespace impulse {
+
+void add_two_sided_wrenches(Device device, int body_count, const std::vector<int>& sides,
+                            View<const spatial_vector> side0, View<const spatial_vector> side1,
+                            View<spatial_vector> wrench) {
+  std::vector<std::int64_t> start_h, entry_h;
+  build_segments(body_count, sides, start_h, entry_h);
+  Buffer<std::int64_t> start(device, start_h), entry(device, entry_h);
+  auto st = start.view();
+  auto en = entry.view();
+  parallel_for(device, body_count, IMPULSE_LAMBDA(std::int64_t b) {
+    spatial_vector acc = wrench[b];
+    for (std::int64_t k = st[b]; k < st[b + 1]; ++k) {
+      const std::int64_t e = en[k];
+      const spatial_vector& w = (e & 1) ? side1[e >> 1] : side0[e >> 1];
+      acc.lin += w.lin;
+      acc.ang += w.ang;
+    }
+    wrench[b] = acc;
+  });
+}
+
+}  // namespace impulse

@@ -1,0 +1,117 @@
+// Rigid-body VBD with compliant augmented-Lagrangian contacts and joints (course E3 §6), a compact
+// version: per-body 6x6 block descent in body order, a fixed iteration count, a dual (lambda)
+// history per normal row and per joint, smoothed Coulomb friction from the pose history (no Dahl
+// model, no contact matching beyond a per-pair ordinal key), velocities from the pose history.
+// Joints (REVOLUTE, BALL, FIXED, PRISMATIC) are hard bilateral rows on the errors of
+// lib/e3/joints/maximal_joint.h: material k = infinity, so k_eff = rho and the multiplier carries the
+// whole reaction (the augmented Lagrangian of a hard constraint, AVBD style).
+#pragma once
+
+#include <map>
+#include <tuple>
+#include <vector>
+
+#include "core/math.h"
+#include "e1/model.h"
+#include "e3/contacts/penalty_contacts_view.h"
+
+namespace impulse {
+
+/// Coefficients of one compliant-ALM row.
+struct CompliantAlmCoefficients {
+  real s = 0;      // [-] retention of the previous multiplier, k/(k + rho)
+  real k_eff = 0;  // [N/m] effective stiffness k rho/(k + rho)
+  real a = 1;      // [-] relaxation rho/(k + rho)
+};
+
+/// @formula E3.6-vbd-keff  Effective stiffness of a compliant ALM row (course E3 §6).
+///   k_eff = k rho / (k + rho),  s = k / (k + rho),  a = rho / (k + rho)          k, rho [N/m]
+/// k is the material stiffness, rho the numerical metric; k_eff <= min(k, rho), k_eff -> k as
+/// rho -> inf. Written in the branch that keeps the small one of s and a accurate (Newton's form);
+/// k <= 0 or rho <= 0 retires the row: (0, 0, 1).
+IMPULSE_HD inline CompliantAlmCoefficients compliant_alm_coefficients(real k, real rho) {
+  if (!(k > 0) || !(rho > 0)) return {0, 0, 1};
+  if (k >= rho) {
+    real r = rho / k, s = 1 / (1 + r);
+    return {s, rho * s, r * s};
+  }
+  real r = k / rho, a = 1 / (1 + r);
+  return {r * a, k * a, a};
+}
+
+/// Normal force magnitude of a unilateral compliant-ALM contact row [N] (compressive >= 0):
+///   f = max(0, k_eff (-C) + s lambda - kd u_n)
+/// C [m] the gap (negative: penetrating), lambda [N] the row's multiplier history, u_n [m/s] the
+/// normal separation speed from the pose history, kd [N s/m].
+IMPULSE_HD inline real vbd_contact_normal_force(const CompliantAlmCoefficients& c, real C, real lambda, real kd, real u_n) {
+  real f = c.k_eff * (-C) + c.s * lambda - kd * u_n;
+  return f > 0 ? f : real(0);
+}
+
+/// Smoothed Coulomb friction of a VBD contact from the pose history (IPC-style lagged friction):
+///   f_t = -mu f_n u_t / max(|u_t|, eps_v)          [N], the force on body1
+/// u_t [m/s] the tangential slip of body1's point relative to body0's over the step, f_n [N] the
+/// normal force, eps_v [m/s] the slip speed below which friction is viscous.
+IMPULSE_HD inline vec3 vbd_friction_force(real mu, real f_n, vec3 u_t, real eps_v) {
+  real s = length(u_t);
+  return (-mu * f_n / (s > eps_v ? s : eps_v)) * u_t;
+}
+
+/// One contact's readback for collect_rigid_contact_forces.
+struct VbdContactForce {
+  int body0 = -1, body1 = -1;
+  vec3 point0_world, point1_world;  // [m]
+  vec3 force_on_body1;              // [N] world, normal + friction; Contacts.force (on body0) is its negative
+};
+
+class SolverVBD {
+ public:
+  /// iterations >= 1 (Newton's default 10), rho > 0 [N/m] the numerical metric (also used as
+  /// [N m/rad] on the angular joint rows). Throws std::invalid_argument otherwise, naming the joint
+  /// for a DISTANCE or D6 joint, or for a non-CPU model.
+  explicit SolverVBD(const Model& model, int iterations = 10, real rho = real(1e5), real friction_epsilon = real(0.01));
+
+  int iterations;
+  real rho;               // [N/m]
+  real friction_epsilon;  // [m/s] eps_v of vbd_friction_force
+
+  /// Newton's step(state_in, state_out, control, contacts, dt). Uses the contacts' ke (material k)
+  /// and kd; keeps body_q_prev = state_in.body_q (the history this step used).
+  void step(const State& state_in, State& state_out, const Control& control, const PenaltyContactsView* contacts,
+            real dt);
+  /// The generic update_contacts is not this solver's readback: always throws.
+  void update_contacts(PenaltyContactsView& contacts) const;
+  /// Forces of the last step's contacts evaluated at body_q with the separation speed from
+  /// (body_q - body_q_prev) / dt and the solver's multipliers: the force on body1 (opposite to the
+  /// Contacts.force body0 convention). body_q_prev must be the history that step used.
+  std::vector<VbdContactForce> collect_rigid_contact_forces(const std::vector<transform>& body_q,
+                                                            const std::vector<transform>& body_q_prev,
+                                                            const PenaltyContactsView& contacts, real dt) const;
+  /// The pose history the last step started from.
+  const std::vector<transform>& body_q_prev() const { return body_q_prev_; }
+  /// Multipliers of joint j after the last step: the force [N] and torque [N m] (world) the joint
+  /// applies to its child (its parent gets the opposite). Zero before the first step.
+  spatial_vector joint_lambda(int j) const;
+  /// Clears the multiplier histories (contacts and joints) and the pose history.
+  void reset();
+
+ private:
+  struct Row {
+    int body0, body1;
+    vec3 p0, p1, n;  // body-frame points, world normal shape0 -> shape1
+    real m0, m1, k, kd, mu;
+    std::tuple<int, int, int> key;
+  };
+  std::vector<Row> read_rows(const PenaltyContactsView& c) const;
+  real gap(const Row& r, const std::vector<transform>& q) const;
+  /// Slip of body1's contact point relative to body0's between two pose sets, divided by dt [m/s].
+  vec3 slip_velocity(const Row& r, const std::vector<transform>& now, const std::vector<transform>& prev, real dt) const;
+
+  const Model* model_;
+  std::vector<transform> body_q_prev_;
+  std::map<std::tuple<int, int, int>, real> lambda_;  // [N] per contact key
+  std::vector<vec3> joint_lambda_lin_;  // [N] per joint: force on the child
+  std::vector<vec3> joint_lambda_ang_;  // [N m] per joint: torque on the child
+};
+
+}  // namespace impulse

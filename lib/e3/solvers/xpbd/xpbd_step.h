@@ -1,0 +1,311 @@
+// The per-contact, per-joint and per-body pieces of one SolverXPBD step (course E3 §4, §5, §7).
+//
+// SolverXPBD (lib/e3/solvers/xpbd/solver_xpbd.h) launches these one element per thread; the scalar formulas
+// they are made of live in lib/e3/solvers/xpbd/xpbd_contact.h (one formula, one function). Deltas are spatial
+// impulses (linear [N s], angular about the body COM [N m s]), world frame.
+#pragma once
+
+#include "core/spatial.h"
+#include "e1/joints.h"
+#include "e3/solvers/xpbd/xpbd_contact.h"
+
+namespace impulse {
+
+/// Mass data of one side of a constraint. A world side (body -1) and a kinematic body have zero
+/// effective inverse mass and inertia (E3.4-xpbd-w-kinematic).
+struct XpbdSide {
+  int body = -1;
+  transform X = transform_identity();  // world pose of the body origin
+  spatial_vector v{};                  // (v_C [m/s], omega [rad/s]), world
+  vec3 com{};                          // [m] world COM
+  real inv_m = 0;                      // [1/kg] effective
+  mat33 inv_I{};                       // [1/(kg m^2)] effective, world axes
+  bool kinematic = false;
+};
+
+/// World inverse inertia R I_B^-1 R^T [1/(kg m^2)].
+IMPULSE_HD inline mat33 world_inv_inertia(quat q, const mat33& inv_I_B) {
+  mat33 R = quat_to_mat33(q);
+  return R * inv_I_B * transpose(R);
+}
+
+/// Result of one contact in one iteration.
+struct XpbdContactDelta {
+  int active = 0;      // 1 when d < 0 (the contact counts toward its bodies' N)
+  real p_n = 0;        // [N s] this iteration's normal impulse
+  spatial_vector dA;   // impulse on body A (shape0) [N s, N m s], angular about A's COM
+  spatial_vector dB;   // impulse on body B (shape1)
+};
+
+/// @formula E3.4-friction-anchor  One rigid contact of the XPBD position loop (course E3 §4).
+///   d    = n . (X_B p1 - X_A p0) - (thickness0 + thickness1)        ; d >= 0 -> inactive, nothing
+///   p_n  = relaxation (-d) / (h w)                                   (E3.4-xpbd-pn, E3.4-xpbd-w)
+///   A gets -n p_n, B gets +n p_n (E3.4-xpbd-pn-sides), angular parts r x (linear part).
+///   Friction: the tangential displacement of the surface anchors s = X_B(p1 + o1) - X_A(p0 + o0),
+///   delta_t = s - (n.s) n, plus h v_t of a kinematic surface (A: -, B: +); its impulse
+///   p_t = relaxation |delta_t| / (h w_t), limited by mu p_n (E3.4-friction-limit); B is pushed back
+///   along -delta_t.
+///   Torsion / rolling: err = h (omega_B - omega_A) . n (about n) and h |tangential part| with
+///   impulses limited by mu_torsional p_n and mu_rolling p_n (E3.4-torsion-rolling-limit).
+/// Units: points [m] in the body frames, n world unit, h [s], mu [-], mu_torsional/mu_rolling [m].
+IMPULSE_HD inline XpbdContactDelta xpbd_contact_delta(const XpbdSide& A, const XpbdSide& B, vec3 p0, vec3 p1, vec3 o0,
+                                                      vec3 o1, vec3 n, real thickness0, real thickness1, real mu,
+                                                      real mu_torsional, real mu_rolling, real relaxation, real h) {
+  XpbdContactDelta out;
+  vec3 bx_a = transform_point(A.X, p0), bx_b = transform_point(B.X, p1);
+  real d = dot(n, bx_b - bx_a) - (thickness0 + thickness1);
+  if (d >= 0) return out;
+  out.active = 1;
+  vec3 r_a = bx_a - A.com, r_b = bx_b - B.com;
+  real w = xpbd_inverse_effective_mass(A.inv_m, A.inv_I, r_a, B.inv_m, B.inv_I, r_b, n);
+  real p_n = xpbd_normal_impulse(d, h, w, relaxation);
+  out.p_n = p_n;
+  vec3 lin_b = p_n * n;
+  out.dA = {-lin_b, cross(r_a, -lin_b)};
+  out.dB = {lin_b, cross(r_b, lin_b)};
+
+  if (mu > 0) {
+    vec3 sa = transform_point(A.X, p0 + o0), sb = transform_point(B.X, p1 + o1);
+    vec3 s = sb - sa;
+    vec3 delta_t = s - dot(n, s) * n;
+    vec3 ra = sa - A.com, rb = sb - B.com;
+    if (A.kinematic) {
+      vec3 va = A.v.lin + cross(A.v.ang, ra);
+      delta_t -= h * (va - dot(n, va) * n);
+    }
+    if (B.kinematic) {
+      vec3 vb = B.v.lin + cross(B.v.ang, rb);
+      delta_t += h * (vb - dot(n, vb) * n);
+    }
+    real err = length(delta_t);
+    if (err > 0) {
+      vec3 perp = delta_t / err;
+      real w_t = xpbd_inverse_effective_mass(A.inv_m, A.inv_I, ra, B.inv_m, B.inv_I, rb, perp);
+      if (w_t > 0) {
+        vec3 dp_b = clamp_friction_increment(-(relaxation * err / (h * w_t)) * perp, mu, p_n);
+        out.dA.lin -= dp_b;
+        out.dA.ang -= cross(ra, dp_b);
+        out.dB.lin += dp_b;
+        out.dB.ang += cross(rb, dp_b);
+      }
+    }
+  }
+
+  vec3 dw = B.v.ang - A.v.ang;
+  vec3 dL_b{};
+  if (mu_torsional > 0) {
+    real err = dot(dw, n) * h;
+    real w_n = dot(n, A.inv_I * n) + dot(n, B.inv_I * n);
+    if (err != 0 && w_n > 0) dL_b += (-relaxation * err / (h * w_n)) * n;
+  }
+  if (mu_rolling > 0) {
+    vec3 roll = dw - dot(n, dw) * n;
+    real err = length(roll) * h;
+    if (err > 0) {
+      vec3 rn = roll / length(roll);
+      real w_r = dot(rn, A.inv_I * rn) + dot(rn, B.inv_I * rn);
+      if (w_r > 0) dL_b += (-relaxation * err / (h * w_r)) * rn;
+    }
+  }
+  dL_b = clamp_angular_friction_increment(dL_b, n, mu_torsional, mu_rolling, p_n);
+  out.dA.ang -= dL_b;
+  out.dB.ang += dL_b;
+  return out;
+}
+
+/// @formula E3.4-apply-deltas  apply_body_deltas of one body (course E3 §4, §7).
+///   dv = weight inv_m dp_lin;  x_C += h dv                                    [m/s], [m]
+///   dw_B = weight I_B^-1 R^T dL;  gyroscopic correction
+///     t_B = dw_B x I_B (w_B + dw_B) + w_B x I_B dw_B;  dw = R (dw_B - h I_B^-1 t_B)
+///   q_1 = normalize(q_0 + (h/2) (dw, 0) (x) q_0);  v += dv;  omega += dw
+///   E3.7-small-velocity-clamp: |v| < 1e-4 -> v = 0 and |omega| < 1e-4 -> omega = 0 (separately).
+/// weight = 1/N under contact-count weighting (1 otherwise). A body with inv_m = 0 (kinematic,
+/// massless) is left unchanged. dp [N s], dL [N m s] world about the COM; h [s].
+IMPULSE_HD inline void xpbd_apply_body_delta(transform& X, spatial_vector& v, vec3 com_B, const mat33& I_B,
+                                             const mat33& inv_I_B, real inv_m, spatial_vector delta, real weight,
+                                             real h) {
+  if (inv_m == 0) return;
+  quat q0 = X.q;
+  vec3 dv = (inv_m * weight) * delta.lin;
+  vec3 wb = quat_rotate_inv(q0, v.ang);
+  vec3 dwb = inv_I_B * quat_rotate_inv(q0, weight * delta.ang);
+  vec3 tb = cross(dwb, I_B * (wb + dwb)) + cross(wb, I_B * dwb);
+  vec3 dw = quat_rotate(q0, dwb - h * (inv_I_B * tb));
+  quat d = quat_rate(q0, dw);
+  quat q1 = quat_normalize({q0.x + h * d.x, q0.y + h * d.y, q0.z + h * d.z, q0.w + h * d.w});
+  vec3 x_com = X.p + quat_rotate(q0, com_B) + h * dv;
+  X = {x_com - quat_rotate(q1, com_B), q1};
+  vec3 v1 = v.lin + dv, w1 = v.ang + dw;
+  if (length(v1) < real(1e-4)) v1 = vec3{};
+  if (length(w1) < real(1e-4)) w1 = vec3{};
+  v = {v1, w1};
+}
+
+/// Compliance, damping and relaxation of the joint corrections.
+struct XpbdJointParams {
+  real linear_compliance = 0;   // alpha of positional rows [m/N]
+  real angular_compliance = 0;  // alpha of angular rows [rad/(N m)]
+  real linear_damping = 0;      // b of positional rows [s]
+  real angular_damping = 0;     // b of angular rows [s]
+  real linear_relaxation = real(0.7);
+  real angular_relaxation = real(0.4);
+};
+
+struct XpbdJointDelta {
+  spatial_vector dP;  // impulse on the parent [N s, N m s], angular about the parent COM
+  spatial_vector dC;  // impulse on the child
+};
+
+/// One positional row of a joint, with E3.4-joint-helper-denominator (xpbd_joint_denominator) (course E3 §4):
+///   dlambda = -(err + alpha b derr) / den,   den = (h + alpha b) w + alpha / h   (xpbd_joint_denominator)
+/// along unit direction n between anchors at lever arms r_p, r_c [m]; err [m], derr [m/s]. As in
+/// Newton 1.6.1 (newton/_src/solvers/xpbd/kernels.py, solve_body_joints), the row's translation is
+/// relaxed by lin_relaxation and its rotation (r x n dlambda) by ang_relaxation.
+IMPULSE_HD inline void xpbd_joint_linear_row(const XpbdSide& P, const XpbdSide& C, vec3 r_p, vec3 r_c, vec3 n, real err,
+                                             real derr, real alpha, real b, real lin_relaxation, real ang_relaxation,
+                                             real h, XpbdJointDelta& out) {
+  real w = xpbd_inverse_effective_mass(P.inv_m, P.inv_I, r_p, C.inv_m, C.inv_I, r_c, n);
+  real den = xpbd_joint_denominator(h, w, alpha, b);
+  if (!(den > 0)) return;
+  const real dlambda = -(err + alpha * b * derr) / den;
+  const vec3 lin_c = (lin_relaxation * dlambda) * n, ang_c = (ang_relaxation * dlambda) * n;
+  out.dC.lin += lin_c;
+  out.dC.ang += cross(r_c, ang_c);
+  out.dP.lin -= lin_c;
+  out.dP.ang -= cross(r_p, ang_c);
+}
+
+/// Which axis of the joint frame a unit axis is, or -1 when it is not one of them.
+IMPULSE_HD inline int joint_frame_axis_index(vec3 a) {
+  if (fabs(a.y) == 0 && fabs(a.z) == 0 && fabs(a.x) > 0) return 0;
+  if (fabs(a.x) == 0 && fabs(a.z) == 0 && fabs(a.y) > 0) return 1;
+  if (fabs(a.x) == 0 && fabs(a.y) == 0 && fabs(a.z) > 0) return 2;
+  return -1;
+}
+
+/// One angular row: rotation error vector e [rad] (child relative to parent, world), same helper
+/// with w = n^T I_P^-1 n + n^T I_C^-1 n.
+IMPULSE_HD inline void xpbd_joint_angular_row(const XpbdSide& P, const XpbdSide& C, vec3 e, real derr, real alpha, real b,
+                                              real relaxation, real h, XpbdJointDelta& out) {
+  real theta = length(e);
+  if (theta == 0) return;
+  vec3 n = e / theta;
+  real w = dot(n, P.inv_I * n) + dot(n, C.inv_I * n);
+  real den = xpbd_joint_denominator(h, w, alpha, b);
+  if (!(den > 0)) return;
+  vec3 L = (relaxation * (-(theta + alpha * b * derr) / den)) * n;
+  out.dC.ang += L;
+  out.dP.ang -= L;
+}
+
+/// XPBD correction of one joint (REVOLUTE, PRISMATIC, BALL, FIXED, DISTANCE, D6 with 0, 1 or 3
+/// angular axes; FREE has no rows). Linear rows remove the anchor separation in the locked
+/// directions; angular rows remove the relative rotation (FIXED, PRISMATIC, D6 with no angular
+/// axis) or the misalignment of the hinge axis (REVOLUTE, D6 with one angular axis).
+IMPULSE_HD inline XpbdJointDelta xpbd_joint_delta(JointType type, const JointAxes& ax, const XpbdSide& P,
+                                                  const XpbdSide& C, const transform& X_pj, const transform& X_cj,
+                                                  real dist_min, real dist_max, const XpbdJointParams& prm, real h) {
+  XpbdJointDelta out{};
+  if (type == JointType::free) return out;
+  transform Xwp = transform_multiply(P.X, X_pj), Xwc = transform_multiply(C.X, X_cj);
+  vec3 r_p = Xwp.p - P.com, r_c = Xwc.p - C.com;
+  vec3 dx = Xwc.p - Xwp.p;
+  vec3 vrel = (C.v.lin + cross(C.v.ang, r_c)) - (P.v.lin + cross(P.v.ang, r_p));
+  // Linear rows. Newton's form: one row per locked axis of the parent joint frame, all evaluated on
+  // the same poses and summed (kernels.py, solve_body_joints), the parent lever arm taken at the
+  // admissible point (the parent anchor moved along the free axes). A free linear axis that is not
+  // a frame axis (a tilted PRISMATIC or D6 axis) is handled exactly instead: one row along the
+  // locked part of the separation. Newton limits each frame coordinate separately there, which
+  // frees the whole plane of the axis's non-zero components (verify/parity, xpbd-prismatic-tilted).
+  if (type == JointType::distance) {
+    real L = length(dx);
+    real err = L > dist_max ? L - dist_max : (L < dist_min ? L - dist_min : 0);
+    if (err != 0 && L > 0) {
+      vec3 n = dx / L;
+      xpbd_joint_linear_row(P, C, r_p, r_c, n, err, dot(vrel, n), prm.linear_compliance, prm.linear_damping,
+                            prm.linear_relaxation, prm.angular_relaxation, h, out);
+    }
+    return out;
+  }
+  const int n_free = type == JointType::prismatic ? 1 : (type == JointType::d6 ? ax.n_lin : 0);
+  bool free_dim[3] = {false, false, false}, aligned = true;
+  for (int i = 0; i < n_free; ++i) {
+    const int k = joint_frame_axis_index(ax.axis[i]);
+    if (k < 0) aligned = false;
+    else free_dim[k] = true;
+  }
+  if (aligned) {
+    const vec3 e[3] = {quat_rotate(Xwp.q, {1, 0, 0}), quat_rotate(Xwp.q, {0, 1, 0}), quat_rotate(Xwp.q, {0, 0, 1})};
+    vec3 admissible = Xwp.p;
+    for (int k = 0; k < 3; ++k)
+      if (free_dim[k]) admissible += dot(dx, e[k]) * e[k];
+    const vec3 r_pa = admissible - P.com;
+    for (int k = 0; k < 3; ++k) {
+      if (free_dim[k]) continue;
+      const real err = dot(dx, e[k]);
+      const real derr = dot(C.v.lin + cross(C.v.ang, r_c), e[k]) - dot(P.v.lin + cross(P.v.ang, r_pa), e[k]);
+      if (fabs(err) > real(1e-9) || fabs(derr) > real(1e-9))
+        xpbd_joint_linear_row(P, C, r_pa, r_c, e[k], err, derr, prm.linear_compliance, prm.linear_damping,
+                              prm.linear_relaxation, prm.angular_relaxation, h, out);
+    }
+  } else {
+    vec3 a[3];
+    for (int i = 0; i < n_free; ++i) a[i] = quat_rotate(Xwp.q, ax.axis[i]);
+    real x[3];
+    solve_along_axes(a, n_free, dx, x);
+    vec3 locked = dx;
+    for (int i = 0; i < n_free; ++i) locked -= x[i] * a[i];
+    const real err = length(locked);
+    if (err > 0) {
+      const vec3 n = locked / err;
+      xpbd_joint_linear_row(P, C, r_p + (dx - locked), r_c, n, err, dot(vrel, n), prm.linear_compliance,
+                            prm.linear_damping, prm.linear_relaxation, prm.angular_relaxation, h, out);
+    }
+  }
+  // Angular rows.
+  vec3 e{};
+  bool lock_all = type == JointType::fixed || type == JointType::prismatic || (type == JointType::d6 && ax.n_ang == 0);
+  bool hinge = type == JointType::revolute || (type == JointType::d6 && ax.n_ang == 1);
+  if (lock_all) {
+    e = quat_rotate(Xwp.q, quat_rotation_vector(quat_mul(quat_conjugate(Xwp.q), Xwc.q)));
+  } else if (hinge) {
+    vec3 a_loc = type == JointType::revolute ? ax.axis[0] : ax.axis[ax.n_lin];
+    vec3 a_p = quat_rotate(Xwp.q, a_loc), a_c = quat_rotate(Xwc.q, a_loc);
+    vec3 c = cross(a_p, a_c);
+    real s = length(c);
+    if (s > 0) e = (atan2(s, dot(a_p, a_c)) / s) * c;
+  }
+  if (length(e) > 0) {
+    vec3 n = normalize(e);
+    xpbd_joint_angular_row(P, C, e, dot(C.v.ang - P.v.ang, n), prm.angular_compliance, prm.angular_damping,
+                           prm.angular_relaxation, h, out);
+  }
+  return out;
+}
+
+/// Wrench that joint_f of one PRISMATIC, REVOLUTE or D6 joint applies to its child (the parent gets
+/// the opposite): g [N or N m] per DOF along the world axes of the parent joint frame q_pj. FREE
+/// and DISTANCE joints are handled by gather_body_wrenches; other types return zero.
+IMPULSE_HD inline spatial_vector joint_force_on_child(JointType t, const JointAxes& ax, quat q_pj, const real* g) {
+  spatial_vector w{};
+  if (t == JointType::prismatic) w.lin = g[0] * quat_rotate(q_pj, ax.axis[0]);
+  if (t == JointType::revolute) w.ang = g[0] * quat_rotate(q_pj, ax.axis[0]);
+  if (t == JointType::d6) {
+    for (int i = 0; i < ax.n_lin; ++i) w.lin += g[i] * quat_rotate(q_pj, ax.axis[i]);
+    for (int i = 0; i < ax.n_ang; ++i) w.ang += g[ax.n_lin + i] * quat_rotate(q_pj, ax.axis[ax.n_lin + i]);
+  }
+  return w;
+}
+
+/// @formula E3.5-pgs-bounds  One velocity row of the restitution PGS (course E3 §5).
+///   dlambda = (v_target - v_n) / w;  lambda_new = max(lambda + dlambda, lower);  returns lambda_new - lambda
+/// lower = -bound in the first outer iteration (a bounded pull that removes projection
+/// over-separation), 0 in the later ones. lambda, bound [N s]; v [m/s]; w [1/kg].
+IMPULSE_HD inline real restitution_pgs_increment(real lambda, real v_target, real v_n, real w, real lower) {
+  if (!(w > 0)) return 0;
+  real next = lambda + (v_target - v_n) / w;
+  if (next < lower) next = lower;
+  return next - lambda;
+}
+
+}  // namespace impulse

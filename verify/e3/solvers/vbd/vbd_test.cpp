@@ -1,0 +1,144 @@
+// Tests of lib/e3/solvers/vbd/vbd_rigid.h (course E3 §6): k_eff of compliant ALM, the fixed-iteration block
+// descent with its multiplier history, and the collect_rigid_contact_forces readback contract.
+#include <gtest/gtest.h>
+#include <rapidcheck/gtest.h>
+
+#include <cmath>
+
+#include "course/e3/penalty_contact_fixture.h"
+#include "course/e3/solver_fixture_scenes.h"
+#include "e3/solvers/vbd/vbd_rigid.h"
+#include "support/generators.h"
+#include "support/golden.h"
+#include "support/tolerance.h"
+
+using namespace impulse;
+
+namespace {
+
+struct DropResult {
+  std::vector<transform> q;
+  std::vector<transform> q_prev;
+  std::vector<VbdContactForce> forces;
+};
+
+// A 1 kg sphere (r = 0.1 m) dropped from rest 1 mm above the ground, stepped n times by VBD.
+DropResult sphere_drop(SolverVBD& solver, Model& m, int n, real ke, real kd, real h = 0.01) {
+  State s0 = m.state(), s1 = m.state();
+  Control c = m.control();
+  GroundContactFixture fx(m.device, 4, 0.05, PenaltyMaterial{ke, kd, 0, 0, 0});
+  DropResult r;
+  for (int i = 0; i < n; ++i) {
+    fx.generate(m, s0);
+    PenaltyContactsView v = fx.view();
+    solver.step(s0, s1, c, &v, h);
+    std::swap(s0, s1);
+    if (i == n - 1) {
+      r.q = s0.body_q.to_host();
+      r.q_prev = solver.body_q_prev();
+      r.forces = solver.collect_rigid_contact_forces(r.q, r.q_prev, v, h);
+    }
+  }
+  return r;
+}
+
+}  // namespace
+
+TEST(E3_6_vbd_keff, GoldenDerivedValues) { golden::expect_course_values("E3.6-vbd-keff"); }
+
+RC_GTEST_PROP(E3_6_vbd_keff, BelowBothAndTendsToMaterialK, ()) {
+  real k = std::pow(10.0, *gen::in_range(0, 8)), rho = std::pow(10.0, *gen::in_range(0, 8));
+  CompliantAlmCoefficients c = compliant_alm_coefficients(k, rho);
+  RC_ASSERT(c.k_eff <= std::min(k, rho) * (1 + 1e-12));
+  RC_ASSERT(std::abs(c.s + c.a - 1) <= 1e-12);
+  RC_ASSERT(std::abs(c.k_eff - k * c.a) <= 1e-9 * c.k_eff);
+  CompliantAlmCoefficients big = compliant_alm_coefficients(k, rho * 1e6);
+  RC_ASSERT(big.k_eff >= c.k_eff);
+  RC_ASSERT(big.k_eff <= k && big.k_eff >= k * (1 - k / (rho * 1e6)) * (1 - 1e-12));
+  CompliantAlmCoefficients off = compliant_alm_coefficients(0, rho);
+  RC_ASSERT(off.k_eff == 0 && off.a == 1);
+}
+
+// The multiplier history keeps the material k: a resting sphere sinks to m g / k, not m g / k_eff,
+// although each row only ever uses k_eff = 909 N/m (k = 1e4 N/m, rho = 1e3 N/m).
+TEST(E3_6_vbd_structure, SimMultiplierHistoryRestoresMaterialStiffness) {
+  Model m = ground_sphere_model(1, 0.1, {0, 0, 0.101});
+  SolverVBD solver(m, 10, 1e3);
+  DropResult r = sphere_drop(solver, m, 300, 1e4, 50);
+  real depth = 0.1 - r.q[0].p.z;
+  EXPECT_NEAR(depth, 9.81 / 1e4, 2e-5);
+  EXPECT_GT(9.81 / compliant_alm_coefficients(1e4, 1e3).k_eff, 10 * depth);
+}
+
+// reset() clears the histories: a reset solver repeats a fresh one bit for bit; the iteration
+// count is fixed (no residual test), so different counts give different states.
+TEST(E3_6_vbd_structure, ResetEqualsFreshAndFixedIterations) {
+  Model m = ground_sphere_model(1, 0.1, {0, 0, 0.101});
+  SolverVBD a(m), fresh(m), fewer(m, 2);
+  sphere_drop(a, m, 20, 1e4, 50);
+  a.reset();
+  DropResult ra = sphere_drop(a, m, 20, 1e4, 50), rf = sphere_drop(fresh, m, 20, 1e4, 50), r2 = sphere_drop(fewer, m, 20, 1e4, 50);
+  EXPECT_EQ(ra.q[0].p.z, rf.q[0].p.z);
+  EXPECT_NE(r2.q[0].p.z, rf.q[0].p.z);
+  EXPECT_THROW(SolverVBD(m, 0), std::invalid_argument);
+  EXPECT_THROW(SolverVBD(m, 10, 0), std::invalid_argument);
+}
+
+// Without contacts the block step lands on the inertial target: a free fall follows the
+// semi-implicit sequence z_n = z_0 - g h^2 n (n + 1) / 2, with velocities from the pose history.
+TEST(E3_6_vbd_structure, SimFreeFall) {
+  Model m = ground_sphere_model(1, 0.1, {0, 0, 5});
+  State s0 = m.state(), s1 = m.state();
+  Control c = m.control();
+  SolverVBD solver(m);
+  const real h = 0.01;
+  for (int i = 0; i < 100; ++i) {
+    solver.step(s0, s1, c, nullptr, h);
+    std::swap(s0, s1);
+  }
+  EXPECT_NEAR(s0.body_q.to_host()[0].p.z, 5 - 9.81 * h * h * 100 * 101 / 2, 1e-9);
+  EXPECT_NEAR(s0.body_qd.to_host()[0].lin.z, -9.81 * h * 100, 1e-9);
+}
+
+// Readback: the force on body1 (the sphere) balances its weight at rest, the Contacts.force
+// convention (body0) is its negative, update_contacts is not the entry point, and the pose history
+// must be the one the step used: during an impact the post-step poses give a different force.
+TEST(E3_6_vbd_readback, ForceOnBody1AndPoseHistory) {
+  Model m = ground_sphere_model(1, 0.1, {0, 0, 0.101});
+  SolverVBD solver(m);
+  DropResult rest = sphere_drop(solver, m, 300, 1e4, 50);
+  ASSERT_EQ(rest.forces.size(), 1u);
+  EXPECT_EQ(rest.forces[0].body1, 0);
+  EXPECT_EQ(rest.forces[0].body0, -1);
+  EXPECT_VEC3_NEAR(rest.forces[0].force_on_body1, (vec3{0, 0, 9.81}), 1e-3);
+  vec3 on_body0 = -rest.forces[0].force_on_body1;
+  EXPECT_LT(on_body0.z, 0);
+  PenaltyContactsView none;
+  EXPECT_THROW(solver.update_contacts(none), UpdateContactsNotImplemented);
+
+  Model fast = ground_sphere_model(1, 0.1, {0, 0, 0.1005});
+  State s0 = fast.state(), s1 = fast.state();
+  auto qd = s0.body_qd.to_host();
+  qd[0].lin.z = -1;  // arriving at 1 m/s
+  s0.body_qd.copy_from_host(qd.data());
+  Control c = fast.control();
+  GroundContactFixture fx(fast.device, 4, 0.05, PenaltyMaterial{1e4, 50, 0, 0, 0});
+  SolverVBD impact(fast);
+  fx.generate(fast, s0);
+  PenaltyContactsView v = fx.view();
+  impact.step(s0, s1, c, &v, 0.01);
+  auto q = s1.body_q.to_host();
+  auto used = impact.collect_rigid_contact_forces(q, impact.body_q_prev(), v, 0.01);
+  auto wrong = impact.collect_rigid_contact_forces(q, q, v, 0.01);
+  EXPECT_GT(std::abs(used[0].force_on_body1.z - wrong[0].force_on_body1.z), 1.0);
+}
+
+// Smoothed Coulomb friction: opposite to the slip, never above mu f_n, viscous below eps_v.
+RC_GTEST_PROP(E3_6_vbd_structure, FrictionOpposesSlipWithinTheCone, ()) {
+  vec3 u = *gen::vector(2);
+  real mu = *gen::in_range(0, 1.5), fn = *gen::in_range(0, 100), eps = *gen::in_range(1e-4, 0.1);
+  vec3 f = vbd_friction_force(mu, fn, u, eps);
+  RC_ASSERT(length(f) <= mu * fn * (1 + 1e-12) + 1e-15);
+  RC_ASSERT(dot(f, u) <= 0);
+  if (length(u) < eps) RC_ASSERT(tol::near(f, (-mu * fn / eps) * u, 1e-12));
+}
