@@ -230,125 +230,169 @@ PADMMStatus SolverPADMM::solve_islands(const std::vector<PADMMBodyInverse>& inv,
   return world;
 }
 
+// One step's host copies and free velocities, shared by the stages of SolverPADMM::step.
+struct SolverPADMM::StepData {
+  const Model& m;
+  int nb = 0;
+  std::vector<spatial_vector> f, qd;  // external wrench [N, N m]; start velocities
+  std::vector<transform> q;           // start poses
+  std::vector<vec3> com;
+  std::vector<mat33> I, I_inv;
+  std::vector<real> inv_mass, mass;
+  std::vector<int> flags;
+  std::vector<PADMMBodyInverse> inv;  // per body: inverse mass and world inverse inertia (zero: immovable)
+  std::vector<spatial_vector> v;      // free velocities
+  std::vector<vec3> c_w;              // world COMs [m]
+  Eigen::VectorXd b;                  // the Delassus right-hand side
+  std::vector<real> mu;               // per contact row
+
+  explicit StepData(const Model& model) : m(model) {}
+  Eigen::Matrix<double, 6, 1> twist(int k) const {
+    Eigen::Matrix<double, 6, 1> vk;
+    vk << v[k].lin.x, v[k].lin.y, v[k].lin.z, v[k].ang.x, v[k].ang.y, v[k].ang.z;
+    return vk;
+  }
+};
+
+// The step, stage by stage (Kamino's Euler integration, course E3 §6).
 void SolverPADMM::step(const State& in, State& out, const Control& control, const PenaltyContactsView* contacts,
                        real h) {
   if (&in == &out) throw std::invalid_argument("SolverPADMM.step: state_in and state_out must be different States");
   if (!(h > 0)) throw std::invalid_argument("SolverPADMM.step: dt must be > 0 s");
-  const Model& m = *model_;
-  const int nb = m.body_count;
+  StepData s(*model_);
+  free_velocities(s, in, control, h);  // forward dynamics without joints and contacts
+  build_joint_rows(s);                 // bilateral rows from the poses of state_in
+  build_contact_rows(s, contacts);     // contact rows from the record
+  assemble_problem(s, h);              // b = J v_free + bias, warm start
+  solve_problem(s);                    // PADMM per island; keep the impulse histories
+  integrate(s, out, h);                // velocities with J^T x, then poses
+}
+
+// Free velocities (Euler: forward dynamics without contacts).
+void SolverPADMM::free_velocities(StepData& s, const State& in, const Control& control, real h) const {
+  const Model& m = s.m;
+  const int nb = s.nb = m.body_count;
   Buffer<spatial_vector> wrench(m.device, nb);
   gather_body_wrenches(m, in, control, wrench.view());
-  auto f = wrench.to_host();
-  auto q = in.body_q.to_host();
-  auto qd = in.body_qd.to_host();
-  auto com = m.body_com.to_host();
-  auto I = m.body_inertia.to_host();
-  auto I_inv = m.body_inv_inertia.to_host();
-  auto inv_mass = m.body_inv_mass.to_host();
-  auto mass = m.body_mass.to_host();
-  auto flags = m.body_flags.to_host();
-
-  // Free velocities (Euler: forward dynamics without contacts).
-  std::vector<PADMMBodyInverse> inv(nb);
-  std::vector<spatial_vector> v(nb);
-  std::vector<vec3> c_w(nb);
+  s.f = wrench.to_host();
+  s.q = in.body_q.to_host();
+  s.qd = in.body_qd.to_host();
+  s.com = m.body_com.to_host();
+  s.I = m.body_inertia.to_host();
+  s.I_inv = m.body_inv_inertia.to_host();
+  s.inv_mass = m.body_inv_mass.to_host();
+  s.mass = m.body_mass.to_host();
+  s.flags = m.body_flags.to_host();
+  s.inv.assign(nb, PADMMBodyInverse{});
+  s.v.assign(nb, spatial_vector{});
+  s.c_w.assign(nb, vec3{});
   for (int b = 0; b < nb; ++b) {
-    c_w[b] = world_com(q[b], com[b]);
-    v[b] = qd[b];
-    if (flags[b] & int(BodyFlag::kinematic) || !(inv_mass[b] > 0)) continue;
-    mat33 R = quat_to_mat33(q[b].q);
-    inv[b] = {inv_mass[b], R * I_inv[b] * transpose(R)};
-    mat33 I_w = R * I[b] * transpose(R);
-    spatial_vector f_ext{f[b].lin + mass[b] * m.gravity, f[b].ang - cross(qd[b].ang, I_w * qd[b].ang)};
-    v[b] = discrete_velocity_update(qd[b], inv[b].inv_m, inv[b].inv_I_w, h, f_ext, spatial_vector{});
+    s.c_w[b] = world_com(s.q[b], s.com[b]);
+    s.v[b] = s.qd[b];
+    if (s.flags[b] & int(BodyFlag::kinematic) || !(s.inv_mass[b] > 0)) continue;
+    mat33 R = quat_to_mat33(s.q[b].q);
+    s.inv[b] = {s.inv_mass[b], R * s.I_inv[b] * transpose(R)};
+    mat33 I_w = R * s.I[b] * transpose(R);
+    spatial_vector f_ext{s.f[b].lin + s.mass[b] * m.gravity, s.f[b].ang - cross(s.qd[b].ang, I_w * s.qd[b].ang)};
+    s.v[b] = discrete_velocity_update(s.qd[b], s.inv[b].inv_m, s.inv[b].inv_I_w, h, f_ext, spatial_vector{});
   }
+}
 
-  // Joint rows from the poses of state_in (a joint between two immovable sides has none).
+// Joint rows from the poses of state_in (a joint between two immovable sides has none).
+void SolverPADMM::build_joint_rows(StepData& s) {
+  const Model& m = s.m;
   auto j_type = m.joint_type.to_host();
   auto j_parent = m.joint_parent.to_host(), j_child = m.joint_child.to_host();
   auto j_X_p = m.joint_X_p.to_host(), j_X_c = m.joint_X_c.to_host();
   auto j_axes = m.joint_axes.to_host();
-  auto movable = [&](int k) { return k >= 0 && inv[k].inv_m > 0; };
+  auto movable = [&](int k) { return k >= 0 && s.inv[k].inv_m > 0; };
   joint_rows_.clear();
   for (int j = 0; j < m.joint_count; ++j) {
     const int p = j_parent[j], c = j_child[j];
     if (!movable(p) && !movable(c)) continue;
-    transform X_wp = p >= 0 ? transform_multiply(q[p], j_X_p[j]) : j_X_p[j];
-    transform X_wc = transform_multiply(q[c], j_X_c[j]);
-    append_joint_rows(j, JointType(j_type[j]), p, c, X_wp, X_wc, p >= 0 ? c_w[p] : vec3{}, c_w[c], j_axes[j],
+    transform X_wp = p >= 0 ? transform_multiply(s.q[p], j_X_p[j]) : j_X_p[j];
+    transform X_wc = transform_multiply(s.q[c], j_X_c[j]);
+    append_joint_rows(j, JointType(j_type[j]), p, c, X_wp, X_wc, p >= 0 ? s.c_w[p] : vec3{}, s.c_w[c], j_axes[j],
                       joint_rows_);
   }
+}
 
-  // Contact rows from the record.
+// Contact rows from the record.
+void SolverPADMM::build_contact_rows(StepData& s, const PenaltyContactsView* contacts) {
+  const Model& m = s.m;
   rows_.clear();
   keys_.clear();
-  if (contacts) {
-    Device d = m.device;
-    int n = view_to_host(contacts->rigid_contact_count, d, 1)[0];
-    auto s0 = view_to_host(contacts->rigid_contact_shape0, d, n), s1 = view_to_host(contacts->rigid_contact_shape1, d, n);
-    auto p0 = view_to_host(contacts->rigid_contact_point0, d, n), p1 = view_to_host(contacts->rigid_contact_point1, d, n);
-    auto nrm = view_to_host(contacts->rigid_contact_normal, d, n);
-    auto t0 = view_to_host(contacts->rigid_contact_thickness0, d, n), t1 = view_to_host(contacts->rigid_contact_thickness1, d, n);
-    auto mu = view_to_host(contacts->rigid_contact_mu, d, n);
-    auto shape_body = m.shape_body.to_host();
-    std::map<std::pair<int, int>, int> ordinal;
-    for (int i = 0; i < n; ++i) {
-      PADMMContactRow r;
-      r.body0 = shape_body[s0[i]];
-      r.body1 = shape_body[s1[i]];
-      r.n = nrm[i];
-      tangent_basis(r.n, r.t1, r.t2);
-      vec3 x0 = (r.body0 >= 0 ? transform_point(q[r.body0], p0[i]) : p0[i]) + t0[i] * r.n;
-      vec3 x1 = (r.body1 >= 0 ? transform_point(q[r.body1], p1[i]) : p1[i]) - t1[i] * r.n;
-      r.r0 = x0 - (r.body0 >= 0 ? c_w[r.body0] : vec3{});
-      r.r1 = x1 - (r.body1 >= 0 ? c_w[r.body1] : vec3{});
-      r.d = dot(r.n, x1 - x0);
-      r.mu = mu[i];
-      rows_.push_back(r);
-      keys_.emplace_back(s0[i], s1[i], ordinal[{s0[i], s1[i]}]++);
-    }
+  if (!contacts) return;
+  Device d = m.device;
+  int n = view_to_host(contacts->rigid_contact_count, d, 1)[0];
+  auto s0 = view_to_host(contacts->rigid_contact_shape0, d, n), s1 = view_to_host(contacts->rigid_contact_shape1, d, n);
+  auto p0 = view_to_host(contacts->rigid_contact_point0, d, n), p1 = view_to_host(contacts->rigid_contact_point1, d, n);
+  auto nrm = view_to_host(contacts->rigid_contact_normal, d, n);
+  auto t0 = view_to_host(contacts->rigid_contact_thickness0, d, n), t1 = view_to_host(contacts->rigid_contact_thickness1, d, n);
+  auto mu = view_to_host(contacts->rigid_contact_mu, d, n);
+  auto shape_body = m.shape_body.to_host();
+  std::map<std::pair<int, int>, int> ordinal;
+  for (int i = 0; i < n; ++i) {
+    PADMMContactRow r;
+    r.body0 = shape_body[s0[i]];
+    r.body1 = shape_body[s1[i]];
+    r.n = nrm[i];
+    tangent_basis(r.n, r.t1, r.t2);
+    vec3 x0 = (r.body0 >= 0 ? transform_point(s.q[r.body0], p0[i]) : p0[i]) + t0[i] * r.n;
+    vec3 x1 = (r.body1 >= 0 ? transform_point(s.q[r.body1], p1[i]) : p1[i]) - t1[i] * r.n;
+    r.r0 = x0 - (r.body0 >= 0 ? s.c_w[r.body0] : vec3{});
+    r.r1 = x1 - (r.body1 >= 0 ? s.c_w[r.body1] : vec3{});
+    r.d = dot(r.n, x1 - x0);
+    r.mu = mu[i];
+    rows_.push_back(r);
+    keys_.emplace_back(s0[i], s1[i], ordinal[{s0[i], s1[i]}]++);
   }
+}
 
-  // The Delassus problem: b = J v_free + bias (joints: Baumgarte alpha C / h; contacts: speculative
-  // approach d / h, stabilisation of penetration), joint rows first.
-  auto twist = [&](int k) {
-    Eigen::Matrix<double, 6, 1> vk;
-    vk << v[k].lin.x, v[k].lin.y, v[k].lin.z, v[k].ang.x, v[k].ang.y, v[k].ang.z;
-    return vk;
-  };
+// The Delassus problem: b = J v_free + bias (joints: Baumgarte alpha C / h; contacts: speculative
+// approach d / h, stabilisation of penetration), joint rows first; the warm start from the histories.
+void SolverPADMM::assemble_problem(StepData& s, real h) {
   const int nj = int(joint_rows_.size()), nc = int(rows_.size());
-  Eigen::VectorXd b(nj + 3 * nc);
-  std::vector<real> mu(nc);
+  s.b = Eigen::VectorXd(nj + 3 * nc);
+  s.mu.assign(nc, 0);
   x_ = Eigen::VectorXd::Zero(nj + 3 * nc);
   const bool warm = settings_.warmstart_mode == WarmstartMode::containers;
   for (int i = 0; i < nj; ++i) {
     const PADMMJointRow& r = joint_rows_[i];
-    b[i] = r.g1.dot(twist(r.body1)) + (r.body0 >= 0 ? r.g0.dot(twist(r.body0)) : real(0)) +
-           settings_.joint_stabilization * r.c / h;
+    s.b[i] = r.g1.dot(s.twist(r.body1)) + (r.body0 >= 0 ? r.g0.dot(s.twist(r.body0)) : real(0)) +
+             settings_.joint_stabilization * r.c / h;
     if (warm && int(joint_history_.size()) == nj) x_[i] = settings_.warmstart_scale * joint_history_[i];
   }
   for (int i = 0; i < nc; ++i) {
     Eigen::Vector3d u = Eigen::Vector3d::Zero();
     for (int k : {rows_[i].body0, rows_[i].body1}) {
       if (k < 0) continue;
-      u += contact_jacobian_block(rows_[i], k) * twist(k);
+      u += contact_jacobian_block(rows_[i], k) * s.twist(k);
     }
     real d = rows_[i].d;
     u[0] += (d >= 0 ? d : settings_.contact_stabilization * d) / h;
-    b.segment<3>(nj + 3 * i) = u;
-    mu[i] = rows_[i].mu;
+    s.b.segment<3>(nj + 3 * i) = u;
+    s.mu[i] = rows_[i].mu;
     if (warm) {
       auto it = history_.find(keys_[i]);
       if (it != history_.end())
         x_.segment<3>(nj + 3 * i) = settings_.warmstart_scale * Eigen::Vector3d(it->second.x, it->second.y, it->second.z);
     }
   }
-  status_[0] = solve_islands(inv, b, mu);
+}
+
+// PADMM on each island; the impulses are kept as the next step's warm start.
+void SolverPADMM::solve_problem(StepData& s) {
+  const int nj = int(joint_rows_.size()), nc = int(rows_.size());
+  status_[0] = solve_islands(s.inv, s.b, s.mu);
   joint_history_.assign(x_.data(), x_.data() + nj);
   history_.clear();
   for (int i = 0; i < nc; ++i) history_[keys_[i]] = {x_[nj + 3 * i], x_[nj + 3 * i + 1], x_[nj + 3 * i + 2]};
+}
 
-  // Velocities with the joint and contact impulses J^T x, then poses with the new velocities.
+// Velocities with the joint and contact impulses J^T x, then poses with the new velocities.
+void SolverPADMM::integrate(StepData& s, State& out, real h) {
+  const int nb = s.nb, nj = int(joint_rows_.size()), nc = int(rows_.size());
   std::vector<spatial_vector> Jtp(nb);
   auto apply = [&](int k, const Eigen::Matrix<double, 6, 1>& g) {
     Jtp[k].lin += vec3{g[0], g[1], g[2]};
@@ -362,13 +406,13 @@ void SolverPADMM::step(const State& in, State& out, const Control& control, cons
   for (int i = 0; i < nc; ++i)
     for (int k : {rows_[i].body0, rows_[i].body1})
       if (k >= 0) apply(k, contact_jacobian_block(rows_[i], k).transpose() * x_.segment<3>(nj + 3 * i));
-  std::vector<transform> q_out(q);
-  std::vector<spatial_vector> qd_out(qd);
+  std::vector<transform> q_out(s.q);
+  std::vector<spatial_vector> qd_out(s.qd);
   for (int b = 0; b < nb; ++b) {
-    if (flags[b] & int(BodyFlag::kinematic) || !(inv_mass[b] > 0)) continue;
-    spatial_vector vn = discrete_velocity_update(v[b], inv[b].inv_m, inv[b].inv_I_w, h, spatial_vector{}, Jtp[b]);
-    quat r = quat_update(q[b].q, vn.ang, h);
-    q_out[b] = {origin_from_com(c_w[b] + h * vn.lin, r, com[b]), r};
+    if (s.flags[b] & int(BodyFlag::kinematic) || !(s.inv_mass[b] > 0)) continue;
+    spatial_vector vn = discrete_velocity_update(s.v[b], s.inv[b].inv_m, s.inv[b].inv_I_w, h, spatial_vector{}, Jtp[b]);
+    quat r = quat_update(s.q[b].q, vn.ang, h);
+    q_out[b] = {origin_from_com(s.c_w[b] + h * vn.lin, r, s.com[b]), r};
     qd_out[b] = vn;
   }
   out.body_q.copy_from_host(q_out.data());

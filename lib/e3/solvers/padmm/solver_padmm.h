@@ -101,6 +101,15 @@ class SolverPADMM {
   void reset();
 
  private:
+  // The stages of step(), in order, on one step's host copies (solver_padmm.cpp).
+  struct StepData;
+  void free_velocities(StepData& s, const State& in, const Control& control, real h) const;
+  void build_joint_rows(StepData& s);
+  void build_contact_rows(StepData& s, const PenaltyContactsView* contacts);
+  void assemble_problem(StepData& s, real h);
+  void solve_problem(StepData& s);
+  void integrate(StepData& s, State& out, real h);
+
   /// Solves the step's problem island by island (connected components of bodies and rows); x_
   /// holds the warm start on entry and the impulses on exit. Returns the world's status.
   PADMMStatus solve_islands(const std::vector<PADMMBodyInverse>& inv, const Eigen::VectorXd& b,

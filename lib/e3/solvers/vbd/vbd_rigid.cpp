@@ -92,199 +92,248 @@ vec3 SolverVBD::slip_velocity(const Row& r, const std::vector<transform>& now, c
   return u - dot(u, r.n) * r.n;
 }
 
+// One step's host copies, rows and iterates, shared by the stages of SolverVBD::step.
+struct SolverVBD::StepData {
+  const Model& m;
+  int nb = 0, nj = 0;
+  std::vector<spatial_vector> f, v0;  // external wrench [N, N m]; start velocities
+  std::vector<transform> q0, q;       // start poses; the iterate
+  std::vector<vec3> com;
+  std::vector<mat33> I, I_inv;
+  std::vector<real> mass, inv_mass;
+  std::vector<int> flags;
+  std::vector<int> jtype, jparent, jchild, jqd_start;
+  std::vector<transform> jX_p, jX_c;
+  std::vector<JointAxes> jaxes;
+  std::vector<real> joint_f;
+  std::vector<std::vector<int>> body_joints;  // attached (non-FREE) joints of each body, in joint order
+  CompliantAlmCoefficients jc;                // hard joint rows: k = infinity, so k_eff = rho and s = 1
+  std::vector<Row> rows;
+  std::vector<real> lam;                      // per row: normal multiplier [N]
+  std::vector<std::int64_t> row_start, row_entry;  // the rows touching each body (entry = 2 * row + side)
+  std::vector<vec3> c_tilde;                  // inertial targets: COM [m] and orientation
+  std::vector<quat> q_tilde;
+
+  explicit StepData(const Model& model) : m(model) {}
+  bool dynamic(int b) const { return b >= 0 && !(flags[b] & int(BodyFlag::kinematic)) && inv_mass[b] > 0; }
+  JointFrames frames(int j, const std::vector<transform>& X) const {
+    int p = jparent[j], c = jchild[j];
+    return joint_frames(p >= 0, p >= 0 ? X[p] : transform_identity(), p >= 0 ? com[p] : vec3{}, X[c], com[c], jX_p[j],
+                        jX_c[j]);
+  }
+  // Force and torque of joint j on its child at the poses X (the multiplier after one dual step).
+  spatial_vector joint_reaction(int j, const std::vector<transform>& X, JointFrames& fr, JointErrors& e,
+                                const std::vector<vec3>& lambda_lin, const std::vector<vec3>& lambda_ang) const {
+    JointType t = JointType(jtype[j]);
+    fr = frames(j, X);
+    e = joint_errors(t, jaxes[j], fr);
+    return spatial_vector{-jc.k_eff * e.lin + jc.s * lambda_lin[j], -jc.k_eff * e.ang + jc.s * lambda_ang[j]};
+  }
+  real separation_speed(const Row& r, const std::vector<transform>& now, real h) const {
+    auto point = [&](int b, vec3 p, const std::vector<transform>& X) { return b >= 0 ? transform_point(X[b], p) : p; };
+    return dot(r.n, (point(r.body1, r.p1, now) - point(r.body1, r.p1, q0)) - (point(r.body0, r.p0, now) - point(r.body0, r.p0, q0))) / h;
+  }
+};
+
+// The step, stage by stage (course E3 §6).
 void SolverVBD::step(const State& in, State& out, const Control& control, const PenaltyContactsView* contacts, real h) {
   if (&in == &out) throw std::invalid_argument("SolverVBD.step: state_in and state_out must be different States");
   if (!(h > 0)) throw std::invalid_argument("SolverVBD.step: dt must be > 0 s");
   const Model& m = *model_;
   if (control.joint_f.size != 0 && control.joint_f.size != m.joint_dof_count)
     throw std::invalid_argument("SolverVBD.step: control.joint_f has the wrong length");
-  const int nb = m.body_count;
-  Buffer<spatial_vector> wrench(m.device, nb);
+  StepData s(m);
+  gather_forces(s, in, control);  // body_f, and joint_f as wrenches on the start poses
+  prepare_rows(s, contacts);      // contact rows with their multipliers, per-body row and joint lists
+  predict_targets(s, h);          // inertial targets, the initial guess
+  for (int it = 0; it < iterations; ++it) {
+    sweep_bodies(s, h);           // one sweep of per-body 6x6 Newton steps
+    dual_update(s, h);            // multipliers at the new poses
+  }
+  finish_step(s, out, h);         // keep the multipliers; velocities from the pose history
+}
+
+void SolverVBD::gather_forces(StepData& s, const State& in, const Control& control) {
+  const Model& m = s.m;
+  s.nb = m.body_count;
+  Buffer<spatial_vector> wrench(m.device, s.nb);
   gather_body_wrenches(m, in, control, wrench.view());
-  auto f = wrench.to_host();
-  auto q0 = in.body_q.to_host();
-  auto v0 = in.body_qd.to_host();
-  auto com = m.body_com.to_host();
-  auto I = m.body_inertia.to_host();
-  auto I_inv = m.body_inv_inertia.to_host();
-  auto mass = m.body_mass.to_host();
-  auto inv_mass = m.body_inv_mass.to_host();
-  auto flags = m.body_flags.to_host();
-  body_q_prev_ = q0;
+  s.f = wrench.to_host();
+  s.q0 = in.body_q.to_host();
+  s.v0 = in.body_qd.to_host();
+  s.com = m.body_com.to_host();
+  s.I = m.body_inertia.to_host();
+  s.I_inv = m.body_inv_inertia.to_host();
+  s.mass = m.body_mass.to_host();
+  s.inv_mass = m.body_inv_mass.to_host();
+  s.flags = m.body_flags.to_host();
+  body_q_prev_ = s.q0;
 
   // Joints: host copies, and the actuation wrenches of joint_f on the start poses (constant over the step).
-  const int nj = m.joint_count;
-  auto jtype = m.joint_type.to_host();
-  auto jparent = m.joint_parent.to_host(), jchild = m.joint_child.to_host();
-  auto jX_p = m.joint_X_p.to_host(), jX_c = m.joint_X_c.to_host();
-  auto jaxes = m.joint_axes.to_host();
-  auto jqd_start = m.joint_qd_start.to_host();
-  std::vector<real> joint_f = control.joint_f.size > 0 ? view_to_host(View<const real>(control.joint_f), m.device, m.joint_dof_count)
-                                                      : std::vector<real>{};
-  auto frames = [&](int j, const std::vector<transform>& X) {
-    int p = jparent[j], c = jchild[j];
-    return joint_frames(p >= 0, p >= 0 ? X[p] : transform_identity(), p >= 0 ? com[p] : vec3{}, X[c], com[c], jX_p[j],
-                        jX_c[j]);
-  };
-  for (int j = 0; j < nj && !joint_f.empty(); ++j) {
-    JointType t = JointType(jtype[j]);
+  s.nj = m.joint_count;
+  s.jtype = m.joint_type.to_host();
+  s.jparent = m.joint_parent.to_host(), s.jchild = m.joint_child.to_host();
+  s.jX_p = m.joint_X_p.to_host(), s.jX_c = m.joint_X_c.to_host();
+  s.jaxes = m.joint_axes.to_host();
+  s.jqd_start = m.joint_qd_start.to_host();
+  s.joint_f = control.joint_f.size > 0 ? view_to_host(View<const real>(control.joint_f), m.device, m.joint_dof_count)
+                                       : std::vector<real>{};
+  for (int j = 0; j < s.nj && !s.joint_f.empty(); ++j) {
+    JointType t = JointType(s.jtype[j]);
     if (t == JointType::free) continue;
-    JointFrames fr = frames(j, q0);
+    JointFrames fr = s.frames(j, s.q0);
     vec3 fa{}, ta{};
-    joint_actuation(t, joint_errors(t, jaxes[j], fr), fr, &joint_f[jqd_start[j]], fa, ta);
+    joint_actuation(t, joint_errors(t, s.jaxes[j], fr), fr, &s.joint_f[s.jqd_start[j]], fa, ta);
     JointWrench w = joint_wrench_pair(fr, fa, ta);
-    if (jparent[j] >= 0) {
-      f[jparent[j]].lin += w.on_parent.lin;
-      f[jparent[j]].ang += w.on_parent.ang;
+    if (s.jparent[j] >= 0) {
+      s.f[s.jparent[j]].lin += w.on_parent.lin;
+      s.f[s.jparent[j]].ang += w.on_parent.ang;
     }
-    f[jchild[j]].lin += w.on_child.lin;
-    f[jchild[j]].ang += w.on_child.ang;
+    s.f[s.jchild[j]].lin += w.on_child.lin;
+    s.f[s.jchild[j]].ang += w.on_child.ang;
   }
+}
+
+void SolverVBD::prepare_rows(StepData& s, const PenaltyContactsView* contacts) const {
   // The attached (non-FREE) joints of each body, in joint order.
-  std::vector<std::vector<int>> body_joints(nb);
-  for (int j = 0; j < nj; ++j) {
-    if (JointType(jtype[j]) == JointType::free) continue;
-    body_joints[jchild[j]].push_back(j);
-    if (jparent[j] >= 0) body_joints[jparent[j]].push_back(j);
+  s.body_joints.assign(s.nb, {});
+  for (int j = 0; j < s.nj; ++j) {
+    if (JointType(s.jtype[j]) == JointType::free) continue;
+    s.body_joints[s.jchild[j]].push_back(j);
+    if (s.jparent[j] >= 0) s.body_joints[s.jparent[j]].push_back(j);
   }
-  // Hard joint rows: k = infinity, so k_eff = rho and s = 1.
-  const CompliantAlmCoefficients jc = compliant_alm_coefficients(std::numeric_limits<real>::infinity(), rho);
+  s.jc = compliant_alm_coefficients(std::numeric_limits<real>::infinity(), rho);
+  s.rows = contacts ? read_rows(*contacts) : std::vector<Row>{};
+  s.lam.assign(s.rows.size(), 0);
+  for (std::size_t i = 0; i < s.rows.size(); ++i) {
+    auto it = lambda_.find(s.rows[i].key);
+    if (it != lambda_.end()) s.lam[i] = it->second;
+  }
+  // The rows touching each body, in row order (entry = 2 * row + side): O(bodies + rows) per sweep.
+  std::vector<int> row_sides(2 * s.rows.size());
+  for (std::size_t i = 0; i < s.rows.size(); ++i) {
+    row_sides[2 * i] = s.rows[i].body0;
+    row_sides[2 * i + 1] = s.rows[i].body1 == s.rows[i].body0 ? -1 : s.rows[i].body1;
+  }
+  build_segments(s.nb, row_sides, s.row_start, s.row_entry);
+}
+
+// Inertial targets (the unconstrained prediction) and the initial guess.
+void SolverVBD::predict_targets(StepData& s, real h) const {
+  s.c_tilde.assign(s.nb, vec3{});
+  s.q_tilde.assign(s.nb, quat{});
+  s.q = s.q0;
+  for (int b = 0; b < s.nb; ++b) {
+    if (!s.dynamic(b)) continue;
+    vec3 c = world_com(s.q0[b], s.com[b]), v = s.v0[b].lin;
+    linear_update(v, c, s.f[b].lin, s.inv_mass[b], s.m.gravity, h);
+    s.c_tilde[b] = c;
+    s.q_tilde[b] = quat_update(s.q0[b].q, angular_update(s.q0[b].q, s.v0[b].ang, s.f[b].ang, s.I[b], s.I_inv[b], h), h);
+    s.q[b] = {origin_from_com(s.c_tilde[b], s.q_tilde[b], s.com[b]), s.q_tilde[b]};
+  }
+}
+
+// One sweep of per-body 6x6 Newton steps (block coordinate descent, bodies in order).
+void SolverVBD::sweep_bodies(StepData& s, real h) const {
   auto angular_projector = [&](JointType t, const JointErrors& e) -> Eigen::Matrix3d {
     if (t == JointType::ball) return Eigen::Matrix3d::Zero();
     if (t == JointType::revolute) return remove_direction(e.axis_p);
     return Eigen::Matrix3d::Identity();
   };
-  // Force and torque of joint j on its child at the poses X (the multiplier after one dual step).
-  auto joint_reaction = [&](int j, const std::vector<transform>& X, JointFrames& fr, JointErrors& e) {
-    JointType t = JointType(jtype[j]);
-    fr = frames(j, X);
-    e = joint_errors(t, jaxes[j], fr);
-    return spatial_vector{-jc.k_eff * e.lin + jc.s * joint_lambda_lin_[j], -jc.k_eff * e.ang + jc.s * joint_lambda_ang_[j]};
-  };
-  std::vector<Row> rows = contacts ? read_rows(*contacts) : std::vector<Row>{};
-  std::vector<real> lam(rows.size(), 0);
-  for (std::size_t i = 0; i < rows.size(); ++i) {
-    auto it = lambda_.find(rows[i].key);
-    if (it != lambda_.end()) lam[i] = it->second;
-  }
-  auto dynamic = [&](int b) { return b >= 0 && !(flags[b] & int(BodyFlag::kinematic)) && inv_mass[b] > 0; };
-  // The rows touching each body, in row order (entry = 2 * row + side): O(bodies + rows) per sweep.
-  std::vector<int> row_sides(2 * rows.size());
-  for (std::size_t i = 0; i < rows.size(); ++i) {
-    row_sides[2 * i] = rows[i].body0;
-    row_sides[2 * i + 1] = rows[i].body1 == rows[i].body0 ? -1 : rows[i].body1;
-  }
-  std::vector<std::int64_t> row_start, row_entry;
-  build_segments(nb, row_sides, row_start, row_entry);
-
-  // Inertial targets (the unconstrained prediction) and the initial guess.
-  std::vector<vec3> c_tilde(nb);
-  std::vector<quat> q_tilde(nb);
-  std::vector<transform> q = q0;
-  for (int b = 0; b < nb; ++b) {
-    if (!dynamic(b)) continue;
-    vec3 c = world_com(q0[b], com[b]), v = v0[b].lin;
-    linear_update(v, c, f[b].lin, inv_mass[b], m.gravity, h);
-    c_tilde[b] = c;
-    q_tilde[b] = quat_update(q0[b].q, angular_update(q0[b].q, v0[b].ang, f[b].ang, I[b], I_inv[b], h), h);
-    q[b] = {origin_from_com(c_tilde[b], q_tilde[b], com[b]), q_tilde[b]};
-  }
-  auto separation_speed = [&](const Row& r, const std::vector<transform>& now) {
-    auto point = [&](int b, vec3 p, const std::vector<transform>& X) { return b >= 0 ? transform_point(X[b], p) : p; };
-    return dot(r.n, (point(r.body1, r.p1, now) - point(r.body1, r.p1, q0)) - (point(r.body0, r.p0, now) - point(r.body0, r.p0, q0))) / h;
-  };
-
-  for (int it = 0; it < iterations; ++it) {
-    // One sweep of per-body 6x6 Newton steps (block coordinate descent, bodies in order).
-    for (int b = 0; b < nb; ++b) {
-      if (!dynamic(b)) continue;
-      mat33 R = quat_to_mat33(q[b].q);
-      Eigen::Matrix3d I_w = to_eigen(R * I[b] * transpose(R));
-      vec3 c = world_com(q[b], com[b]);
-      Eigen::Matrix<double, 6, 6> H = Eigen::Matrix<double, 6, 6>::Zero();
-      Eigen::Matrix<double, 6, 1> g;
-      H.topLeftCorner<3, 3>() = mass[b] / (h * h) * Eigen::Matrix3d::Identity();
-      H.bottomRightCorner<3, 3>() = I_w / (h * h);
-      vec3 dc = c - c_tilde[b], dth = rotation_between(q_tilde[b], q[b].q);
-      g.head<3>() = mass[b] / (h * h) * Eigen::Vector3d(dc.x, dc.y, dc.z);
-      g.tail<3>() = I_w / (h * h) * Eigen::Vector3d(dth.x, dth.y, dth.z);
-      for (std::int64_t k = row_start[b]; k < row_start[b + 1]; ++k) {
-        const std::size_t i = std::size_t(row_entry[k] >> 1);
-        const Row& r = rows[i];
-        CompliantAlmCoefficients cf = compliant_alm_coefficients(r.k, rho);
-        real fn = vbd_contact_normal_force(cf, gap(r, q), lam[i], r.kd, separation_speed(r, q));
-        if (!(fn > 0)) continue;
-        real side = r.body1 == b ? 1 : -1;
-        vec3 x = r.body1 == b ? transform_point(q[b], r.p1) - r.m1 * r.n : transform_point(q[b], r.p0) + r.m0 * r.n;
-        vec3 rxn = cross(x - c, r.n);
-        Eigen::Matrix<double, 6, 1> J;
-        J << side * r.n.x, side * r.n.y, side * r.n.z, side * rxn.x, side * rxn.y, side * rxn.z;
-        g -= fn * J;
-        H += (cf.k_eff + r.kd / h) * J * J.transpose();
-        // Friction from the slip over the step, with its lagged stiffness on the tangent plane.
-        vec3 u_t = slip_velocity(r, q, q0, h);
-        vec3 ft = side * vbd_friction_force(r.mu, fn, u_t, friction_epsilon);
-        Eigen::Matrix<double, 6, 1> F;
-        vec3 rxf = cross(x - c, ft);
-        F << ft.x, ft.y, ft.z, rxf.x, rxf.y, rxf.z;
-        g -= F;
-        real kt = r.mu * fn / (std::max(length(u_t), friction_epsilon) * h);
-        vec3 t1, t2;
-        tangent_basis(r.n, t1, t2);
-        for (vec3 t : {t1, t2}) {
-          vec3 rxt = cross(x - c, t);
-          Eigen::Matrix<double, 6, 1> Jt;
-          Jt << t.x, t.y, t.z, rxt.x, rxt.y, rxt.z;
-          H += kt * Jt * Jt.transpose();
-        }
+  std::vector<transform>& q = s.q;
+  for (int b = 0; b < s.nb; ++b) {
+    if (!s.dynamic(b)) continue;
+    mat33 R = quat_to_mat33(q[b].q);
+    Eigen::Matrix3d I_w = to_eigen(R * s.I[b] * transpose(R));
+    vec3 c = world_com(q[b], s.com[b]);
+    Eigen::Matrix<double, 6, 6> H = Eigen::Matrix<double, 6, 6>::Zero();
+    Eigen::Matrix<double, 6, 1> g;
+    H.topLeftCorner<3, 3>() = s.mass[b] / (h * h) * Eigen::Matrix3d::Identity();
+    H.bottomRightCorner<3, 3>() = I_w / (h * h);
+    vec3 dc = c - s.c_tilde[b], dth = rotation_between(s.q_tilde[b], q[b].q);
+    g.head<3>() = s.mass[b] / (h * h) * Eigen::Vector3d(dc.x, dc.y, dc.z);
+    g.tail<3>() = I_w / (h * h) * Eigen::Vector3d(dth.x, dth.y, dth.z);
+    for (std::int64_t k = s.row_start[b]; k < s.row_start[b + 1]; ++k) {
+      const std::size_t i = std::size_t(s.row_entry[k] >> 1);
+      const Row& r = s.rows[i];
+      CompliantAlmCoefficients cf = compliant_alm_coefficients(r.k, rho);
+      real fn = vbd_contact_normal_force(cf, gap(r, q), s.lam[i], r.kd, s.separation_speed(r, q, h));
+      if (!(fn > 0)) continue;
+      real side = r.body1 == b ? 1 : -1;
+      vec3 x = r.body1 == b ? transform_point(q[b], r.p1) - r.m1 * r.n : transform_point(q[b], r.p0) + r.m0 * r.n;
+      vec3 rxn = cross(x - c, r.n);
+      Eigen::Matrix<double, 6, 1> J;
+      J << side * r.n.x, side * r.n.y, side * r.n.z, side * rxn.x, side * rxn.y, side * rxn.z;
+      g -= fn * J;
+      H += (cf.k_eff + r.kd / h) * J * J.transpose();
+      // Friction from the slip over the step, with its lagged stiffness on the tangent plane.
+      vec3 u_t = slip_velocity(r, q, s.q0, h);
+      vec3 ft = side * vbd_friction_force(r.mu, fn, u_t, friction_epsilon);
+      Eigen::Matrix<double, 6, 1> F;
+      vec3 rxf = cross(x - c, ft);
+      F << ft.x, ft.y, ft.z, rxf.x, rxf.y, rxf.z;
+      g -= F;
+      real kt = r.mu * fn / (std::max(length(u_t), friction_epsilon) * h);
+      vec3 t1, t2;
+      tangent_basis(r.n, t1, t2);
+      for (vec3 t : {t1, t2}) {
+        vec3 rxt = cross(x - c, t);
+        Eigen::Matrix<double, 6, 1> Jt;
+        Jt << t.x, t.y, t.z, rxt.x, rxt.y, rxt.z;
+        H += kt * Jt * Jt.transpose();
       }
-      for (int j : body_joints[b]) {
-        JointType t = JointType(jtype[j]);
-        JointFrames fr;
-        JointErrors e;
-        spatial_vector F = joint_reaction(j, q, fr, e);
-        const bool is_child = jchild[j] == b;
-        vec3 r = is_child ? fr.r_c : fr.r_p;
-        real side = is_child ? 1 : -1;
-        vec3 tau = side * (cross(r, F.lin) + F.ang);
-        g.head<3>() -= side * Eigen::Vector3d(F.lin.x, F.lin.y, F.lin.z);
-        g.tail<3>() -= Eigen::Vector3d(tau.x, tau.y, tau.z);
-        Eigen::Matrix3d P = t == JointType::prismatic ? remove_direction(e.axis_p) : Eigen::Matrix3d::Identity();
-        Eigen::Matrix<double, 3, 6> J;
-        J.leftCols<3>() = P;
-        J.rightCols<3>() = -P * skew(r);
-        H += jc.k_eff * J.transpose() * J;
-        H.bottomRightCorner<3, 3>() += jc.k_eff * angular_projector(t, e);
-      }
-      Eigen::Matrix<double, 6, 1> d = -H.ldlt().solve(g);
-      vec3 dlin{d[0], d[1], d[2]}, dang{d[3], d[4], d[5]};
-      quat r_new = quat_update(q[b].q, dang, 1);
-      q[b] = {origin_from_com(c + dlin, r_new, com[b]), r_new};
     }
-    // Dual ascent once per sweep: the multiplier takes the row's force at the new poses.
-    for (std::size_t i = 0; i < rows.size(); ++i) {
-      CompliantAlmCoefficients cf = compliant_alm_coefficients(rows[i].k, rho);
-      lam[i] = vbd_contact_normal_force(cf, gap(rows[i], q), lam[i], rows[i].kd, separation_speed(rows[i], q));
-    }
-    for (int j = 0; j < nj; ++j) {
-      if (JointType(jtype[j]) == JointType::free) continue;
+    for (int j : s.body_joints[b]) {
+      JointType t = JointType(s.jtype[j]);
       JointFrames fr;
       JointErrors e;
-      spatial_vector F = joint_reaction(j, q, fr, e);
-      joint_lambda_lin_[j] = F.lin;
-      joint_lambda_ang_[j] = F.ang;
+      spatial_vector F = s.joint_reaction(j, q, fr, e, joint_lambda_lin_, joint_lambda_ang_);
+      const bool is_child = s.jchild[j] == b;
+      vec3 r = is_child ? fr.r_c : fr.r_p;
+      real side = is_child ? 1 : -1;
+      vec3 tau = side * (cross(r, F.lin) + F.ang);
+      g.head<3>() -= side * Eigen::Vector3d(F.lin.x, F.lin.y, F.lin.z);
+      g.tail<3>() -= Eigen::Vector3d(tau.x, tau.y, tau.z);
+      Eigen::Matrix3d P = t == JointType::prismatic ? remove_direction(e.axis_p) : Eigen::Matrix3d::Identity();
+      Eigen::Matrix<double, 3, 6> J;
+      J.leftCols<3>() = P;
+      J.rightCols<3>() = -P * skew(r);
+      H += s.jc.k_eff * J.transpose() * J;
+      H.bottomRightCorner<3, 3>() += s.jc.k_eff * angular_projector(t, e);
     }
+    Eigen::Matrix<double, 6, 1> d = -H.ldlt().solve(g);
+    vec3 dlin{d[0], d[1], d[2]}, dang{d[3], d[4], d[5]};
+    quat r_new = quat_update(q[b].q, dang, 1);
+    q[b] = {origin_from_com(c + dlin, r_new, s.com[b]), r_new};
   }
-  lambda_.clear();
-  for (std::size_t i = 0; i < rows.size(); ++i) lambda_[rows[i].key] = lam[i];
+}
 
-  // Velocities from the pose history.
-  std::vector<spatial_vector> v(v0);
-  for (int b = 0; b < nb; ++b) {
-    if (!dynamic(b)) continue;
-    v[b] = {(world_com(q[b], com[b]) - world_com(q0[b], com[b])) / h, rotation_between(q0[b].q, q[b].q) / h};
+// Dual ascent once per sweep: the multiplier takes the row's force at the new poses.
+void SolverVBD::dual_update(StepData& s, real h) {
+  for (std::size_t i = 0; i < s.rows.size(); ++i) {
+    CompliantAlmCoefficients cf = compliant_alm_coefficients(s.rows[i].k, rho);
+    s.lam[i] = vbd_contact_normal_force(cf, gap(s.rows[i], s.q), s.lam[i], s.rows[i].kd, s.separation_speed(s.rows[i], s.q, h));
   }
-  out.body_q.copy_from_host(q.data());
+  for (int j = 0; j < s.nj; ++j) {
+    if (JointType(s.jtype[j]) == JointType::free) continue;
+    JointFrames fr;
+    JointErrors e;
+    spatial_vector F = s.joint_reaction(j, s.q, fr, e, joint_lambda_lin_, joint_lambda_ang_);
+    joint_lambda_lin_[j] = F.lin;
+    joint_lambda_ang_[j] = F.ang;
+  }
+}
+
+// The multipliers are kept for the next step; velocities from the pose history.
+void SolverVBD::finish_step(StepData& s, State& out, real h) {
+  lambda_.clear();
+  for (std::size_t i = 0; i < s.rows.size(); ++i) lambda_[s.rows[i].key] = s.lam[i];
+  std::vector<spatial_vector> v(s.v0);
+  for (int b = 0; b < s.nb; ++b) {
+    if (!s.dynamic(b)) continue;
+    v[b] = {(world_com(s.q[b], s.com[b]) - world_com(s.q0[b], s.com[b])) / h, rotation_between(s.q0[b].q, s.q[b].q) / h};
+  }
+  out.body_q.copy_from_host(s.q.data());
   out.body_qd.copy_from_host(v.data());
 }
 

@@ -102,6 +102,15 @@ class SolverVBD {
     real m0, m1, k, kd, mu;
     std::tuple<int, int, int> key;
   };
+  // The stages of step(), in order, on one step's host copies and rows (vbd_rigid.cpp).
+  struct StepData;
+  void gather_forces(StepData& s, const State& in, const Control& control);
+  void prepare_rows(StepData& s, const PenaltyContactsView* contacts) const;
+  void predict_targets(StepData& s, real h) const;
+  void sweep_bodies(StepData& s, real h) const;
+  void dual_update(StepData& s, real h);
+  void finish_step(StepData& s, State& out, real h);
+
   std::vector<Row> read_rows(const PenaltyContactsView& c) const;
   real gap(const Row& r, const std::vector<transform>& q) const;
   /// Slip of body1's contact point relative to body0's between two pose sets, divided by dt [m/s].
