@@ -3,6 +3,7 @@
 #include "e3/collision_pipeline.h"
 
 #include <algorithm>
+#include <chrono>
 #include <iostream>
 #include <stdexcept>
 
@@ -47,6 +48,8 @@ Contacts CollisionPipeline::contacts() const { return Contacts(model_.device, ma
 void CollisionPipeline::reset_matching() { previous_.clear(); }
 
 void CollisionPipeline::collide(View<const transform> body_q, Contacts& c, View<const spatial_vector> body_qd, real dt) {
+  using clock = std::chrono::steady_clock;
+  const clock::time_point t0 = clock::now();
   if (body_q.size != model_.body_count)
     throw std::invalid_argument("collide: body_q has " + std::to_string(body_q.size) + " poses, the model has " +
                                 std::to_string(model_.body_count) + " bodies");
@@ -73,12 +76,14 @@ void CollisionPipeline::collide(View<const transform> body_q, Contacts& c, View<
   }
   stages_.push_back("filter");
   stages_.push_back("broad_phase");
+  const clock::time_point t1 = clock::now();
 
   // narrow phase (with its per-pair reduction)
   Buffer<PairContacts> pc(model_.device, pairs_.size());
   narrow_phase(model_, pose_.view(), speed_.view(), dt, opt_.speculative_contact_gap_max, pairs_.view(), pc.view());
   stages_.push_back("narrow_phase");
   stages_.push_back("reduction");
+  const clock::time_point t2 = clock::now();
 
   // the record: slots by an ordered count (prefix sum), writes skipped past capacity
   std::vector<PairContacts> hp = pc.to_host();
@@ -95,6 +100,9 @@ void CollisionPipeline::collide(View<const transform> body_q, Contacts& c, View<
     stages_.push_back("matching");
   }
   stages_.push_back("contacts");
+  const clock::time_point t3 = clock::now();
+  seconds_ = {std::chrono::duration<double>(t1 - t0).count(), std::chrono::duration<double>(t2 - t1).count(),
+              std::chrono::duration<double>(t3 - t2).count()};
   if (opt_.verify_buffers && c.overflowed()) {
     std::ostream& os = opt_.diagnostics ? *opt_.diagnostics : std::cerr;
     os << "warning: " << overflow_message(c.count(), c.rigid_contact_max) << '\n';
