@@ -9,7 +9,8 @@ over rounds), per stage where the engine exposes it, the ratio to impulse of the
 (its 1-vs-2-thread ratio and bitwise check come from one extra impulse run per N with
 --compare-threads 1). Matched quality: impulse's XPBD iterations are raised (4, 8, 16, 32, 64)
 until its max ground penetration is at most Bullet's at peer_iterations, at the matching N, and
-that configuration joins the rounds as "impulse-matched".
+that configuration joins the rounds at that N as "impulse-matched". MuJoCo runs up to
+--mujoco-max-n bodies; skipped runs are listed in the report.
 
 Measured, never asserted. Writes OUT/peers.json and prints a table.
 
@@ -17,6 +18,7 @@ Measured, never asserted. Writes OUT/peers.json and prints a table.
                  [--kinds spheres,boxes] [--steps S] [--match-n N]
 """
 import argparse
+import csv
 import datetime
 import json
 import os
@@ -25,6 +27,7 @@ import platform
 import statistics
 import subprocess
 import sys
+import tempfile
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 SCENE = ROOT / "bench" / "peers" / "scenes" / "pile.toml"
@@ -62,6 +65,15 @@ def impulse_run(a, kind, n, steps, iterations=None, compare=False):
             "allocations_per_step": {k: m[k] for k in m if k.startswith("allocations_")}, "metrics": m}
 
 
+def impulse_series(a, kind, n, steps, iterations):
+    """Penetration against time from `impulse run` (the CSV of the same pile and options)."""
+    with tempfile.TemporaryDirectory() as d:
+        subprocess.run([a.impulse, "run", f"e3-pile-{kind}", "--n", str(n), "--steps", str(steps), "--iterations",
+                        str(iterations), "--out", d], check=True, capture_output=True, stdin=subprocess.DEVNULL)
+        rows = list(csv.DictReader(open(pathlib.Path(d) / f"e3-pile-{kind}.csv", encoding="utf-8")))
+    return [float(r["t_s"]) for r in rows], [float(r["max_penetration_m"]) for r in rows]
+
+
 def peer_run(a, engine, kind, n, steps):
     args = ["--scene", str(SCENE), "--kind", kind, "--n", str(n), "--steps", str(steps)]
     if engine == "mujoco":
@@ -97,6 +109,8 @@ def main():
     ap.add_argument("--steps", type=int, default=-1)
     ap.add_argument("--match-n", type=int, default=-1, help="N of the matched-quality search (default: 10^4 if listed)")
     ap.add_argument("--engines", default="impulse,bullet,ode,mujoco")
+    ap.add_argument("--mujoco-max-n", type=int, default=10000,
+                    help="largest N given to MuJoCo (its model compile and Newton solve grow fast with N)")
     a = ap.parse_args()
     try:
         sizes = [int(x) for x in a.n.split(",")]
@@ -132,12 +146,17 @@ def main():
                              "reached": tried[-1]["max_penetration"] <= target}
 
     runs = {}  # (engine, kind, n) -> list of per-round results
+    skipped = []
     threads = {}
     for kind in kinds:
         for n in sizes:
             steps = steps_for(n, a.steps)
             threads[(kind, n)] = impulse_run(a, kind, n, steps, compare=True)["metrics"]
-            order = list(engines) + (["impulse-matched"] if kind in matched else [])
+            order = [e for e in engines if not (e == "mujoco" and n > a.mujoco_max_n)]
+            if n > a.mujoco_max_n and "mujoco" in engines:
+                skipped.append({"engine": "mujoco", "kind": kind, "n": n, "why": f"N above --mujoco-max-n {a.mujoco_max_n}"})
+            if kind in matched and n == matched[kind]["n"]:
+                order.append("impulse-matched")
             for rnd in range(a.rounds):
                 rot = order[rnd % len(order):] + order[:rnd % len(order)]
                 for e in rot:
@@ -171,13 +190,19 @@ def main():
         if base:
             row["ratio_to_impulse"] = spread([r["seconds_per_step"] / b["seconds_per_step"]
                                               for r, b in zip(rs, base)])
+        if e.startswith("impulse"):  # the bench returns numbers only; the run writes the series
+            if n == min(sizes):
+                last["series_t"], last["series_max_penetration"] = impulse_series(a, kind, n, last["steps"],
+                                                                                  last["iterations"])
+            else:
+                last["series_t"], last["series_max_penetration"] = [], []
         row["series_t"], row["series_max_penetration"] = last["series_t"], last["series_max_penetration"]
         results.append(row)
     report = {
         "machine": machine(), "date": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
         "omp_wait_policy": os.environ.get("OMP_WAIT_POLICY", "(unset)"), "impulse_threads": 1,
         "peer_threads": 1, "rounds": a.rounds, "scene": str(SCENE.relative_to(ROOT)), "results": results,
-        "matched_quality": matched,
+        "matched_quality": matched, "skipped": skipped,
         "impulse_threads_1_vs_2": [{"kind": k, "n": n, **{x: m[x] for x in m if "two" in x or "speedup" in x or "bitwise" in x},
                                     "one_thread_seconds_per_step": m["seconds_per_step"]}
                                    for (k, n), m in threads.items()],
