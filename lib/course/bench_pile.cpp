@@ -255,6 +255,11 @@ PileRunResult run_pile(const PileSpec& spec, const PileRunOptions& o) {
       const StepCost c2 = step_world(*b, o.h);
       if (k >= warmup) {
         two += c2.s.total();
+        r.two_thread_stages.broad += c2.s.broad / double(o.steps - warmup);
+        r.two_thread_stages.narrow += c2.s.narrow / double(o.steps - warmup);
+        r.two_thread_stages.contacts += c2.s.contacts / double(o.steps - warmup);
+        r.two_thread_stages.solve += c2.s.solve / double(o.steps - warmup);
+        r.two_thread_stages.readback += c2.s.readback / double(o.steps - warmup);
         speedup.push_back(c.s.total() / std::max(1e-12, c2.s.total()));
       }
     }
@@ -342,6 +347,11 @@ std::vector<Metric> bench_pile(const std::string& kind, const SceneArgs& a) {
   };
   if (o.compare_threads) {
     m.push_back({"two_thread_seconds_per_step", r.two_thread_seconds, "s"});
+    m.push_back({"two_thread_broad_seconds", r.two_thread_stages.broad, "s"});
+    m.push_back({"two_thread_narrow_seconds", r.two_thread_stages.narrow, "s"});
+    m.push_back({"two_thread_contacts_seconds", r.two_thread_stages.contacts, "s"});
+    m.push_back({"two_thread_solve_seconds", r.two_thread_stages.solve, "s"});
+    m.push_back({"two_thread_readback_seconds", r.two_thread_stages.readback, "s"});
     m.push_back({"speedup_2_over_1_median", r.speedup_median, "-"});
     m.push_back({"speedup_2_over_1_p25", r.speedup_p25, "-"});
     m.push_back({"speedup_2_over_1_p75", r.speedup_p75, "-"});

@@ -76,6 +76,7 @@ struct PileRunResult {
   // 1 vs 2 threads (compare_threads): seconds per step of the 2-thread copy, the per-step speedup
   // t1/t2 (median and quartiles) and whether the two runs ended bitwise equal.
   double two_thread_seconds = 0;
+  PileStageSeconds two_thread_stages;  // the 2-thread copy's stages [s per step]
   double speedup_median = 0, speedup_p25 = 0, speedup_p75 = 0;
   int bitwise_equal = -1;              // 1, 0, or -1 when not compared
   std::vector<double> series_t, series_max_penetration;  // [s], [m]
