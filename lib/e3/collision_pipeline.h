@@ -88,6 +88,12 @@ class CollisionPipeline {
   Buffer<aabb> aabb_;
   Buffer<real> speed_;
   Buffer<std::int64_t> pairs_;
+  // Narrow-phase output, per-pair counts and record offsets: sized by the largest pair count seen.
+  Buffer<PairContacts> pc_;
+  Buffer<int> pair_count_;
+  Buffer<std::int64_t> offset_;
+  std::vector<int> host_count_;
+  std::vector<std::int64_t> host_offset_;
   std::vector<std::string> stages_;
   CollideStageSeconds seconds_;
   // Matching history: the previous record's rows (host copies).

@@ -91,6 +91,10 @@ class SolverXPBD {
   Buffer<int> body_count_;        // active contacts per body in the current iteration
   Buffer<spatial_vector> contact_impulse_;
   Buffer<spatial_vector> body_parent_f_;
+  // Per-step work arrays, sized once (contact ones by the record's capacity) and reused.
+  Buffer<spatial_vector> delta_a_, delta_b_;   // per contact: body0 / body1 deltas of an iteration
+  Buffer<int> active_, ever_active_;           // per contact: d < 0 this iteration / in any iteration
+  Buffer<spatial_vector> joint_impulse_, joint_delta_p_, joint_delta_c_;  // per joint
   int impulse_capacity_ = 0;
   bool have_impulse_ = false;
   real last_h_ = 0;

@@ -75,6 +75,9 @@ SolverXPBD::SolverXPBD(const Model& model, int iters) : iterations(iters), model
   body_delta_ = Buffer<spatial_vector>(m.device, m.body_count);
   body_count_ = Buffer<int>(m.device, m.body_count);
   body_parent_f_ = Buffer<spatial_vector>(m.device, std::vector<spatial_vector>(m.body_count));
+  joint_impulse_ = Buffer<spatial_vector>(m.device, m.joint_count);
+  joint_delta_p_ = Buffer<spatial_vector>(m.device, m.joint_count);
+  joint_delta_c_ = Buffer<spatial_vector>(m.device, m.joint_count);
 }
 
 void SolverXPBD::notify_model_changed() { gravity_ = model_->gravity; }
@@ -114,13 +117,25 @@ void SolverXPBD::step(const State& in, State& out, const Control& control, const
 
   // 1. This step's impulse buffer, fresh and zero (no warm start from the previous step).
   const int cap = contacts ? contacts->rigid_contact_max : 0;
-  contact_impulse_ = Buffer<spatial_vector>(dev, std::vector<spatial_vector>(cap));
+  // Buffers are sized once per capacity and reused (no per-step allocation); zeroed here.
+  if (contact_impulse_.size() != cap) contact_impulse_ = Buffer<spatial_vector>(dev, cap);
+  if (delta_a_.size() < cap) {
+    delta_a_ = Buffer<spatial_vector>(dev, cap);
+    delta_b_ = Buffer<spatial_vector>(dev, cap);
+    active_ = Buffer<int>(dev, cap);
+    ever_active_ = Buffer<int>(dev, cap);
+  }
+  {
+    auto imp = contact_impulse_.view();
+    parallel_for(dev, cap, IMPULSE_LAMBDA(std::int64_t i) { imp[i] = spatial_vector{}; });
+  }
   std::vector<std::int64_t> cstart_h, centry_h;
   build_segments(B, sides, cstart_h, centry_h);
   Buffer<std::int64_t> cstart = upload(dev, cstart_h), centry = upload(dev, centry_h);
   Buffer<int> side_buf = upload(dev, sides);
-  Buffer<spatial_vector> dA(dev, count), dB(dev, count);
-  Buffer<int> active(dev, count), ever_active(dev, std::vector<int>(count, 0));
+  const View<spatial_vector> dA{delta_a_.data(), count}, dB{delta_b_.data(), count};
+  const View<int> active{active_.data(), count}, ever_active{ever_active_.data(), count};
+  parallel_for(dev, count, IMPULSE_LAMBDA(std::int64_t i) { ever_active[i] = 0; });
 
   auto flags = m.body_flags.view();
   auto com_B = m.body_com.view();
@@ -168,18 +183,22 @@ void SolverXPBD::step(const State& in, State& out, const Control& control, const
   const bool weighting = rigid_contact_con_weighting;
   const real relax = rigid_contact_relaxation;
   // Child-side joint impulses of this step, for body_parent_f.
-  Buffer<spatial_vector> joint_impulse(dev, std::vector<spatial_vector>(m.joint_count));
-  Buffer<spatial_vector> jP(dev, m.joint_count), jC(dev, m.joint_count);
+  Buffer<spatial_vector>& joint_impulse = joint_impulse_;
+  Buffer<spatial_vector>&jP = joint_delta_p_, &jC = joint_delta_c_;
+  {
+    auto jimp = joint_impulse.view();
+    parallel_for(dev, m.joint_count, IMPULSE_LAMBDA(std::int64_t j) { jimp[j] = spatial_vector{}; });
+  }
 
   // 4. Fixed iterations: clear deltas -> rigid contacts -> weighted apply -> joints -> apply.
   for (int it = 0; it < iterations; ++it) {
     if (count > 0) {
       const ContactsView& c = *contacts;
       auto sd = side_buf.view();
-      auto a_out = dA.view();
-      auto b_out = dB.view();
-      auto act = active.view();
-      auto ever = ever_active.view();
+      auto a_out = dA;
+      auto b_out = dB;
+      auto act = active;
+      auto ever = ever_active;
       parallel_for(dev, count, IMPULSE_LAMBDA(std::int64_t i) {
         int ba = sd[2 * i], bb = sd[2 * i + 1];
         XpbdContactDelta r;
@@ -198,7 +217,7 @@ void SolverXPBD::step(const State& in, State& out, const Control& control, const
       });
       ++trace_.contact_passes;
       int n_active = 0;
-      for (int a : active.to_host()) n_active += a;
+      for (int a : view_to_host(View<const int>(active), dev, count)) n_active += a;
       trace_.active_contacts.push_back(n_active);
 
       // Weighted apply: each body sums its own contacts in contact order, divides by its count N.
@@ -306,7 +325,7 @@ void SolverXPBD::step(const State& in, State& out, const Control& control, const
   if (enable_restitution && count > 0) {
     trace_.restitution_ran = true;
     const ContactsView& c = *contacts;
-    auto ever_h = ever_active.to_host();
+    auto ever_h = view_to_host(View<const int>(ever_active), dev, count);
     auto qp = q_pred.to_host();
     auto qdp = qd_pred.to_host();
     auto com_h = m.body_com.to_host();
