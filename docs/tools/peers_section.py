@@ -45,9 +45,11 @@ def pile_lines(impulse):
             f" | {m['contacts_seconds_per_step']:.2g} | {m['solve_seconds_per_step']:.2g} | {m['readback_seconds_per_step']:.2g}"
             f" | {m['contacts_per_step']:.0f} | {m['max_penetration']:.2g} | {m['kinetic_energy']:.2g} | {al}"
             f" | {m['speedup_2_over_1_median']:.2f} | {'yes' if m['threads_bitwise_equal'] == 1 else 'NO'} |")
-    lines += ["", "The allocations are the step's own (Buffers and std containers built per step: the contact",
-              "segments, impulse buffers and host copies of the SAP broad phase and the record's prefix sum);",
-              "issue 15 asks for zero after warm-up, which the step does not reach yet.", ""]
+    lines += ["", "The allocations are the step's own, counted by the `impulse` command's replaced operator new",
+              "and by every Buffer: what is left after the narrow-phase, record and solver work buffers became",
+              "persistent is host-side work inside the step (the SAP broad phase's sort and pair lists, the",
+              "solver's contact-body segments and their upload, host copies of counts for the trace). Issue 15",
+              "asks for zero after warm-up; the step does not reach it yet.", ""]
     return lines
 
 

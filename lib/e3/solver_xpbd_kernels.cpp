@@ -184,7 +184,8 @@ void SolverXPBD::step(const State& in, State& out, const Control& control, const
   const real relax = rigid_contact_relaxation;
   // Child-side joint impulses of this step, for body_parent_f.
   Buffer<spatial_vector>& joint_impulse = joint_impulse_;
-  Buffer<spatial_vector>&jP = joint_delta_p_, &jC = joint_delta_c_;
+  Buffer<spatial_vector>& jP = joint_delta_p_;
+  Buffer<spatial_vector>& jC = joint_delta_c_;
   {
     auto jimp = joint_impulse.view();
     parallel_for(dev, m.joint_count, IMPULSE_LAMBDA(std::int64_t j) { jimp[j] = spatial_vector{}; });
