@@ -93,6 +93,12 @@ def machine():
     return f"{model}, {os.cpu_count()} logical cores"
 
 
+def bad_input(msg):
+    """Bad input: one line naming the argument, exit 2 (nothing written)."""
+    print(msg, file=sys.stderr)
+    sys.exit(2)
+
+
 def spread(v):
     return {"median": statistics.median(v), "min": min(v), "max": max(v), "rounds": len(v)}
 
@@ -115,14 +121,14 @@ def main():
     try:
         sizes = [int(x) for x in a.n.split(",")]
     except ValueError:
-        sys.exit(f"bench-peers: --n must be a comma-separated list of whole numbers, got '{a.n}'")
+        bad_input(f"bench-peers: --n must be a comma-separated list of whole numbers, got '{a.n}'")
     if any(not 1 <= n <= 100000 for n in sizes):
-        sys.exit(f"bench-peers: every --n must be in [1, 100000], got '{a.n}'")
+        bad_input(f"bench-peers: every --n must be in [1, 100000], got '{a.n}'")
     if not 1 <= a.rounds <= 20:
-        sys.exit(f"bench-peers: --rounds must be in [1, 20], got {a.rounds}")
+        bad_input(f"bench-peers: --rounds must be in [1, 20], got {a.rounds}")
     kinds = a.kinds.split(",")
     if any(k not in ("spheres", "boxes") for k in kinds):
-        sys.exit(f"bench-peers: --kinds must list spheres and/or boxes, got '{a.kinds}'")
+        bad_input(f"bench-peers: --kinds must list spheres and/or boxes, got '{a.kinds}'")
     engines = a.engines.split(",")
     peers = [e for e in engines if e != "impulse"]
     match_n = a.match_n if a.match_n > 0 else (10000 if 10000 in sizes else sizes[0])

@@ -305,7 +305,7 @@ PileRunResult run_pile(const PileSpec& spec, const PileRunOptions& o) {
 
 namespace {
 
-PileRunOptions options_of(const PileSpec& spec, const SceneArgs& a) {
+PileRunOptions options_of(const SceneArgs& a) {
   PileRunOptions o;
   o.n = int(a.integer("n"));
   o.steps = int(a.integer("steps"));
@@ -313,13 +313,12 @@ PileRunOptions options_of(const PileSpec& spec, const SceneArgs& a) {
   o.h = a.positive("h");
   o.threads = int(a.integer("threads"));
   o.compare_threads = a.integer("compare-threads") != 0;
-  (void)spec;
   return o;
 }
 
 std::vector<Metric> bench_pile(const std::string& kind, const SceneArgs& a) {
   const PileSpec spec = pile_spec(kind);
-  const PileRunOptions o = options_of(spec, a);
+  const PileRunOptions o = options_of(a);
   const PileRunResult r = run_pile(spec, o);
   const double t = r.seconds.total();
   std::vector<Metric> m = {
@@ -362,7 +361,7 @@ std::vector<Metric> bench_pile(const std::string& kind, const SceneArgs& a) {
 
 int run_pile_scene(const std::string& kind, const SceneArgs& a, SceneOutput& out, std::ostream& log) {
   const PileSpec spec = pile_spec(kind);
-  PileRunOptions o = options_of(spec, a);
+  PileRunOptions o = options_of(a);
   o.compare_threads = false;
   const PileRunResult r = run_pile(spec, o);
   SceneTable& csv = out.table("e3-pile-" + kind + ".csv");
