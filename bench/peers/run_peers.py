@@ -122,8 +122,8 @@ def main():
         sizes = [int(x) for x in a.n.split(",")]
     except ValueError:
         bad_input(f"bench-peers: --n must be a comma-separated list of whole numbers, got '{a.n}'")
-    if any(not 1 <= n <= 20000 for n in sizes):  # impulse's e3-pile domain (lib/course/scene_domains.cpp)
-        bad_input(f"bench-peers: every --n must be in [1, 20000], got '{a.n}'")
+    if any(not 1 <= n <= 100000 for n in sizes):  # impulse's e3-pile domain (lib/course/scene_domains.cpp)
+        bad_input(f"bench-peers: every --n must be in [1, 100000], got '{a.n}'")
     if not 1 <= a.rounds <= 20:
         bad_input(f"bench-peers: --rounds must be in [1, 20], got {a.rounds}")
     kinds = a.kinds.split(",")
