@@ -7,7 +7,8 @@ measurements.md with a log-log plot of throughput (body-steps per second) agains
 and puts the machine (CPU model, cores, OpenMP threads) and the date in the caption. Measured,
 never asserted: the page reports what this build did on this machine.
 
-Usage: measure.py --impulse BIN --out DIR   (writes DIR/measurements.md, DIR/figures/measurements.png)
+Usage: measure.py --impulse BIN --out DIR [--peers build/bench/peers.json]
+       (writes DIR/measurements.md, DIR/figures/measurements.png and, with peers.json, the peer plots)
 """
 import argparse
 import datetime
@@ -21,6 +22,7 @@ import matplotlib
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
+from peers_section import peers_lines, pile_lines  # noqa: E402
 
 SOLVERS = ["xpbd", "semi_implicit", "featherstone", "padmm", "vbd"]
 SIZES = [100, 300, 1000]
@@ -51,6 +53,7 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--impulse", required=True)
     ap.add_argument("--out", required=True)
+    ap.add_argument("--peers", default="", help="build/bench/peers.json of ./run bench-peers, when it exists")
     a = ap.parse_args()
     out = pathlib.Path(a.out)
     (out / "figures").mkdir(parents=True, exist_ok=True)
@@ -105,6 +108,8 @@ def main():
     lines += ["", "To measure one point yourself: `impulse bench e3-spheres --solver featherstone --n 1000`.",
               "No GPU figures are on this page unless the book was built on a machine with one;",
               "`./run gpu` runs the GPU benchmarks of `docs/bench/gpu.txt`.", ""]
+    lines += pile_lines(a.impulse)
+    lines += peers_lines(a.peers, out / "figures")
     (out / "measurements.md").write_text("\n".join(lines), encoding="utf-8")
     print(f"measure: {len(rows)} benchmark points, {when}")
 

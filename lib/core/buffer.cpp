@@ -6,6 +6,8 @@
 #include <stdexcept>
 #include <string>
 
+#include "core/alloc_count.h"
+
 #if defined(IMPULSE_WITH_CUDA)
 #include <cuda_runtime.h>
 #endif
@@ -25,6 +27,7 @@ static void require_cuda(Device d) {
 
 void* device_alloc(Device d, std::size_t bytes) {
   require_cuda(d);
+  count_allocation();  // lib/core/alloc_count.h: the benchmarks report allocations per step
   if (d == Device::cpu) {
     // 64-byte alignment keeps SoA arrays friendly to vector loads.
     std::size_t rounded = (bytes + 63) / 64 * 64;

@@ -1,5 +1,6 @@
-// Text files compiled into the library (see cmake/embed.cmake): exercises/**/*.toml and
-// golden/{course,paper}/*.toml, keyed by their path relative to the repository root.
+// Text files compiled into the library (see cmake/embed.cmake): exercises/**/*.toml,
+// golden/{course,paper}/*.toml and the benchmark scenes bench/peers/scenes/*.toml, keyed by their
+// path relative to the repository root.
 #pragma once
 
 namespace impulse::course {

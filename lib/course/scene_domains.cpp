@@ -81,7 +81,10 @@ OptionDomain scene_option_domain(const std::string& scene, const std::string& o)
   if (o == "nonlinear") return whole(0, 100);
   if (o == "directions") return whole(3, 32);  // ST §2: k >= 3 friction directions
   if (o == "per-world") return whole(0, 1000000);
+  if (o == "threads") return whole(1, 256);
+  if (o == "compare-threads") return whole(0, 1);
   if (o == "n") {
+    if (scene.rfind("e3-pile-", 0) == 0) return whole(1, 100000);  // whole-step piles: 10^5 at a few steps
     if (scene == "e1-spatial-shift" || scene == "e1-free-bodies") return whole(1, 10000000);
     if (scene == "st-lcp") return whole(5, 1000);  // Lemke: ~8 s at n = 1000 on 2 cores
     return whole(1, 1000000);

@@ -222,6 +222,10 @@ void narrow_phase(const CollisionModel& m, View<const transform> pose, View<cons
   });
 }
 
+void pair_contact_counts(Device d, View<const PairContacts> pc, View<int> count) {
+  parallel_for(d, pc.size, IMPULSE_LAMBDA(std::int64_t p) { count[p] = pc[p].count; });
+}
+
 void write_contacts(const CollisionModel& m, View<const transform> body_q, View<const std::int64_t> pairs,
                     View<const PairContacts> pc, View<const std::int64_t> offset, std::int64_t total, Contacts& c) {
   const ShapeView sv = shape_view(m);

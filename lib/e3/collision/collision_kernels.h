@@ -174,6 +174,9 @@ Buffer<std::int64_t> broad_phase_explicit(const CollisionModel& m, View<const aa
 void narrow_phase(const CollisionModel& m, View<const transform> shape_pose, View<const real> shape_speed, real dt,
                   real speculative_cap, View<const std::int64_t> pairs, View<PairContacts> out);
 
+/// count[p] = pc[p].count for every pair (what the host's ordered prefix sum reads).
+void pair_contact_counts(Device d, View<const PairContacts> pc, View<int> count);
+
 struct Contacts;
 /// The record writer: pair p's k-th contact takes slot offset[p] + k (the ordered equivalent of
 /// "increment the count, then write if the slot is below capacity"); rows past rigid_contact_max

@@ -3,6 +3,7 @@
 #include "e3/collision/collision_pipeline.h"
 
 #include <algorithm>
+#include <chrono>
 #include <iostream>
 #include <stdexcept>
 
@@ -47,6 +48,8 @@ Contacts CollisionPipeline::contacts() const { return Contacts(model_.device, ma
 void CollisionPipeline::reset_matching() { previous_.clear(); }
 
 void CollisionPipeline::collide(View<const transform> body_q, Contacts& c, View<const spatial_vector> body_qd, real dt) {
+  using clock = std::chrono::steady_clock;
+  const clock::time_point t0 = clock::now();
   if (body_q.size != model_.body_count)
     throw std::invalid_argument("collide: body_q has " + std::to_string(body_q.size) + " poses, the model has " +
                                 std::to_string(model_.body_count) + " bodies");
@@ -73,28 +76,43 @@ void CollisionPipeline::collide(View<const transform> body_q, Contacts& c, View<
   }
   stages_.push_back("filter");
   stages_.push_back("broad_phase");
+  const clock::time_point t1 = clock::now();
 
-  // narrow phase (with its per-pair reduction)
-  Buffer<PairContacts> pc(model_.device, pairs_.size());
-  narrow_phase(model_, pose_.view(), speed_.view(), dt, opt_.speculative_contact_gap_max, pairs_.view(), pc.view());
+  // narrow phase (with its per-pair reduction), into buffers grown only when the pair count grows
+  const std::int64_t np = pairs_.size();
+  if (pc_.size() < np) {
+    pc_ = Buffer<PairContacts>(model_.device, np);
+    pair_count_ = Buffer<int>(model_.device, np);
+    offset_ = Buffer<std::int64_t>(model_.device, np);
+  }
+  const View<PairContacts> pc{pc_.data(), np};
+  narrow_phase(model_, pose_.view(), speed_.view(), dt, opt_.speculative_contact_gap_max, pairs_.view(), pc);
   stages_.push_back("narrow_phase");
   stages_.push_back("reduction");
+  const clock::time_point t2 = clock::now();
 
   // the record: slots by an ordered count (prefix sum), writes skipped past capacity
-  std::vector<PairContacts> hp = pc.to_host();
-  std::vector<std::int64_t> offset(hp.size());
+  // (only the per-pair counts travel to the host for the ordered prefix sum)
+  const View<int> count{pair_count_.data(), np};
+  pair_contact_counts(model_.device, pc, count);
+  if (std::int64_t(host_count_.size()) < np) host_count_.resize(np), host_offset_.resize(np);
+  if (np > 0) device_copy(host_count_.data(), Device::cpu, count.data, model_.device, sizeof(int) * np);
   std::int64_t total = 0;
-  for (std::size_t p = 0; p < hp.size(); ++p) {
-    offset[p] = total;
-    total += hp[p].count;
+  for (std::int64_t p = 0; p < np; ++p) {
+    host_offset_[p] = total;
+    total += host_count_[p];
   }
-  Buffer<std::int64_t> off(model_.device, offset);
-  write_contacts(model_, body_q, pairs_.view(), pc.view(), off.view(), total, c);
+  if (np > 0) device_copy(offset_.data(), model_.device, host_offset_.data(), Device::cpu, sizeof(std::int64_t) * np);
+  write_contacts(model_, body_q, pairs_.view(), View<const PairContacts>{pc_.data(), np},
+                 View<const std::int64_t>{offset_.data(), np}, total, c);
   if (opt_.contact_matching != ContactMatching::disabled) {
     match(c);
     stages_.push_back("matching");
   }
   stages_.push_back("contacts");
+  const clock::time_point t3 = clock::now();
+  seconds_ = {std::chrono::duration<double>(t1 - t0).count(), std::chrono::duration<double>(t2 - t1).count(),
+              std::chrono::duration<double>(t3 - t2).count()};
   if (opt_.verify_buffers && c.overflowed()) {
     std::ostream& os = opt_.diagnostics ? *opt_.diagnostics : std::cerr;
     os << "warning: " << overflow_message(c.count(), c.rigid_contact_max) << '\n';

@@ -44,6 +44,15 @@ struct CollisionPipelineOptions {
   std::ostream* diagnostics = nullptr;        // where verify_buffers warns (std::cerr when null)
 };
 
+/// Wall-clock seconds of the stages of the last collide (what `impulse bench e3-pile-*` splits a
+/// step into; measured, never asserted): checks + clear + AABBs + filtering + broad phase, narrow
+/// phase with its reduction, and the record (prefix sum, writes, matching).
+struct CollideStageSeconds {
+  double broad = 0;     // [s]
+  double narrow = 0;    // [s]
+  double contacts = 0;  // [s]
+};
+
 class CollisionPipeline {
  public:
   /// The pipeline keeps a reference to model, which must outlive it.
@@ -65,6 +74,7 @@ class CollisionPipeline {
   const CollisionPipelineOptions& options() const { return opt_; }
   /// Stage names of the last collide, in order (an instrumented trace).
   const std::vector<std::string>& last_stages() const { return stages_; }
+  const CollideStageSeconds& last_stage_seconds() const { return seconds_; }
   /// Candidate pairs of the last collide, sorted pair keys (see pair_key).
   std::vector<std::int64_t> last_candidate_pairs() const { return pairs_.to_host(); }
 
@@ -78,7 +88,14 @@ class CollisionPipeline {
   Buffer<aabb> aabb_;
   Buffer<real> speed_;
   Buffer<std::int64_t> pairs_;
+  // Narrow-phase output, per-pair counts and record offsets: sized by the largest pair count seen.
+  Buffer<PairContacts> pc_;
+  Buffer<int> pair_count_;
+  Buffer<std::int64_t> offset_;
+  std::vector<int> host_count_;
+  std::vector<std::int64_t> host_offset_;
   std::vector<std::string> stages_;
+  CollideStageSeconds seconds_;
   // Matching history: the previous record's rows (host copies).
   struct Row {
     int shape0, shape1;

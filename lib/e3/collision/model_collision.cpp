@@ -40,7 +40,7 @@ CollisionModel collision_model_from(const Model& m, const ModelCollisionOptions&
   std::vector<int> parent = m.joint_parent.to_host(), child = m.joint_child.to_host();
   for (int j = 0; j < m.joint_count; ++j)
     if (parent[j] >= 0) b.add_joint(parent[j], child[j], true);
-  return b.finalize(m.device);
+  return b.finalize(m.device, o.explicit_pairs);
 }
 
 XpbdContactInput::XpbdContactInput(const Model& model, const CollisionModel& collision, Contacts& contacts)

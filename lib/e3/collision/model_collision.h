@@ -18,6 +18,7 @@ struct ModelCollisionOptions {
   real rigid_gap = 0.1;    // default shape gap [m] (Newton ModelBuilder.rigid_gap)
   real margin = 0;         // surface margin of every shape [m]
   ShapeMaterial material;  // material of every shape (Newton's ShapeConfig defaults)
+  bool explicit_pairs = true;  // precompute the explicit broad phase's list: N^2/2 pair keys of 8 bytes
 };
 
 /// Builds the collision model of a Model, shape for shape (the same shape IDs): type, body,

@@ -117,9 +117,14 @@ void SolverXPBD::begin_step(const ContactsView* contacts, int count) {
   trace_ = XpbdStepTrace{};
   step_.count = count;
   step_.contact_passes = 0;
-  // This step's impulse buffer, fresh and zero (no warm start from the previous step).
+  // This step's impulse buffer, zero (no warm start from the previous step); allocated again only
+  // when the record's capacity changes.
   const int cap = contacts ? contacts->rigid_contact_max : 0;
-  contact_impulse_ = Buffer<spatial_vector>(dev, std::vector<spatial_vector>(cap));
+  if (contact_impulse_.size() != cap) contact_impulse_ = Buffer<spatial_vector>(dev, cap);
+  {
+    auto imp = contact_impulse_.view();
+    parallel_for(dev, cap, IMPULSE_LAMBDA(std::int64_t i) { imp[i] = spatial_vector{}; });
+  }
   std::vector<std::int64_t> cstart_h, centry_h;
   build_segments(m.body_count, step_.sides, cstart_h, centry_h);
   step_.contact_start = upload(dev, cstart_h);

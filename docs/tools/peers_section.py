@@ -1,0 +1,129 @@
+"""The Measurements page's whole-step section: impulse's pile benchmarks, and the peers when
+`./run bench-peers` has written build/bench/peers.json (bench/peers/run_peers.py).
+
+pile_lines(impulse, figures) runs a short impulse-only pile bench (a few seconds) so the page
+always has the stage split; peers_lines(path, figures) plots peers.json when it is there and says
+plainly when it is not. Measured, never asserted.
+"""
+import json
+import os
+import pathlib
+import subprocess
+
+import matplotlib.pyplot as plt
+
+PILE_N = 1000
+PILE_STEPS = 30
+
+
+def _bench(binary, args):
+    r = subprocess.run([binary, "bench", *args, "--json"], capture_output=True, text=True, check=True,
+                       stdin=subprocess.DEVNULL)
+    return {k: v["value"] for k, v in json.loads(r.stdout)["metrics"].items()}
+
+
+def pile_lines(impulse):
+    lines = [
+        "## Whole step: collide, solve, read back",
+        "",
+        f"`impulse bench e3-pile-spheres` and `e3-pile-boxes` at N = {PILE_N}, {PILE_STEPS} steps, one thread",
+        "(`--compare-threads 1` also steps a two-thread copy, interleaved step by step): the real",
+        "`CollisionPipeline` (SAP broad phase, GJK/EPA narrow phase, the Contacts record), `SolverXPBD`",
+        "and `update_contacts`, with the pile of `bench/peers/scenes/pile.toml`. Seconds per step by stage,",
+        "quality beside them, and the allocations a step makes after two warm-up steps.",
+        "",
+        "| pile | s per step | broad | narrow | record | solve | readback | contacts | max pen. [m] | KE [J] | allocations (collide / solve / readback) | 2 threads / 1 | bitwise 1 = 2 threads |",
+        "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---:|---|",
+    ]
+    for kind in ("spheres", "boxes"):
+        m = _bench(impulse, [f"e3-pile-{kind}", "--n", str(PILE_N), "--steps", str(PILE_STEPS), "--compare-threads", "1"])
+        al = " / ".join(f"{m[f'allocations_{s}_per_step']:.0f}" for s in ("collide", "solve", "readback"))
+        if m["allocations_collide_per_step"] < 0:
+            al = "not counted"
+        lines.append(
+            f"| {kind} | {m['seconds_per_step']:.3g} | {m['broad_seconds_per_step']:.2g} | {m['narrow_seconds_per_step']:.2g}"
+            f" | {m['contacts_seconds_per_step']:.2g} | {m['solve_seconds_per_step']:.2g} | {m['readback_seconds_per_step']:.2g}"
+            f" | {m['contacts_per_step']:.0f} | {m['max_penetration']:.2g} | {m['kinetic_energy']:.2g} | {al}"
+            f" | {m['speedup_2_over_1_median']:.2f} | {'yes' if m['threads_bitwise_equal'] == 1 else 'NO'} |")
+    lines += ["", "The allocations are the step's own, counted by the `impulse` command's replaced operator new",
+              "and by every Buffer: what is left after the narrow-phase and record buffers and the solver's",
+              "impulse buffer became persistent is host-side work inside the step (the SAP broad phase's sort",
+              "and pair lists, the solver's contact-body segments, their upload and its per-step work arrays,",
+              "host copies of counts for the trace). Issue 15",
+              "asks for zero after warm-up; the step does not reach it yet.", ""]
+    return lines
+
+
+def peers_lines(path, figures):
+    p = pathlib.Path(path)
+    lines = ["## Against Bullet, ODE and MuJoCo", ""]
+    if not p.is_file():
+        return lines + [
+            "`./run bench-peers` has not been run on the machine that built this book, so there is no",
+            "comparison here. It builds the Bullet and ODE drivers of `bench/peers/`, runs MuJoCo from",
+            "PyPI, interleaves the engines round by round on the same `pile.toml` and writes",
+            "`build/bench/peers.json`, which this page then plots.", ""]
+    rep = json.loads(p.read_text(encoding="utf-8"))
+    res = rep["results"]
+    caption = (f"Measured {rep['date']} on {rep['machine']}; impulse {rep['impulse_threads']} thread, peers "
+               f"{rep['peer_threads']} thread, OMP_WAIT_POLICY={rep['omp_wait_policy']}, {rep['rounds']} rounds.")
+    kinds = sorted({r["kind"] for r in res})
+    engines = sorted({r["engine"] for r in res})
+    fig, axes = plt.subplots(1, len(kinds), figsize=(5 * len(kinds), 4), squeeze=False)
+    for ax, kind in zip(axes[0], kinds):
+        for e in engines:
+            pts = sorted((r["n"], r["n"] / r["seconds_per_step"]["median"]) for r in res if r["engine"] == e and r["kind"] == kind)
+            if pts:
+                ax.loglog([x for x, _ in pts], [y for _, y in pts], marker="o", label=e)
+        ax.set_title(f"{kind} pile: whole step")
+        ax.set_xlabel("N (bodies)")
+        ax.set_ylabel("body-steps per second")
+        ax.grid(True, which="both", alpha=0.3)
+        ax.legend(fontsize=8)
+    fig.tight_layout()
+    fig.savefig(pathlib.Path(figures) / "peers_throughput.png", dpi=110)
+    plt.close(fig)
+    fig, axes = plt.subplots(1, len(kinds), figsize=(5 * len(kinds), 4), squeeze=False)
+    n0 = min(r["n"] for r in res)
+    for ax, kind in zip(axes[0], kinds):
+        for r in res:
+            if r["kind"] == kind and r["n"] == n0:
+                ax.semilogy(r["series_t"], [max(v, 1e-9) for v in r["series_max_penetration"]],
+                            label=f"{r['engine']} @{r['iterations']}")
+        ax.set_title(f"{kind} pile, N = {n0}")
+        ax.set_xlabel("t [s]")
+        ax.set_ylabel("max ground penetration [m]")
+        ax.grid(True, which="both", alpha=0.3)
+        ax.legend(fontsize=8)
+    fig.tight_layout()
+    fig.savefig(pathlib.Path(figures) / "peers_penetration.png", dpi=110)
+    plt.close(fig)
+    lines += [
+        "From `build/bench/peers.json`, written by `./run bench-peers` (`bench/peers/run_peers.py`): every",
+        "engine reads `bench/peers/scenes/pile.toml` and the layout checksums agree; ratios are",
+        "(engine's seconds per whole step) / (impulse's) in the same round, median and range over rounds.",
+        "",
+        "```{figure} figures/peers_throughput.png", ":width: 95%", "", "Whole-step throughput against N, log-log. " + caption, "```",
+        "",
+        "```{figure} figures/peers_penetration.png", ":width: 95%", "", "Ground penetration against time. " + caption, "```",
+        "",
+        "| pile | N | engine @ iterations | ms per step | ratio to impulse (range) | collide ms | solve ms | max pen. [m] | KE [J] | drift max [m] | contacts |",
+        "|---|---:|---|---:|---|---:|---:|---:|---:|---:|---:|",
+    ]
+    for r in sorted(res, key=lambda r: (r["kind"], r["n"], r["engine"])):
+        q = r.get("ratio_to_impulse")
+        ratio = f"{q['median']:.2f} ({q['min']:.2f}-{q['max']:.2f})" if q else "-"
+        ms = lambda v: f"{v * 1e3:.3g}" if v is not None else "-"  # noqa: E731
+        lines.append(f"| {r['kind']} | {r['n']} | {r['engine']} @{r['iterations']} | {ms(r['seconds_per_step']['median'])}"
+                     f" | {ratio} | {ms(r['collide_seconds_per_step'])} | {ms(r['solve_seconds_per_step'])}"
+                     f" | {r['max_penetration']:.2g} | {r['kinetic_energy']:.2g} | {r['drift_max']:.2g} | {r['contacts_per_step']:.0f} |")
+    for kind, m in rep.get("matched_quality", {}).items():
+        lines += ["", f"Matched quality, {kind} at N = {m['n']}: impulse at {m['iterations']} iterations "
+                  f"({'reaches' if m['reached'] else 'does not reach'} Bullet's max penetration "
+                  f"{m['bullet_max_penetration']:.2g} m; tried " +
+                  ", ".join(f"{t['iterations']}: {t['max_penetration']:.2g} m" for t in m["tried"]) + ")."]
+    for t in rep.get("impulse_threads_1_vs_2", []):
+        lines += ["", f"impulse, {t['kind']} N = {t['n']}: two threads run a step {t['speedup_2_over_1_median']:.2f}x as fast "
+                  f"as one (quartiles {t['speedup_2_over_1_p25']:.2f}-{t['speedup_2_over_1_p75']:.2f}); "
+                  f"bitwise equal: {'yes' if t['threads_bitwise_equal'] == 1 else 'NO'}."]
+    return lines + [""]

@@ -1,0 +1,22 @@
+// A counting hook for heap allocations, read by the benchmarks (allocations per step).
+//
+// device_alloc (every Buffer) counts itself here. Allocations through operator new are counted
+// only in an executable that replaces the global operator new and calls count_allocation() from
+// it (the `impulse` command does, in lib/cli/alloc_hook.cpp); allocation_hook_installed() says
+// whether it did, so that a benchmark never reports a partial count as a full one.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+
+namespace impulse {
+
+/// Allocations counted since the program started [-].
+std::uint64_t allocation_count();
+/// Adds one to the count (thread safe, relaxed).
+void count_allocation();
+/// True once an executable's replaced operator new has called install_allocation_hook().
+bool allocation_hook_installed();
+void install_allocation_hook();
+
+}  // namespace impulse

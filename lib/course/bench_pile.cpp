@@ -1,0 +1,406 @@
+// e3-pile-spheres and e3-pile-boxes: the whole step of a pile, stage by stage (see bench_pile.h).
+//
+//   collide(state_0)              broad (AABBs + filter + SAP) | narrow (GJK/EPA, manifolds) | record
+//   XpbdContactInput::update      per-row materials   \ solve
+//   SolverXPBD::step              the E3 §4 step      /
+//   SolverXPBD::update_contacts   the §8 readback     readback
+//
+// Measured, never asserted: the bench returns the figures; tests only check that it runs and
+// that one and two threads give bitwise equal results.
+#include "course/bench_pile.h"
+
+#include <omp.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <memory>
+#include <stdexcept>
+#include <string>
+
+#include "core/alloc_count.h"
+#include "course/embedded.h"
+#include "course/scenes.h"
+#include "course/toml_values.h"
+#include "e3/collision/collision_pipeline.h"
+#include "e3/collision/model_collision.h"
+#include "e3/solvers/xpbd/solver_xpbd.h"
+
+namespace impulse::course {
+
+namespace {
+
+constexpr const char* kPileFile = "bench/peers/scenes/pile.toml";
+
+const char* pile_text() {
+  for (int i = 0; i < embedded_file_count; ++i)
+    if (std::string(embedded_files[i].path) == kPileFile) return embedded_files[i].text;
+  throw std::runtime_error(std::string("the pile description ") + kPileFile + " was not embedded at build time");
+}
+
+double number_at(const toml::table& t, const std::string& table, const std::string& key) {
+  const toml::node* n = t[table][key].node();
+  if (!n || !(n->is_floating_point() || n->is_integer()))
+    throw std::runtime_error(std::string(kPileFile) + ": [" + table + "] needs a number '" + key + "'");
+  return n->is_integer() ? double(n->as_integer()->get()) : n->as_floating_point()->get();
+}
+
+}  // namespace
+
+PileSpec pile_spec(const std::string& kind) {
+  if (kind != "spheres" && kind != "boxes")
+    throw std::invalid_argument("pile kind must be spheres or boxes, got '" + kind + "'");
+  const toml::table t = parse_toml(pile_text(), kPileFile);
+  PileSpec s;
+  s.kind = kind;
+  s.h = number_at(t, "common", "h");
+  s.gravity = number_at(t, "common", "gravity");
+  s.density = number_at(t, "common", "density");
+  s.mu = number_at(t, "common", "mu");
+  s.steps = int(number_at(t, "common", "steps"));
+  s.rest_window = number_at(t, "common", "rest_window");
+  s.impulse_iterations = int(number_at(t, "common", "impulse_iterations"));
+  s.series_samples = int(number_at(t, "common", "series_samples"));
+  s.size = number_at(t, kind, kind == "spheres" ? "radius" : "half");
+  s.layers = int(number_at(t, kind, "layers"));
+  s.pitch = number_at(t, kind, "pitch");
+  s.shift = number_at(t, kind, "shift");
+  s.z0 = number_at(t, kind, "z0");
+  s.rise = number_at(t, kind, "rise");
+  s.gap = number_at(t, kind, "gap");
+  s.mu_rolling = kind == "spheres" ? number_at(t, kind, "mu_rolling") : 0;
+  return s;
+}
+
+std::vector<vec3> pile_positions(const PileSpec& s, int n) {
+  const int per_layer = (n + s.layers - 1) / s.layers;
+  const int side = int(std::ceil(std::sqrt(double(per_layer))));
+  std::vector<vec3> p(std::size_t(std::max(n, 0)));
+  for (int i = 0; i < n; ++i) {
+    const int layer = i / per_layer, k = i % per_layer;
+    const real sh = layer % 2 ? s.shift : 0;
+    p[i] = {(k % side) * s.pitch + sh, (k / side) * s.pitch + sh, s.z0 + layer * s.rise};
+  }
+  return p;
+}
+
+double pile_checksum(const std::vector<vec3>& p) {
+  double c = 0;
+  for (const vec3& x : p) c += x.x + 2 * x.y + 3 * x.z;
+  return c;
+}
+
+real pile_ground_penetration(const PileSpec& s, const transform& X) {
+  if (s.kind == "spheres") return std::max(real(0), s.size - X.p.z);
+  real lowest = X.p.z;
+  for (int c = 0; c < 8; ++c) {
+    const vec3 corner{(c & 1 ? 1 : -1) * s.size, (c & 2 ? 1 : -1) * s.size, (c & 4 ? 1 : -1) * s.size};
+    lowest = std::min(lowest, transform_point(X, corner).z);
+  }
+  return std::max(real(0), -lowest);
+}
+
+PileQuality pile_quality(const PileSpec& s, const Model& m, const State& st) {
+  const std::vector<transform> q = st.body_q.to_host();
+  const std::vector<spatial_vector> qd = st.body_qd.to_host();
+  const std::vector<real> mass = m.body_mass.to_host();
+  PileQuality r;
+  int touching = 0;
+  for (std::size_t b = 0; b < q.size(); ++b) {
+    const real pen = pile_ground_penetration(s, q[b]);
+    r.max_penetration = std::max(r.max_penetration, double(pen));
+    if (pen > 0) r.mean_penetration += pen, ++touching;
+    // sphere I = 2/5 m r^2, cube I = 2/3 m a^2 (a = half extent): both isotropic (pile.toml)
+    const real I = (s.kind == "spheres" ? real(0.4) : real(2) / 3) * mass[b] * s.size * s.size;
+    r.kinetic_energy += 0.5 * mass[b] * dot(qd[b].lin, qd[b].lin) + 0.5 * I * dot(qd[b].ang, qd[b].ang);
+  }
+  if (touching) r.mean_penetration /= touching;
+  return r;
+}
+
+namespace {
+
+// The whole chain for one pile; members in construction order (the pipeline keeps a reference
+// to the collision model, the input to the record).
+struct PileWorld {
+  std::unique_ptr<Model> model;
+  std::unique_ptr<CollisionModel> collision;
+  std::unique_ptr<CollisionPipeline> pipeline;
+  std::unique_ptr<Contacts> contacts;
+  std::unique_ptr<XpbdContactInput> input;
+  std::unique_ptr<SolverXPBD> solver;
+  std::unique_ptr<State> s0, s1;
+  Control control;
+
+  PileWorld(const PileSpec& s, int n, int iterations) {
+    ShapeConfig cfg;
+    cfg.density = s.density;
+    ModelBuilder b(Axis::z, vec3{0, 0, -s.gravity});
+    b.add_ground_plane();
+    for (const vec3& p : pile_positions(s, n)) {
+      const int body = b.add_body({p, quat_identity()});
+      if (s.kind == "spheres") b.add_shape_sphere(body, transform_identity(), s.size, cfg);
+      else b.add_shape_box(body, transform_identity(), s.size, s.size, s.size, cfg);
+    }
+    model = std::make_unique<Model>(b.finalize());
+    ModelCollisionOptions mo;
+    mo.rigid_gap = s.gap;
+    mo.explicit_pairs = false;  // the SAP broad phase needs no all-pairs list (N^2/2 keys: 40 GB at 10^5)
+    mo.material.mu = s.mu;
+    mo.material.mu_torsional = 0;
+    mo.material.mu_rolling = s.mu_rolling;
+    collision = std::make_unique<CollisionModel>(collision_model_from(*model, mo));
+    CollisionPipelineOptions po;
+    po.broad_phase = BroadPhaseMode::sap;
+    pipeline = std::make_unique<CollisionPipeline>(*collision, po);
+    contacts = std::make_unique<Contacts>(model->device, pipeline->rigid_contact_max(), /*request_force=*/true);
+    input = std::make_unique<XpbdContactInput>(*model, *collision, *contacts);
+    solver = std::make_unique<SolverXPBD>(*model, iterations);
+    s0 = std::make_unique<State>(model->state());
+    s1 = std::make_unique<State>(model->state());
+    control = model->control();
+  }
+};
+
+using clock = std::chrono::steady_clock;
+double since(clock::time_point t0) { return std::chrono::duration<double>(clock::now() - t0).count(); }
+
+struct StepCost {
+  PileStageSeconds s;
+  std::uint64_t alloc_collide = 0, alloc_solve = 0, alloc_readback = 0;
+};
+
+// One whole step of w, timed by stage; swaps the states.
+StepCost step_world(PileWorld& w, real h) {
+  StepCost c;
+  std::uint64_t a0 = allocation_count();
+  w.pipeline->collide(w.s0->body_q.view(), *w.contacts);  // the input state (E1.7-sample-phase)
+  const CollideStageSeconds& cs = w.pipeline->last_stage_seconds();
+  c.s.broad = cs.broad;
+  c.s.narrow = cs.narrow;
+  c.s.contacts = cs.contacts;
+  std::uint64_t a1 = allocation_count();
+  clock::time_point t = clock::now();
+  w.input->update();
+  ContactsView v = w.input->view();
+  w.solver->step(*w.s0, *w.s1, w.control, &v, h);
+  c.s.solve = since(t);
+  std::uint64_t a2 = allocation_count();
+  t = clock::now();
+  w.solver->update_contacts(v);
+  c.s.readback = since(t);
+  std::uint64_t a3 = allocation_count();
+  c.alloc_collide = a1 - a0;
+  c.alloc_solve = a2 - a1;
+  c.alloc_readback = a3 - a2;
+  std::swap(w.s0, w.s1);
+  return c;
+}
+
+double quantile(std::vector<double> v, double q) {
+  if (v.empty()) return 0;
+  std::sort(v.begin(), v.end());
+  const double x = q * double(v.size() - 1);
+  const std::size_t i = std::size_t(x);
+  const double f = x - double(i);
+  return i + 1 < v.size() ? v[i] * (1 - f) + v[i + 1] * f : v[i];
+}
+
+// Keeps omp_get_max_threads as it was when the run ends (or throws).
+struct ThreadCount {
+  int saved = omp_get_max_threads();
+  ~ThreadCount() { omp_set_num_threads(saved); }
+};
+
+}  // namespace
+
+PileRunResult run_pile(const PileSpec& spec, const PileRunOptions& o) {
+  if (o.n < 1) throw std::invalid_argument("run_pile: n must be >= 1, got " + std::to_string(o.n));
+  if (o.steps < 1) throw std::invalid_argument("run_pile: steps must be >= 1, got " + std::to_string(o.steps));
+  if (o.iterations < 1) throw std::invalid_argument("run_pile: iterations must be >= 1, got " + std::to_string(o.iterations));
+  if (!(o.h > 0)) throw std::invalid_argument("run_pile: h must be > 0 s, got " + std::to_string(o.h));
+  if (o.threads < 1) throw std::invalid_argument("run_pile: threads must be >= 1, got " + std::to_string(o.threads));
+  ThreadCount keep;
+  PileRunResult r;
+  r.checksum = pile_checksum(pile_positions(spec, o.n));
+  PileWorld a(spec, o.n, o.iterations);
+  std::unique_ptr<PileWorld> b;
+  if (o.compare_threads) b = std::make_unique<PileWorld>(spec, o.n, o.iterations);
+
+  const int warmup = std::min(2, o.steps - 1);  // first steps size the buffers and touch the pages
+  const int rest_start = std::min(o.steps - 1, int(std::floor(o.steps * (1 - spec.rest_window))));
+  const int every = std::max(1, o.steps / std::max(1, spec.series_samples));
+  std::vector<transform> rest_q;
+  std::vector<double> speedup;
+  double two = 0;
+  std::uint64_t al_c = 0, al_s = 0, al_r = 0;
+  for (int k = 0; k < o.steps; ++k) {
+    if (k == rest_start) rest_q = a.s0->body_q.to_host();
+    omp_set_num_threads(o.threads);
+    const StepCost c = step_world(a, o.h);
+    r.contacts_per_step += a.contacts->count();
+    if (k >= warmup) {
+      r.seconds.broad += c.s.broad;
+      r.seconds.narrow += c.s.narrow;
+      r.seconds.contacts += c.s.contacts;
+      r.seconds.solve += c.s.solve;
+      r.seconds.readback += c.s.readback;
+      al_c += c.alloc_collide;
+      al_s += c.alloc_solve;
+      al_r += c.alloc_readback;
+    }
+    if (b) {
+      omp_set_num_threads(2);
+      const StepCost c2 = step_world(*b, o.h);
+      if (k >= warmup) {
+        two += c2.s.total();
+        r.two_thread_stages.broad += c2.s.broad / double(o.steps - warmup);
+        r.two_thread_stages.narrow += c2.s.narrow / double(o.steps - warmup);
+        r.two_thread_stages.contacts += c2.s.contacts / double(o.steps - warmup);
+        r.two_thread_stages.solve += c2.s.solve / double(o.steps - warmup);
+        r.two_thread_stages.readback += c2.s.readback / double(o.steps - warmup);
+        speedup.push_back(c.s.total() / std::max(1e-12, c2.s.total()));
+      }
+    }
+    if ((k + 1) % every == 0 || k + 1 == o.steps) {
+      r.series_t.push_back((k + 1) * double(o.h));
+      r.series_max_penetration.push_back(pile_quality(spec, *a.model, *a.s0).max_penetration);
+    }
+  }
+  const double measured = double(o.steps - warmup);
+  r.seconds.broad /= measured;
+  r.seconds.narrow /= measured;
+  r.seconds.contacts /= measured;
+  r.seconds.solve /= measured;
+  r.seconds.readback /= measured;
+  r.contacts_per_step /= o.steps;
+  if (allocation_hook_installed()) {
+    r.allocations_collide = double(al_c) / measured;
+    r.allocations_solve = double(al_s) / measured;
+    r.allocations_readback = double(al_r) / measured;
+  }
+  r.quality = pile_quality(spec, *a.model, *a.s0);
+  r.final_body_q = a.s0->body_q.to_host();
+  for (std::size_t i = 0; i < r.final_body_q.size(); ++i) {
+    const double d = length(r.final_body_q[i].p - rest_q[i].p);
+    r.drift_mean += d;
+    r.drift_max = std::max(r.drift_max, d);
+  }
+  r.drift_mean /= double(std::max<std::size_t>(1, r.final_body_q.size()));
+  if (b) {
+    r.two_thread_seconds = two / measured;
+    r.speedup_median = quantile(speedup, 0.5);
+    r.speedup_p25 = quantile(speedup, 0.25);
+    r.speedup_p75 = quantile(speedup, 0.75);
+    const std::vector<transform> q2 = b->s0->body_q.to_host();
+    const std::vector<spatial_vector> qd1 = a.s0->body_qd.to_host(), qd2 = b->s0->body_qd.to_host();
+    r.bitwise_equal = std::memcmp(q2.data(), r.final_body_q.data(), sizeof(transform) * q2.size()) == 0 &&
+                              std::memcmp(qd1.data(), qd2.data(), sizeof(spatial_vector) * qd1.size()) == 0
+                          ? 1
+                          : 0;
+  }
+  return r;
+}
+
+namespace {
+
+PileRunOptions options_of(const SceneArgs& a) {
+  PileRunOptions o;
+  o.n = int(a.integer("n"));
+  o.steps = int(a.integer("steps"));
+  o.iterations = int(a.integer("iterations"));
+  o.h = a.positive("h");
+  o.threads = int(a.integer("threads"));
+  o.compare_threads = a.integer("compare-threads") != 0;
+  return o;
+}
+
+std::vector<Metric> bench_pile(const std::string& kind, const SceneArgs& a) {
+  const PileSpec spec = pile_spec(kind);
+  const PileRunOptions o = options_of(a);
+  const PileRunResult r = run_pile(spec, o);
+  const double t = r.seconds.total();
+  std::vector<Metric> m = {
+      {"bodies", double(o.n), "-"},
+      {"steps", double(o.steps), "-"},
+      {"iterations", double(o.iterations), "-"},
+      {"threads", double(o.threads), "-"},
+      {"seconds_per_step", t, "s"},
+      {"broad_seconds_per_step", r.seconds.broad, "s"},
+      {"narrow_seconds_per_step", r.seconds.narrow, "s"},
+      {"contacts_seconds_per_step", r.seconds.contacts, "s"},
+      {"solve_seconds_per_step", r.seconds.solve, "s"},
+      {"readback_seconds_per_step", r.seconds.readback, "s"},
+      {"body_steps_per_second", o.n / t, "1/s"},
+      {"contacts_per_step", r.contacts_per_step, "-"},
+      {"max_penetration", r.quality.max_penetration, "m"},
+      {"mean_penetration", r.quality.mean_penetration, "m"},
+      {"kinetic_energy", r.quality.kinetic_energy, "J"},
+      {"drift_mean", r.drift_mean, "m"},
+      {"drift_max", r.drift_max, "m"},
+      {"allocations_collide_per_step", r.allocations_collide, "-"},
+      {"allocations_solve_per_step", r.allocations_solve, "-"},
+      {"allocations_readback_per_step", r.allocations_readback, "-"},
+      {"layout_checksum", r.checksum, "m"},
+  };
+  if (o.compare_threads) {
+    m.push_back({"two_thread_seconds_per_step", r.two_thread_seconds, "s"});
+    m.push_back({"two_thread_broad_seconds", r.two_thread_stages.broad, "s"});
+    m.push_back({"two_thread_narrow_seconds", r.two_thread_stages.narrow, "s"});
+    m.push_back({"two_thread_contacts_seconds", r.two_thread_stages.contacts, "s"});
+    m.push_back({"two_thread_solve_seconds", r.two_thread_stages.solve, "s"});
+    m.push_back({"two_thread_readback_seconds", r.two_thread_stages.readback, "s"});
+    m.push_back({"speedup_2_over_1_median", r.speedup_median, "-"});
+    m.push_back({"speedup_2_over_1_p25", r.speedup_p25, "-"});
+    m.push_back({"speedup_2_over_1_p75", r.speedup_p75, "-"});
+    m.push_back({"threads_bitwise_equal", double(r.bitwise_equal), "-"});
+  }
+  return m;
+}
+
+int run_pile_scene(const std::string& kind, const SceneArgs& a, SceneOutput& out, std::ostream& log) {
+  const PileSpec spec = pile_spec(kind);
+  PileRunOptions o = options_of(a);
+  o.compare_threads = false;
+  const PileRunResult r = run_pile(spec, o);
+  SceneTable& csv = out.table("e3-pile-" + kind + ".csv");
+  csv << "t_s,max_penetration_m\n";
+  for (std::size_t i = 0; i < r.series_t.size(); ++i) csv << r.series_t[i] << ',' << r.series_max_penetration[i] << '\n';
+  log << "e3-pile-" << kind << ": " << o.n << " bodies, " << o.steps << " steps: max ground penetration "
+      << r.quality.max_penetration << " m, kinetic energy " << r.quality.kinetic_energy << " J, "
+      << r.contacts_per_step << " contacts per step\n";
+  return 0;
+}
+
+std::string exact(double x) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.17g", x);
+  return buf;
+}
+
+std::vector<SceneOption> pile_options(const PileSpec& s) {
+  return {{"n", "-", "1000", "number of bodies"},
+          {"steps", "-", std::to_string(s.steps), "steps (bench/peers/scenes/pile.toml)"},
+          {"iterations", "-", std::to_string(s.impulse_iterations), "SolverXPBD iterations"},
+          {"h", "s", exact(double(s.h)), "step"},
+          {"threads", "-", "1", "OpenMP threads of the timed run"},
+          {"compare-threads", "-", "1", "bench: 1 also steps a 2-thread copy, interleaved (ratio, bitwise check)"}};
+}
+
+}  // namespace
+
+void register_pile_scenes(SceneCatalogue& c) {
+  for (const char* kind : {"spheres", "boxes"}) {
+    const std::string k = kind;
+    const PileSpec s = pile_spec(k);
+    c.add({"e3-pile-" + k, "E3",
+           "whole step of a " + k + " pile (collide, SolverXPBD, update_contacts), stage by stage, with quality",
+           pile_options(s),
+           [k](const SceneArgs& a, SceneOutput& out, std::ostream& log) { return run_pile_scene(k, a, out, log); },
+           [k](const SceneArgs& a) { return bench_pile(k, a); }});
+  }
+}
+
+}  // namespace impulse::course

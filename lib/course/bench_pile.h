@@ -1,0 +1,91 @@
+// The whole-step pile benchmarks `e3-pile-spheres` and `e3-pile-boxes` (issue 15): an E1 Model of
+// N bodies on a ground plane, the E3 CollisionPipeline (broad phase, narrow phase, Contacts),
+// SolverXPBD and update_contacts, timed stage by stage with the quality of the result beside
+// the time. The layout and materials come from bench/peers/scenes/pile.toml, which the peer
+// drivers (Bullet, ODE, MuJoCo; bench/peers/) read as well.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "core/math.h"
+#include "e1/model.h"
+
+namespace impulse::course {
+
+/// One pile of bench/peers/scenes/pile.toml ([common] and the kind's table), SI units.
+struct PileSpec {
+  std::string kind;             // "spheres" or "boxes"
+  real h = 0;                   // step [s]
+  real gravity = 0;             // [m/s^2] along -z
+  real density = 0;             // [kg/m^3]
+  real mu = 0;                  // [-]
+  real mu_rolling = 0;          // [m] (spheres; 0 for boxes)
+  int steps = 0;                // default steps of a run
+  real rest_window = 0;         // last fraction of the run for drift at rest [-]
+  int impulse_iterations = 0;   // SolverXPBD iterations
+  int series_samples = 0;       // penetration-against-time samples
+  real size = 0;                // sphere radius or cube half extent [m]
+  int layers = 0;
+  real pitch = 0, shift = 0, z0 = 0, rise = 0;  // layout [m]
+  real gap = 0;                 // contact gap [m]
+};
+
+/// Reads the pile of the given kind from the embedded pile.toml; throws std::runtime_error naming
+/// the key when the file lacks it.
+PileSpec pile_spec(const std::string& kind);
+
+/// Initial body positions of the layout rule in pile.toml [m], and their checksum sum(x + 2y + 3z).
+std::vector<vec3> pile_positions(const PileSpec& s, int n);
+double pile_checksum(const std::vector<vec3>& p);
+
+/// Ground penetration of each body (pile.toml's definition) from its pose [m].
+real pile_ground_penetration(const PileSpec& s, const transform& X);
+
+struct PileQuality {
+  double max_penetration = 0;   // [m]
+  double mean_penetration = 0;  // [m] over the bodies that penetrate
+  double kinetic_energy = 0;    // [J]
+};
+PileQuality pile_quality(const PileSpec& s, const Model& m, const State& st);
+
+struct PileRunOptions {
+  int n = 1000;
+  int steps = 300;
+  int iterations = 4;
+  real h = 0;
+  int threads = 1;              // OpenMP threads of the main (timed) run
+  bool compare_threads = true;  // also step a 2-thread copy, interleaved step by step
+};
+
+/// Seconds per step of each stage, averaged over the steps after warm-up.
+struct PileStageSeconds {
+  double broad = 0, narrow = 0, contacts = 0, solve = 0, readback = 0;
+  double total() const { return broad + narrow + contacts + solve + readback; }
+};
+
+struct PileRunResult {
+  PileStageSeconds seconds;            // main run [s per step]
+  double contacts_per_step = 0;        // rows of the record, mean over steps [-]
+  double allocations_collide = -1;     // per step after warm-up; -1 when not counted
+  double allocations_solve = -1;
+  double allocations_readback = -1;
+  PileQuality quality;                 // at the end of the run
+  double drift_mean = 0, drift_max = 0;  // [m] over the rest window
+  double checksum = 0;                 // layout checksum [m]
+  // 1 vs 2 threads (compare_threads): seconds per step of the 2-thread copy, the per-step speedup
+  // t1/t2 (median and quartiles) and whether the two runs ended bitwise equal.
+  double two_thread_seconds = 0;
+  PileStageSeconds two_thread_stages;  // the 2-thread copy's stages [s per step]
+  double speedup_median = 0, speedup_p25 = 0, speedup_p75 = 0;
+  int bitwise_equal = -1;              // 1, 0, or -1 when not compared
+  std::vector<double> series_t, series_max_penetration;  // [s], [m]
+  std::vector<transform> final_body_q;
+};
+
+/// Steps the pile through the whole chain (collide -> XpbdContactInput::update -> SolverXPBD::step
+/// -> update_contacts). Throws std::invalid_argument for n < 1, steps < 1, iterations < 1, h <= 0,
+/// threads < 1.
+PileRunResult run_pile(const PileSpec& spec, const PileRunOptions& o);
+
+}  // namespace impulse::course

@@ -1,0 +1,74 @@
+#!/usr/bin/env python3
+"""Smoke test of the whole-step pile benchmarks: each runs at a tiny size and writes valid JSON.
+
+impulse bench e3-pile-spheres / e3-pile-boxes (every column present and finite, one and two
+threads bitwise equal, allocations counted), impulse run (the CSV), and the peer drivers
+bullet_pile / ode_pile where the build made them (same columns, same layout checksum as impulse).
+Measured values are never compared with thresholds: this checks that the benchmarks work.
+
+    bench_smoke_check.py IMPULSE BIN_DIR SOURCE_ROOT
+"""
+import json
+import math
+import pathlib
+import subprocess
+import sys
+import tempfile
+
+COLUMNS = ["seconds_per_step", "contacts_per_step", "max_penetration", "mean_penetration", "kinetic_energy",
+           "drift_mean", "drift_max", "layout_checksum"]
+STAGES = ["broad_seconds_per_step", "narrow_seconds_per_step", "contacts_seconds_per_step", "solve_seconds_per_step",
+          "readback_seconds_per_step"]
+
+
+def fail(msg):
+    print(f"bench_smoke_check: {msg}")
+    sys.exit(1)
+
+
+def main():
+    impulse, bin_dir, root = sys.argv[1], pathlib.Path(sys.argv[2]), pathlib.Path(sys.argv[3])
+    scene = root / "bench" / "peers" / "scenes" / "pile.toml"
+    for kind in ("spheres", "boxes"):
+        r = subprocess.run([impulse, "bench", f"e3-pile-{kind}", "--n", "16", "--steps", "4", "--json"],
+                           capture_output=True, text=True)
+        if r.returncode != 0:
+            fail(f"impulse bench e3-pile-{kind} exited {r.returncode}: {r.stderr.strip()}")
+        m = {k: v["value"] for k, v in json.loads(r.stdout)["metrics"].items()}
+        for c in COLUMNS + STAGES + ["speedup_2_over_1_median", "threads_bitwise_equal"]:
+            if c not in m or not math.isfinite(m[c]):
+                fail(f"e3-pile-{kind}: column {c} missing or not finite ({m.get(c)})")
+        if m["threads_bitwise_equal"] != 1:
+            fail(f"e3-pile-{kind}: one and two threads differ")
+        if m["contacts_per_step"] <= 0:
+            fail(f"e3-pile-{kind}: no contacts")
+        for s in ("collide", "solve", "readback"):
+            a = m[f"allocations_{s}_per_step"]
+            if not (a == -1 or a >= 0):
+                fail(f"e3-pile-{kind}: allocations_{s}_per_step = {a}")
+        with tempfile.TemporaryDirectory() as d:
+            r = subprocess.run([impulse, "run", f"e3-pile-{kind}", "--n", "16", "--steps", "4", "--out", d],
+                               capture_output=True, text=True)
+            csv = pathlib.Path(d) / f"e3-pile-{kind}.csv"
+            if r.returncode != 0 or not csv.is_file() or len(csv.read_text().splitlines()) < 2:
+                fail(f"impulse run e3-pile-{kind} wrote no CSV: {r.stderr.strip()}")
+        for engine in ("bullet", "ode"):
+            exe = bin_dir / f"{engine}_pile"
+            if not exe.exists():
+                print(f"bench_smoke_check: {exe.name} not built, skipped")
+                continue
+            r = subprocess.run([str(exe), "--scene", str(scene), "--kind", kind, "--n", "16", "--steps", "4"],
+                               capture_output=True, text=True)
+            if r.returncode != 0:
+                fail(f"{exe.name} --kind {kind} exited {r.returncode}: {r.stderr.strip()}")
+            p = json.loads(r.stdout)
+            for c in COLUMNS:
+                if not math.isfinite(p[c]):
+                    fail(f"{exe.name} {kind}: {c} not finite")
+            if abs(p["layout_checksum"] - m["layout_checksum"]) > 1e-9 * max(1, abs(m["layout_checksum"])):
+                fail(f"{exe.name} {kind}: layout checksum {p['layout_checksum']} differs from impulse's {m['layout_checksum']}")
+    print("bench_smoke_check: the pile benchmarks ran and wrote valid JSON")
+
+
+if __name__ == "__main__":
+    main()

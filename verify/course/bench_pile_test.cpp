@@ -1,0 +1,65 @@
+// The whole-step pile benchmark (lib/course/bench_pile.h): its quality definitions against
+// closed forms, the shared layout rule, and one vs two threads bitwise. No wall-clock assertion.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstring>
+
+#include "course/bench_pile.h"
+
+using namespace impulse;
+using namespace impulse::course;
+
+// A cube of half extent a turned 45 degrees about x: its lowest corners lie a sqrt(2) below the
+// centre, so at height z its ground penetration is a sqrt(2) - z.
+TEST(PileBench, OracleBoxPenetrationTurnedCube) {
+  const PileSpec s = pile_spec("boxes");
+  const real a = s.size, z = real(0.1);
+  const real c = std::cos(real(M_PI) / 8), sn = std::sin(real(M_PI) / 8);
+  const transform X{{0, 0, z}, quat{sn, 0, 0, c}};
+  EXPECT_NEAR(pile_ground_penetration(s, X), a * std::sqrt(real(2)) - z, 1e-12);
+  const transform up{{0, 0, a + real(0.01)}, quat_identity()};
+  EXPECT_EQ(pile_ground_penetration(s, up), 0);
+}
+
+TEST(PileBench, OracleSpherePenetration) {
+  const PileSpec s = pile_spec("spheres");
+  EXPECT_NEAR(pile_ground_penetration(s, {{1, 2, s.size - real(0.003)}, quat_identity()}), 0.003, 1e-12);
+}
+
+// The layout rule of pile.toml, evaluated by hand for the first bodies of each layer.
+TEST(PileBench, LayoutRuleFirstBodiesOfEachLayer) {
+  const PileSpec s = pile_spec("spheres");
+  const std::vector<vec3> p = pile_positions(s, 8);  // 4 per layer, side 2
+  ASSERT_EQ(p.size(), 8u);
+  EXPECT_DOUBLE_EQ(p[0].x, 0);
+  EXPECT_DOUBLE_EQ(p[1].x, s.pitch);
+  EXPECT_DOUBLE_EQ(p[2].y, s.pitch);
+  EXPECT_DOUBLE_EQ(p[4].x, s.shift);
+  EXPECT_DOUBLE_EQ(p[4].z, s.z0 + s.rise);
+}
+
+TEST(PileBench, RefusesBadOptions) {
+  PileRunOptions o;
+  o.h = pile_spec("boxes").h;
+  o.n = 0;
+  EXPECT_THROW(run_pile(pile_spec("boxes"), o), std::invalid_argument);
+  EXPECT_THROW(pile_spec("cones"), std::invalid_argument);
+}
+
+// 1 and 2 OpenMP threads: bitwise equal poses and twists after a few whole steps. N is large
+// enough that the body and contact loops run in parallel (parallel_for splits from 1024 up).
+TEST(E3_7_determinism, DeterminismPileOneAndTwoThreadsBitwise) {
+  for (const char* kind : {"spheres", "boxes"}) {
+    const PileSpec s = pile_spec(kind);
+    PileRunOptions o;
+    o.n = 1200;
+    o.steps = 4;
+    o.iterations = 2;
+    o.h = s.h;
+    o.compare_threads = true;
+    const PileRunResult r = run_pile(s, o);
+    EXPECT_EQ(r.bitwise_equal, 1) << kind;
+    EXPECT_GT(r.contacts_per_step, 1024) << kind;
+  }
+}
