@@ -7,7 +7,7 @@ measurements.md with a log-log plot of throughput (body-steps per second) agains
 and puts the machine (CPU model, cores, OpenMP threads) and the date in the caption. Measured,
 never asserted: the page reports what this build did on this machine.
 
-Usage: measure.py --impulse BIN --out DIR [--peers build/bench/peers.json]
+Usage: measure.py --impulse BIN --out DIR [--peers build/bench/peers.json] [--peers-archived docs/bench/peers.json]
        (writes DIR/measurements.md, DIR/figures/measurements.png and, with peers.json, the peer plots)
 """
 import argparse
@@ -54,6 +54,7 @@ def main():
     ap.add_argument("--impulse", required=True)
     ap.add_argument("--out", required=True)
     ap.add_argument("--peers", default="", help="build/bench/peers.json of ./run bench-peers, when it exists")
+    ap.add_argument("--peers-archived", default="", help="a committed earlier peers.json, used when --peers is absent")
     a = ap.parse_args()
     out = pathlib.Path(a.out)
     (out / "figures").mkdir(parents=True, exist_ok=True)
@@ -109,7 +110,7 @@ def main():
               "No GPU figures are on this page unless the book was built on a machine with one;",
               "`./run gpu` runs the GPU benchmarks of `docs/bench/gpu.txt`.", ""]
     lines += pile_lines(a.impulse)
-    lines += peers_lines(a.peers, out / "figures")
+    lines += peers_lines(a.peers, out / "figures", a.peers_archived)
     (out / "measurements.md").write_text("\n".join(lines), encoding="utf-8")
     print(f"measure: {len(rows)} benchmark points, {when}")
 

@@ -54,9 +54,17 @@ def pile_lines(impulse):
     return lines
 
 
-def peers_lines(path, figures):
+def peers_lines(path, figures, archived=""):
+    """The peers section from path (this machine's ./run bench-peers) or, when that does not
+    exist, from archived (a committed earlier run, said so on the page)."""
     p = pathlib.Path(path)
     lines = ["## Against Bullet, ODE and MuJoCo", ""]
+    if not p.is_file() and archived and pathlib.Path(archived).is_file():
+        p = pathlib.Path(archived)
+        lines += [
+            "`./run bench-peers` has not been run on the machine that built this book; the figures below",
+            f"are an earlier run kept in the repository (`docs/bench/{p.name}`), with its own machine and",
+            "date in the captions. `./run bench-peers` measures this machine and replaces them.", ""]
     if not p.is_file():
         return lines + [
             "`./run bench-peers` has not been run on the machine that built this book, so there is no",
@@ -99,7 +107,7 @@ def peers_lines(path, figures):
     fig.savefig(pathlib.Path(figures) / "peers_penetration.png", dpi=110)
     plt.close(fig)
     lines += [
-        "From `build/bench/peers.json`, written by `./run bench-peers` (`bench/peers/run_peers.py`): every",
+        f"From `{p.name}`, written by `./run bench-peers` (`bench/peers/run_peers.py`): every",
         "engine reads `bench/peers/scenes/pile.toml` and the layout checksums agree; ratios are",
         "(engine's seconds per whole step) / (impulse's) in the same round, median and range over rounds.",
         "",
