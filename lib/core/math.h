@@ -61,10 +61,13 @@ IMPULSE_HD inline quat quat_mul(quat a, quat b) {
           a.w * b.w - a.x * b.x - a.y * b.y - a.z * b.z};
 }
 
-/// @formula E1.2-axis-angle  Quaternion of a rotation by theta about the unit axis a_hat
-/// (course E1 §2).
+/// @formula E1.2-axis-angle  q = (a_hat sin(theta/2), cos(theta/2)) (course E1 §2).
+/// Quaternion of a rotation by theta about the unit axis a_hat.
 ///   q = (a_hat sin(theta/2), cos(theta/2))        layout (x, y, z, w)
 /// Units: theta [rad]; a_hat dimensionless and unit length (normalised here, must be non-zero).
+/// @param axis [-] rotation axis (normalised)
+/// @param theta [rad] rotation angle
+/// @return q [-] unit quaternion (x,y,z,w)
 IMPULSE_HD inline quat quat_from_axis_angle(vec3 axis, real theta) {
   vec3 a = normalize(axis);
   real s = sin(real(0.5) * theta);

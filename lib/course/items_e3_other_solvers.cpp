@@ -5,6 +5,7 @@
 // (branch e3); the tests here add evidence for them under their suites' own IDs.
 #include <stdexcept>
 
+#include "course/formula_call.h"
 #include "course/registry.h"
 #include "course/e3/solver_compare.h"
 #include "e3/solvers/padmm/padmm.h"
@@ -16,22 +17,15 @@ namespace impulse::course {
 
 namespace {
 
-Quantity s(const char* name, const char* unit, const char* doc) { return {name, unit, 1, doc}; }
-Quantity v(const char* name, const char* unit, const char* doc) { return {name, unit, 3, doc}; }
-
-Item rule(const char* id, const char* kind, const char* title, const char* section, const char* where) {
-  return {id, kind, title, section, Status::implemented, "", where, {}, {}, {}};
-}
-
 void register_penalty(Registry& r) {
-  r.add({"E3.6-penalty-law", "formula", "penalty normal scalar ke d + kd min(v_n, 0) and Huber-regularised friction",
-         "E3 §6", Status::implemented, "",
+  r.add(formula("E3.6-penalty-law", "penalty normal scalar ke d + kd min(v_n, 0) and Huber-regularised friction",
+         "E3 §6",
          "lib/e3/solvers/shared/penalty_contact.h: penalty_normal_scalar, penalty_friction, norm_huber",
-         {s("d", "m", "gap along the internal normal (negative: penetrating)"),
-          s("v_n", "m/s", "normal relative velocity n_i . (v_A - v_B)"), v("v_t", "m/s", "tangential relative velocity"),
-          s("ke", "N/m", "stiffness"), s("kd", "N s/m", "damping"), s("kf", "N s/m", "friction stiffness"),
-          s("mu", "-", "friction coefficient"), s("delta", "m/s", "friction_smoothing (Huber parameter)")},
-         {{"a_n", "N", 1, "normal scalar"}, {"f_t", "N", 3, "friction force along v_t"}, {"s", "-", 1, "Huber value of v_t"}},
+         {scalar_q("d", "m", "gap along the internal normal (negative: penetrating)"),
+          scalar_q("v_n", "m/s", "normal relative velocity n_i . (v_A - v_B)"), vector_q("v_t", "m/s", "tangential relative velocity"),
+          scalar_q("ke", "N/m", "stiffness"), scalar_q("kd", "N s/m", "damping"), scalar_q("kf", "N s/m", "friction stiffness"),
+          scalar_q("mu", "-", "friction coefficient"), scalar_q("delta", "m/s", "friction_smoothing (Huber parameter)")},
+         {scalar_q("a_n", "N", "normal scalar"), vector_q("f_t", "N", "friction force along v_t"), scalar_q("s", "-", "Huber value of v_t")},
          [](const Values& x) {
            real d = scalar(x, "d");
            if (!(d < 0)) throw std::invalid_argument("input --d of E3.6-penalty-law must be < 0 (the penetration branch)");
@@ -41,21 +35,21 @@ void register_penalty(Registry& r) {
            return Values{{"a_n", {a_n}},
                          {"f_t", as_values(penalty_friction(vt, a_n, scalar(x, "kf"), scalar(x, "mu"), delta))},
                          {"s", {norm_huber(vt, delta)}}};
-         }});
+         }));
   r.add(rule("E3.6-penalty-write-and-adhesion", "rule",
              "body A gets -(n_i a_n + f_t), B the opposite; d >= ka skipped; friction only while d < 0", "E3 §6",
              "lib/e3/solvers/shared/penalty_contact.h: eval_body_contact"));
   r.add(rule("E3.6-semiimplicit-single-pass", "rule", "SemiImplicit assembles forces once per step, then integrates",
              "E3 §6", "lib/e3/solvers/penalty/solver_semi_implicit.h: SolverSemiImplicit::step"));
-  r.add({"E3.6-symplectic-stability", "formula", "semi-implicit Euler on a linear spring is stable iff h sqrt(k/m) < 2",
-         "E3 §6", Status::implemented, "", "lib/e3/solvers/shared/penalty_contact.h: semi_implicit_critical_step",
-         {s("k", "N/m", "spring stiffness"), s("m", "kg", "mass")},
-         {{"h_crit", "s", 1, "critical step 2 sqrt(m/k)"}},
+  r.add(formula("E3.6-symplectic-stability", "semi-implicit Euler on a linear spring is stable iff h sqrt(k/m) < 2",
+         "E3 §6", "lib/e3/solvers/shared/penalty_contact.h: semi_implicit_critical_step",
+         {scalar_q("k", "N/m", "spring stiffness"), scalar_q("m", "kg", "mass")},
+         {scalar_q("h_crit", "s", "critical step 2 sqrt(m/k)")},
          [](const Values& x) {
            real k = scalar(x, "k"), m = scalar(x, "m");
            if (!(k > 0) || !(m > 0)) throw std::invalid_argument("inputs --k and --m of E3.6-symplectic-stability must be > 0");
            return Values{{"h_crit", {semi_implicit_critical_step(k, m)}}};
-         }});
+         }));
   r.add(rule("E3.6-no-update-contacts", "rule",
              "SemiImplicit and Featherstone have no update_contacts producer: calling it is an error", "E3 §6",
              "lib/e3/contacts/penalty_contacts_view.h: UpdateContactsNotImplemented"));
@@ -66,14 +60,14 @@ void register_padmm(Registry& r) {
              "Kamino-style maximal coordinates: forward dynamics, then velocity, then pose (Euler); joints as bilateral rows",
              "E3 §6", "lib/e3/solvers/padmm/solver_padmm.h: SolverPADMM::step, append_joint_rows"));
   // Read off a default-constructed PADMMSettings, the struct SolverPADMM is built with.
-  r.add({"E3.6-padmm-defaults", "rule", "PADMM defaults: tolerances 1e-6, 200 iterations, containers warm start 0.9",
-         "E3 §6", Status::implemented, "", "lib/e3/solvers/padmm/padmm.h: PADMMSettings", {},
-         {{"primal_tolerance", "N s", 1, "tolerance on the primal residual r_p"},
-          {"dual_tolerance", "m/s", 1, "tolerance on the dual residual r_d"},
-          {"compl_tolerance", "J", 1, "tolerance on the complementarity residual r_c"},
-          {"max_iterations", "-", 1, "iteration budget per solve"},
-          {"warmstart_containers", "-", 1, "1 when the warm start is the containers mode"},
-          {"warmstart_scale", "-", 1, "scale of the previous impulses in the warm start"}},
+  r.add(item("E3.6-padmm-defaults", "rule", "PADMM defaults: tolerances 1e-6, 200 iterations, containers warm start 0.9",
+         "E3 §6", "lib/e3/solvers/padmm/padmm.h: PADMMSettings", {},
+         {scalar_q("primal_tolerance", "N s", "tolerance on the primal residual r_p"),
+          scalar_q("dual_tolerance", "m/s", "tolerance on the dual residual r_d"),
+          scalar_q("compl_tolerance", "J", "tolerance on the complementarity residual r_c"),
+          scalar_q("max_iterations", "-", "iteration budget per solve"),
+          scalar_q("warmstart_containers", "-", "1 when the warm start is the containers mode"),
+          scalar_q("warmstart_scale", "-", "scale of the previous impulses in the warm start")},
          [](const Values&) {
            const PADMMSettings d{};
            return Values{{"primal_tolerance", {double(d.primal_tolerance)}},
@@ -82,7 +76,7 @@ void register_padmm(Registry& r) {
                          {"max_iterations", {double(d.max_iterations)}},
                          {"warmstart_containers", {d.warmstart_mode == WarmstartMode::containers ? 1.0 : 0.0}},
                          {"warmstart_scale", {double(d.warmstart_scale)}}};
-         }});
+         }));
   r.add(rule("E3.6-padmm-convergence", "rule", "converged only when iterations > 1 and all three residuals meet tolerance",
              "E3 §6", "lib/e3/solvers/padmm/padmm.h: padmm_converged"));
   r.add(rule("E3.6-kamino-status", "rule", "per-world status (converged, iterations, r_p [N s], r_d [m/s], r_c [J])",
@@ -98,10 +92,10 @@ void register_generalized(Registry& r) {
   r.add(rule("E3.6-shared-penalty-kernel", "rule", "SemiImplicit and Featherstone call the same penalty contact kernel",
              "E3 §6", "lib/e3/solvers/shared/penalty_contact_kernels.h: apply_penalty_contacts"));
   // The integrator parse_integrator gives when no name is set (0 euler, 1 rk4, 2 implicit, 3 implicitfast).
-  r.add({"E3.6-mujoco-integrator-default", "rule", "integrators euler, rk4, implicit, implicitfast; default implicitfast",
-         "E3 §6", Status::implemented, "", "lib/e3/solvers/generalized/solver_featherstone.h: parse_integrator", {},
-         {{"default_integrator", "-", 1, "0 euler, 1 rk4, 2 implicit, 3 implicitfast"}},
-         [](const Values&) { return Values{{"default_integrator", {double(int(parse_integrator("")))}}}; }});
+  r.add(item("E3.6-mujoco-integrator-default", "rule", "integrators euler, rk4, implicit, implicitfast; default implicitfast",
+         "E3 §6", "lib/e3/solvers/generalized/solver_featherstone.h: parse_integrator", {},
+         {scalar_q("default_integrator", "-", "0 euler, 1 rk4, 2 implicit, 3 implicitfast")},
+         [](const Values&) { return Values{{"default_integrator", {double(int(parse_integrator("")))}}}; }));
   r.add(rule("E3.6-integrator-table", "table", "what each of the four integrators does, and its order on a smooth chain",
              "E3 §6", "lib/e3/solvers/generalized/solver_featherstone.h: SolverGeneralizedIntegrator"));
   r.add(rule("E3.6-rk4-stages", "rule", "rk4: four forward evaluations per step with the classic weights", "E3 §6",
@@ -111,10 +105,9 @@ void register_generalized(Registry& r) {
   r.add(rule("E3.6-implicit-vs-implicitfast", "rule",
              "implicit adds the RNE velocity derivative and solves by LU; implicitfast keeps the symmetric part", "E3 §6",
              "lib/e3/solvers/generalized/solver_featherstone.h: SolverGeneralizedIntegrator::step"));
-  r.add({"E3.6-velocity-implicit", "formula", "(M - h D) dv = h r, velocity-implicit update", "E3 §6",
-         Status::implemented, "", "lib/e3/solvers/generalized/solver_featherstone.h: velocity_implicit_step",
-         {s("M", "kg", "mass (1 DOF)"), s("D", "kg/s", "force derivative df/dv"), s("h", "s", "step"), s("r", "N", "total force")},
-         {{"dv", "m/s", 1, "velocity change"}},
+  r.add(formula("E3.6-velocity-implicit", "(M - h D) dv = h r, velocity-implicit update", "E3 §6", "lib/e3/solvers/generalized/solver_featherstone.h: velocity_implicit_step",
+         {scalar_q("M", "kg", "mass (1 DOF)"), scalar_q("D", "kg/s", "force derivative df/dv"), scalar_q("h", "s", "step"), scalar_q("r", "N", "total force")},
+         {scalar_q("dv", "m/s", "velocity change")},
          [](const Values& x) {
            Eigen::MatrixXd M(1, 1), D(1, 1);
            M << scalar(x, "M");
@@ -122,11 +115,10 @@ void register_generalized(Registry& r) {
            Eigen::VectorXd r(1);
            r << scalar(x, "r");
            return Values{{"dv", {velocity_implicit_step(M, D, r, scalar(x, "h"), false)[0]}}};
-         }});
-  r.add({"E3.6-linear-damping", "example", "linear damping f = -B v puts M + h B in the matrix", "E3 §6",
-         Status::implemented, "", "lib/e3/solvers/generalized/solver_featherstone.h: velocity_implicit_step (D = -B)",
-         {s("M", "kg", "mass"), s("B", "kg/s", "damping coefficient"), s("h", "s", "step"), s("r", "N", "total force")},
-         {{"dv", "m/s", 1, "velocity change"}},
+         }));
+  r.add(item("E3.6-linear-damping", "example", "linear damping f = -B v puts M + h B in the matrix", "E3 §6", "lib/e3/solvers/generalized/solver_featherstone.h: velocity_implicit_step (D = -B)",
+         {scalar_q("M", "kg", "mass"), scalar_q("B", "kg/s", "damping coefficient"), scalar_q("h", "s", "step"), scalar_q("r", "N", "total force")},
+         {scalar_q("dv", "m/s", "velocity change")},
          [](const Values& x) {
            Eigen::MatrixXd M(1, 1), D(1, 1);
            M << scalar(x, "M");
@@ -134,30 +126,26 @@ void register_generalized(Registry& r) {
            Eigen::VectorXd r(1);
            r << scalar(x, "r");
            return Values{{"dv", {velocity_implicit_step(M, D, r, scalar(x, "h"), true)[0]}}};
-         }});
+         }));
   r.add(rule("E3.6-advance-order", "rule", "velocity first, then positions; quaternions by rotation, not addition",
              "E3 §6", "lib/e3/solvers/generalized/generalized_dynamics.h: GeneralizedDynamics::integrate_coords"));
 }
 
 void register_vbd(Registry& r) {
-  r.add({"E3.6-vbd-keff", "formula", "k_eff = k rho / (k + rho) of a compliant ALM row", "E3 §6", Status::implemented, "",
+  r.add(formula("E3.6-vbd-keff", "k_eff = k rho / (k + rho) of a compliant ALM row", "E3 §6",
          "lib/e3/solvers/vbd/vbd_rigid.h: compliant_alm_coefficients",
-         {s("k", "N/m", "material stiffness"), s("rho", "N/m", "numerical metric")},
-         {{"k_eff", "N/m", 1, "effective stiffness"}, {"s", "-", 1, "retention k / (k + rho)"}},
+         {scalar_q("k", "N/m", "material stiffness"), scalar_q("rho", "N/m", "numerical metric")},
+         {scalar_q("k_eff", "N/m", "effective stiffness"), scalar_q("s", "-", "retention k / (k + rho)")},
          [](const Values& x) {
            CompliantAlmCoefficients c = compliant_alm_coefficients(scalar(x, "k"), scalar(x, "rho"));
            return Values{{"k_eff", {c.k_eff}}, {"s", {c.s}}};
-         }});
+         }));
   r.add(rule("E3.6-vbd-structure", "rule",
              "VBD: fixed iterations of block descent, multiplier history, velocities from the pose history", "E3 §6",
              "lib/e3/solvers/vbd/vbd_rigid.h: SolverVBD::step"));
   r.add(rule("E3.6-vbd-readback", "rule",
              "collect_rigid_contact_forces returns the force on body1 and needs the pose history actually used",
              "E3 §6", "lib/e3/solvers/vbd/vbd_rigid.h: SolverVBD::collect_rigid_contact_forces"));
-}
-
-Item prose(const char* id, const char* kind, const char* title, const char* section, const char* reason) {
-  return {id, kind, title, section, Status::prose_only, reason, "", {}, {}, {}};
 }
 
 void register_table_and_scope(Registry& r) {

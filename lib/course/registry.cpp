@@ -1,7 +1,11 @@
 #include "course/registry.h"
 
+#include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <stdexcept>
+
+#include "course/formula_call.h"
 
 namespace impulse::course {
 
@@ -10,6 +14,29 @@ void Registry::add(Item item) {
   for (Quantity& q : item.inputs)
     if (!q.domain) q.domain = default_domain(item.id, q);
   items_.push_back(std::move(item));
+}
+
+namespace {
+
+// Reading order: chapter E1, E3, ST, then the section number ("E3 §10 ex. 7" -> 10).
+std::pair<int, int> reading_position(const Item& it) {
+  const std::string ch = chapter_of(it.id);
+  const int c = ch == "E1" ? 0 : ch == "E3" ? 1 : 2;
+  const auto at = it.section.find("§");
+  int s = 1 << 20;
+  if (at != std::string::npos) {
+    std::size_t k = at + std::string("§").size(), end = k;
+    while (end < it.section.size() && std::isdigit(static_cast<unsigned char>(it.section[end]))) ++end;
+    if (end > k) s = std::stoi(it.section.substr(k, end - k));
+  }
+  return {c, s};
+}
+
+}  // namespace
+
+void Registry::sort_by_section() {
+  std::stable_sort(items_.begin(), items_.end(),
+                   [](const Item& a, const Item& b) { return reading_position(a) < reading_position(b); });
 }
 
 const Item* Registry::find(const std::string& id) const {
@@ -26,6 +53,8 @@ const Registry& registry() {
     register_e3_solver(reg);
     register_e3_other_solvers(reg);
     register_st(reg);
+    register_generated(reg);
+    reg.sort_by_section();
     return reg;
   }();
   return r;

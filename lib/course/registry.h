@@ -84,6 +84,9 @@ class Registry {
   void add(Item item);
   const Item* find(const std::string& id) const;
   const std::vector<Item>& items() const { return items_; }
+  /// Puts the items in reading order (chapter E1, E3, ST, then section number), stably: the
+  /// hand-written and the generated entries of one section keep their registration order.
+  void sort_by_section();
 
  private:
   std::vector<Item> items_;

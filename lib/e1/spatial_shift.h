@@ -20,16 +20,27 @@ IMPULSE_HD inline vec3 shift_velocity(vec3 v_old, vec3 omega, vec3 r) { return v
 /// Units: tau [N m], f [N], r [m].
 IMPULSE_HD inline vec3 shift_torque(vec3 tau_old, vec3 f, vec3 r) { return tau_old - cross(r, f); }
 
-/// @formula E1.6-moment-def  Moment about O of a force f applied at P.
+/// @formula E1.6-moment-def  tau_O = (P - O) x f (course E1 §6).
+/// Moment about O of a force f applied at P.
 ///   tau_O = (P - O) x f                                         [N m]
+/// @param O [m] reference point
+/// @param P [m] point of application
+/// @param f [N] force
+/// @return tau_O [N m] moment of f about O
 IMPULSE_HD inline vec3 moment_about(vec3 O, vec3 P, vec3 f) { return cross(P - O, f); }
 
-/// @formula E1.6-origin-velocity  World velocity of the body origin from the COM twist.
+/// @formula E1.6-origin-velocity  v_B = v_C - omega x (R_WB c^B) (course E1 §6).
+/// World velocity of the body origin from the COM twist.
 ///   r   = -R_WB c^B
 ///   v_B = v_C - omega x (R_WB c^B)                              [m/s]
 /// Units: v_C [m/s] (world, at the COM), omega [rad/s] (world), c^B [m] (COM in body frame).
-IMPULSE_HD inline vec3 origin_velocity(vec3 v_C, vec3 omega, quat q_WB, vec3 c_B) {
-  return shift_velocity(v_C, omega, -quat_rotate(q_WB, c_B));
+/// @param v_C [m/s] COM velocity (world)
+/// @param omega [rad/s] angular velocity (world)
+/// @param q [-] body orientation q_WB (x,y,z,w)
+/// @param c_B [m] COM in body coordinates
+/// @return v_B [m/s] velocity of the body origin (world)
+IMPULSE_HD inline vec3 origin_velocity(vec3 v_C, vec3 omega, quat q, vec3 c_B) {
+  return shift_velocity(v_C, omega, -quat_rotate(q, c_B));
 }
 
 /// @formula E1.6-wrench-from-point E3.8-wrench-transfer E3.8-mujoco-point-fix  COM torque of a force f applied at P with a couple tau_P.

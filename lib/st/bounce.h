@@ -36,15 +36,23 @@ inline BounceStep bounce_step(double m, double q, double v, double h, double g) 
   return s;
 }
 
-/// @formula ST.1-impulse-def  Impulse of a constant force over a duration.
+/// @formula ST.1-impulse-def  p = integral f dt (= f T for a constant force) (course ST §1).
+/// Impulse of a constant force over a duration.
 ///   p = integral f dt = f T                                                    [N s]
+/// @param f [N] constant force
+/// @param T [s] duration
+/// @return p [N s] impulse
 inline double impulse_of_constant_force(double f, double T) {
   if (!(T >= 0)) throw std::invalid_argument("impulse: duration must be >= 0, got " + std::to_string(T));
   return f * T;
 }
 
-/// @formula ST.3-average-force  Average force of an impulse spread over one step.
+/// @formula ST.3-average-force  F_avg = p / h (course ST §3).
+/// Average force of an impulse spread over one step.
 ///   F_avg = p / h                                                              [N]
+/// @param p [N s] impulse
+/// @param h [s] step
+/// @return F_avg [N] average force
 inline double average_force(double p, double h) {
   if (!(h > 0)) throw std::invalid_argument("average force: step must be positive, got " + std::to_string(h));
   return p / h;

@@ -7,10 +7,17 @@
 
 namespace impulse {
 
-/// @formula E3.2-gap-function  Signed effective surface gap of a contact (course E3 §2).
+/// @formula E3.2-gap-function  d = n^T (p1 - p0) - (m0 + m1) (course E3 §2).
+/// Signed effective surface gap of a contact (course E3 §2).
 ///   d = n^T (p1 - p0) - (m0 + m1)        [m]
 /// p0, p1: world core points; m0, m1: effective thickness (radius + margin) of each side;
 /// n: world unit normal from shape0 to shape1. d < 0 means the effective surfaces penetrate.
+/// @param p0 [m] world core point of shape0
+/// @param p1 [m] world core point of shape1
+/// @param n [-] unit normal from shape0 to shape1
+/// @param m0 [m] effective thickness of shape0
+/// @param m1 [m] effective thickness of shape1
+/// @return d [m] signed effective surface gap
 IMPULSE_HD inline real contact_surface_separation(vec3 p0, vec3 p1, vec3 n, real m0, real m1) {
   return dot(n, p1 - p0) - (m0 + m1);
 }

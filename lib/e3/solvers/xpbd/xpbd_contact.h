@@ -30,30 +30,52 @@ IMPULSE_HD inline real xpbd_normal_impulse(real d, real h, real w, real relaxati
   return relaxation * (-d) / (h * w);
 }
 
-/// @formula E3.4-impulse-to-force  Average force of an accumulated position impulse (course E3 §4).
+/// @formula E3.4-impulse-to-force  F_avg = p / h: an accumulated impulse is divided by h once (course E3 §4).
+/// Average force of an accumulated position impulse (course E3 §4).
 ///   F_avg = p / h              [N]     (divided by h once, not h^2)
+/// @param p [N s] accumulated impulse
+/// @param h [s] step
+/// @return F_avg [N] average force
 IMPULSE_HD inline real impulse_to_average_force(real p, real h) { return p / h; }
 
-/// @formula E3.4-joint-helper-denominator  Denominator of the XPBD joint correction helper.
+/// @formula E3.4-joint-helper-denominator  (h + alpha b) w + alpha / h, the joint correction's denominator (course E3 §4).
+/// Denominator of the XPBD joint correction helper.
 ///   den = (h + alpha b) w + alpha / h
 /// alpha: compliance, b: damping, w: inverse effective mass [1/kg], h [s]. With alpha = 0 it reduces
 /// to h w, the denominator of the contact formula; the rigid contact branch has no compliance term.
+/// @param h [s] step
+/// @param w [1/kg] inverse effective mass
+/// @param alpha [-] compliance (units not given by the course)
+/// @param b [-] damping (units not given by the course)
+/// @return den [-] denominator
 IMPULSE_HD inline real xpbd_joint_denominator(real h, real w, real alpha, real b) {
   return (h + alpha * b) * w + alpha / h;
 }
 
-/// @formula E3.4-friction-limit  Tangential impulse increment limited by this iteration's normal one.
+/// @formula E3.4-friction-limit  ||dp_t|| <= mu p_n per contact and iteration (course E3 §4).
+/// Tangential impulse increment limited by this iteration's normal one.
 ///   ||dp_t|| <= mu p_n      (dp_t scaled down onto the limit when it exceeds it)      [N s]
+/// @param dp_t [N s] unlimited tangential impulse increment
+/// @param mu [-] friction coefficient
+/// @param p_n [N s] this iteration's normal impulse
+/// @return dp_t_limited [N s] increment after the limit
 IMPULSE_HD inline vec3 clamp_friction_increment(vec3 dp_t, real mu, real p_n) {
   real len = length(dp_t), limit = mu * p_n;
   if (len <= limit || len == 0) return dp_t;
   return dp_t * (limit / len);
 }
 
-/// @formula E3.4-torsion-rolling-limit  Angular friction increments (course E3 §4).
+/// @formula E3.4-torsion-rolling-limit  torsional and rolling angular impulses limited by mu_torsional p_n and mu_rolling p_n (course E3 §4).
+/// Angular friction increments (course E3 §4).
 ///   |dL_torsion| <= mu_torsional p_n   (about n)         [N m s]
 ///   ||dL_rolling|| <= mu_rolling p_n    (in the tangent plane; by analogy, the text gives no formula)
 /// dL is an angular impulse; the component along n is the torsional part, the rest the rolling part.
+/// @param dL [N m s] unlimited angular impulse increment
+/// @param n [-] unit contact normal
+/// @param mu_torsional [m] torsional friction
+/// @param mu_rolling [m] rolling friction
+/// @param p_n [N s] normal impulse
+/// @return dL_limited [N m s] increment after both limits
 IMPULSE_HD inline vec3 clamp_angular_friction_increment(vec3 dL, vec3 n, real mu_torsional, real mu_rolling, real p_n) {
   real tor = dot(dL, n);
   vec3 roll = dL - tor * n;
