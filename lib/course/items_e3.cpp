@@ -263,11 +263,6 @@ void register_section3(Registry& r) {
            real depth[3] = {d.x, d.y, d.z};
            return Values{{"k_contact", {hydro_equivalent_stiffness(vector3(v, "F_agg"), depth, 3)}}};
          }));
-  r.add(formula("E3.3-hydro-kh-series", "k_eff = k_a k_b / (k_a + k_b)", S,
-         "lib/e3/contacts/materials.h: hydro_kh_series",
-         {scalar_q("k_a", "N/m^3", "kh of side a"), scalar_q("k_b", "N/m^3", "kh of side b")},
-         {scalar_q("k_eff", "N/m^3", "series stiffness")},
-         [](const Values& v) { return Values{{"k_eff", {hydro_kh_series(scalar(v, "k_a"), scalar(v, "k_b"))}}}; }));
   r.add(prose("E3.3-hydro-not-deformable", "rule", "the hydroelastic route does not make shapes deformable", S,
               "an interpretation caution; impulse builds no hydroelastic route, so there is nothing to execute"));
   r.add(rule("E3.3-hydro-consumers", "rule", "only penalty paths (and MuJoCo without its own contacts) use contact stiffness",

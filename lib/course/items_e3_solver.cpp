@@ -191,24 +191,6 @@ void register_xpbd(Registry& r) {
 }
 
 void register_restitution(Registry& r) {
-  r.add(formula("E3.5-gstar", "g* = largest gravity norm over the sides that have a body id", "E3 §5",
-         "lib/e3/solvers/xpbd/xpbd_contact.h: restitution_gstar",
-         {scalar_q("body_A", "-", "body id of A"), vector_q("g_A", "m/s^2", "gravity of A's world"), scalar_q("body_B", "-", "body id of B"),
-          vector_q("g_B", "m/s^2", "gravity of B's world")},
-         {scalar_q("gstar", "m/s^2", "gravity scale of the threshold")},
-         [](const Values& x) {
-           return Values{{"gstar", {restitution_gstar(int(scalar(x, "body_A")), vector3(x, "g_A"), int(scalar(x, "body_B")),
-                                                      vector3(x, "g_B"))}}};
-         }));
-  r.add(formula("E3.5-target-velocity", "restitution target: -e v_old below -2 g* h, v_old above +2 g* h, else 0",
-         "E3 §5", "lib/e3/solvers/xpbd/xpbd_contact.h: restitution_target_velocity",
-         {scalar_q("v_old", "m/s", "pre-projection normal velocity, positive separating"), scalar_q("e", "-", "restitution"),
-          scalar_q("gstar", "m/s^2", "gravity scale"), scalar_q("h", "s", "step")},
-         {scalar_q("v_target", "m/s", "target separating velocity")},
-         [](const Values& x) {
-           return Values{{"v_target", {restitution_target_velocity(scalar(x, "v_old"), scalar(x, "e"), scalar(x, "gstar"),
-                                                                   scalar(x, "h"))}}};
-         }));
 }
 
 void register_observation(Registry& r) {

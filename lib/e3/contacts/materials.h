@@ -196,9 +196,12 @@ IMPULSE_HD inline bool consumes_contact_stiffness(SolverPath path, bool use_mujo
   }
 }
 
-/// @formula E3.3-hydro-kh-series  Effective stiffness of two hydroelastic moduli in series
-/// (course E3 §3).
+/// @formula E3.3-hydro-kh-series  k_eff = k_a k_b / (k_a + k_b) (course E3 §3).
+/// Effective stiffness of two hydroelastic moduli in series.
 ///   k_eff = k_a k_b / (k_a + k_b)        [N/m^3];  0 when k_a + k_b <= 0 (Newton's guard)
+/// @param k_a [N/m^3] kh of side a
+/// @param k_b [N/m^3] kh of side b
+/// @return k_eff [N/m^3] series stiffness
 IMPULSE_HD inline real hydro_kh_series(real k_a, real k_b) {
   const real s = k_a + k_b;
   return s > 0 ? k_a * k_b / s : real(0);

@@ -108,22 +108,34 @@ IMPULSE_HD inline real contact_readback_scale(int body_A, int count_A, int body_
   return 1;
 }
 
-/// @formula E3.5-gstar  Gravity scale of the restitution threshold (course E3 §5).
+/// @formula E3.5-gstar  g* = largest gravity norm over the sides that have a body id (course E3 §5).
+/// Gravity scale of the restitution threshold.
 ///   g* = max over sides with a body id of |gravity of that side's world|       [m/s^2]
 /// Returns 0 when neither side has a body id (the text does not cover that case).
-IMPULSE_HD inline real restitution_gstar(int body_A, vec3 gravity_A, int body_B, vec3 gravity_B) {
+/// @param body_A [-] body id of A
+/// @param g_A [m/s^2] gravity of A's world
+/// @param body_B [-] body id of B
+/// @param g_B [m/s^2] gravity of B's world
+/// @return gstar [m/s^2] gravity scale of the threshold
+IMPULSE_HD inline real restitution_gstar(int body_A, vec3 g_A, int body_B, vec3 g_B) {
   real g = 0;
-  if (body_A >= 0) g = length(gravity_A);
-  if (body_B >= 0 && length(gravity_B) > g) g = length(gravity_B);
+  if (body_A >= 0) g = length(g_A);
+  if (body_B >= 0 && length(g_B) > g) g = length(g_B);
   return g;
 }
 
-/// @formula E3.5-target-velocity  Target separating normal velocity of the restitution pass.
+/// @formula E3.5-target-velocity  restitution target: -e v_old below -2 g* h, v_old above +2 g* h, else 0 (course E3 §5).
+/// Target separating normal velocity of the restitution pass.
 ///   v_old < -2 g* h          ->  -e v_old     (an approaching impact bounces)
 ///   v_old > +2 g* h          ->   v_old       (anchored to the old separation)
 ///   otherwise                ->   0           (resting band: no bounce from gravity jitter)
 /// v_old [m/s] is the pre-projection relative normal velocity, positive when separating along n;
 /// e [-] the combined restitution, h [s]. The positive threshold is read as +2 g* h.
+/// @param v_old [m/s] pre-projection normal velocity, positive separating
+/// @param e [-] restitution
+/// @param gstar [m/s^2] gravity scale
+/// @param h [s] step
+/// @return v_target [m/s] target separating velocity
 IMPULSE_HD inline real restitution_target_velocity(real v_old, real e, real gstar, real h) {
   real threshold = 2 * gstar * h;
   if (v_old < -threshold) return -e * v_old;
