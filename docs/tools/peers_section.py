@@ -3,7 +3,8 @@
 
 pile_lines(impulse, figures) runs a short impulse-only pile bench (a few seconds) so the page
 always has the stage split; peers_lines(path, figures) plots peers.json when it is there and says
-plainly when it is not. Measured, never asserted.
+plainly when it is not; lcp_lines(path) tables its "lcp" part (bench/peers/run_lcp_peers.py).
+Measured, never asserted.
 """
 import json
 import os
@@ -72,6 +73,8 @@ def peers_lines(path, figures, archived=""):
             "PyPI, interleaves the engines round by round on the same `pile.toml` and writes",
             "`build/bench/peers.json`, which this page then plots.", ""]
     rep = json.loads(p.read_text(encoding="utf-8"))
+    if "results" not in rep:  # ./run bench-peers --lcp-only: no pile run in this file
+        return lines + ["The pile comparison was not run (`./run bench-peers --lcp-only`).", ""]
     res = rep["results"]
     caption = (f"Measured {rep['date']} on {rep['machine']}; impulse {rep['impulse_threads']} thread, peers "
                f"{rep['peer_threads']} thread, OMP_WAIT_POLICY={rep['omp_wait_policy']}, {rep['rounds']} rounds.")
@@ -134,4 +137,58 @@ def peers_lines(path, figures, archived=""):
         lines += ["", f"impulse, {t['kind']} N = {t['n']}: two threads run a step {t['speedup_2_over_1_median']:.2f}x as fast "
                   f"as one (quartiles {t['speedup_2_over_1_p25']:.2f}-{t['speedup_2_over_1_p75']:.2f}); "
                   f"bitwise equal: {'yes' if t['threads_bitwise_equal'] == 1 else 'NO'}."]
+    return lines + [""]
+
+
+def lcp_lines(path, archived=""):
+    """The LCP comparison from the "lcp" key of path or, when path has none, of archived."""
+    lines = ["## Lemke against DART and Siconos", ""]
+    rep, source = None, None
+    for i, f in enumerate((path, archived)):
+        if f and pathlib.Path(f).is_file():
+            whole = json.loads(pathlib.Path(f).read_text(encoding="utf-8"))
+            if "lcp" in whole:
+                rep, source = whole["lcp"], pathlib.Path(f)
+                if i == 1:
+                    lines += [
+                        "The LCP comparison has not been run on the machine that built this book; the table",
+                        f"below is an earlier run kept in the repository (`docs/bench/{source.name}`), with its",
+                        "own machine and date.", ""]
+                break
+    if rep is None:
+        return lines + [
+            "`./run bench-peers` has not run the LCP comparison on the machine that built this book.", ""]
+    lines += [
+        "`./run bench-peers` (or `--lcp-only`) writes two sets of contact LCPs with",
+        "`impulse lcp --write-set scenes|held-out`: *scenes*, the first LCP of a few steps of each Stewart-Trinkle run (`st-bounce`, a point on an",
+        "incline, `st-rod`, `st-balls` with 4, 8 and 16 friction directions and its 7-contact LCP, rows",
+        f"of touching balls), and *held-out*, {rep['held_out_count']} random ball piles (seed {rep['held_out_seed']}).",
+        "Each engine is a driver of `bench/peers/` that reads the same files and solves each one",
+        f"{rep['repeat']} times per round after a warm-up solve; {rep['rounds']} rounds interleave the engines.",
+        "*Own* counts the solver's own success status; *checked* counts answers with relative",
+        f"complementarity and feasibility residuals at most {rep['check_tolerance']:g}",
+        "(`bench/peers/lcp_common.h`). Ratio = engine's seconds per solve / impulse's in the same round,",
+        "per problem the median over rounds; the table gives the median over the set's problems and",
+        "the range over problems.",
+        "",
+        f"Measured {rep['date']} on {rep['machine']}, {rep['threads']} thread per engine.",
+        "",
+        "| set | n | engine | solver | own solved | checked solved | ratio to impulse: median | range over problems |",
+        "|---|---|---|---|---:|---:|---:|---|",
+    ]
+    for r in rep["sets"]:
+        q = r["ratio_to_impulse"]
+        lines.append(f"| {r['set']} | {r['n_min']}-{r['n_max']} | {r['engine']} | {r['description']} "
+                     f"| {r['own_solved']}/{r['problems']} | {r['check_solved']}/{r['problems']} "
+                     f"| {q['median']:.3g} | {q['min']:.3g}-{q['max']:.3g} |")
+    failed = [(r, f) for r in rep["sets"] for f in r["failed"]]
+    if failed:
+        lines += ["", "Failed problems (own status: the solver's return code; residuals relative):", ""]
+        for r, f in failed:
+            c = "-" if f["complementarity"] is None else f"{f['complementarity']:.2g}"
+            fe = "-" if f["feasibility"] is None else f"{f['feasibility']:.2g}"
+            lines.append(f"- {r['engine']}, {r['set']}/`{f['file']}` (n = {f['n']}): own status {f['own_status']}"
+                         f" ({'success' if f['own_solved'] else 'failure'}), complementarity {c}, feasibility {fe}")
+    for s in rep.get("skipped", []):
+        lines += ["", f"Skipped {s['engine']}: {s['why']}."]
     return lines + [""]
