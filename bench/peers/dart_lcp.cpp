@@ -5,8 +5,9 @@
 // 1 pivot limit, 3 its check failed, 4 diverged; a ray ends the loop with code 0 and is then
 // caught by the same check (code 3).
 // DART's other LCP solver, the ODE-derived Dantzig dSolveLCP (dart/external/odelcpsolver/lcp.h),
-// takes a boxed LCP with a symmetric positive semidefinite matrix; the Stewart-Trinkle contact
-// LCP is not symmetric (its friction-cone rows), so it is not run here.
+// keeps an L D L^T factorisation of the clamped block (its source notes), so it assumes a symmetric
+// matrix; the Stewart-Trinkle contact LCP is not symmetric (the blocks E, -E^T and U of its
+// friction-cone rows), so it is not run here.
 //   dart_lcp [--solver lemke] [--repeat R] FILE...   (see lcp_common.h)
 #include <dart/lcpsolver/Lemke.hpp>
 

@@ -6,7 +6,8 @@ The sets are written at bench time by `impulse lcp --write-set scenes|held-out` 
 fixed seed. Every engine is a driver of bench/peers/ (lcp_common.h) that reads the files, solves each
 one `--repeat` times after a warm-up solve, and prints per file its seconds per solve, its own verdict
 and the independent check (relative residuals <= 1e-6, see lcp_common.h). Rounds interleave the
-engines (the order rotates each round), each a fresh process on every file of both sets.
+engines (the order rotates each round), each a fresh process on every file of both sets, on one
+thread (OMP_NUM_THREADS=1).
 
 Per engine and set: solved / failed by the solver's own status and by the check, the problems it
 fails (with its status and residuals), and the time ratio engine / impulse: per problem the median
@@ -31,6 +32,7 @@ import subprocess
 import sys
 
 SETS = ("scenes", "held-out")
+SMALL_N = 30  # the report splits each set's ratios at this LCP size (small problems favour less setup)
 DEFAULT_ENGINES = "impulse:lemke,dart:lemke,siconos:lemke,siconos:pivot"
 # What each engine:solver is, for the report (the drivers' file comments say more).
 DESCRIPTION = {
@@ -76,7 +78,9 @@ def write_sets(a, root):
 
 def run_driver(a, engine, solver, paths):
     cmd = [str(pathlib.Path(a.drivers) / f"{engine}_lcp"), "--solver", solver, "--repeat", str(a.repeat), *paths]
-    r = subprocess.run(cmd, capture_output=True, text=True, stdin=subprocess.DEVNULL)
+    # One thread: impulse_lib is built with OpenMP, which Eigen would use for large products.
+    r = subprocess.run(cmd, capture_output=True, text=True, stdin=subprocess.DEVNULL,
+                       env=dict(os.environ, OMP_NUM_THREADS="1"))
     if r.returncode != 0:
         raise RuntimeError(f"{engine}_lcp failed ({r.returncode}): {r.stderr.strip()[-400:]}")
     # Only the JSON lines: a peer library may print its own messages on standard output.
@@ -159,13 +163,16 @@ def main():
                 "seconds_per_solve_total": sum(pp["seconds_per_solve"] for pp in per_problem),
                 "ratio_to_impulse": spread([pp["ratio_to_impulse"] for pp in per_problem]),
                 "ratio_to_impulse_per_round": spread(per_round),
+                **{f"ratio_to_impulse_n_{tag}": spread(v) if v else None for tag, v in (
+                    (f"below_{SMALL_N}", [pp["ratio_to_impulse"] for pp in per_problem if pp["n"] < SMALL_N]),
+                    (f"from_{SMALL_N}", [pp["ratio_to_impulse"] for pp in per_problem if pp["n"] >= SMALL_N]))},
                 "failed": [pp for pp in per_problem if not (pp["own_solved"] and pp["check_solved"])],
                 "per_problem": per_problem})
 
     report = {
         "machine": machine(), "date": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
         "threads": 1, "rounds": a.rounds, "repeat": a.repeat, "check_tolerance": next(iter(runs.values()))[0]["check_tolerance"],
-        "held_out_seed": a.seed, "held_out_count": a.count,
+        "small_n": SMALL_N, "held_out_seed": a.seed, "held_out_count": a.count,
         "command": f"impulse lcp --write-set scenes|held-out (--count {a.count} --seed {a.seed})",
         "sets": sets, "skipped": skipped}
     out.mkdir(parents=True, exist_ok=True)
@@ -174,13 +181,16 @@ def main():
     whole["lcp"] = report
     path.write_text(json.dumps(whole, indent=1))
 
-    print(f"{'set':9} {'engine':18} {'n':>9} {'own solved':>11} {'check solved':>13} {'ratio to impulse: median (range)':>34}"
-          f" {'per-round medians':>18}")
+    def fmt(q):
+        return f"{q['median']:.3g} ({q['min']:.3g}-{q['max']:.3g})" if q else "-"
+    print(f"{'set':9} {'engine':15} {'n':>7} {'own':>6} {'check':>6}  {'ratio to impulse: median (range)':34}"
+          f" {'n < ' + str(SMALL_N):22} {'n >= ' + str(SMALL_N):22} per-round medians")
     for r in sets:
-        q, pr = r["ratio_to_impulse"], r["ratio_to_impulse_per_round"]
-        print(f"{r['set']:9} {r['engine']:18} {str(r['n_min']) + '-' + str(r['n_max']):>9} "
-              f"{r['own_solved']:>5}/{r['problems']:<5} {r['check_solved']:>6}/{r['problems']:<6} "
-              f"{q['median']:>12.3g} ({q['min']:.3g}-{q['max']:.3g}){'':6} {pr['min']:.3g}-{pr['max']:.3g}")
+        pr = r["ratio_to_impulse_per_round"]
+        print(f"{r['set']:9} {r['engine']:15} {str(r['n_min']) + '-' + str(r['n_max']):>7} "
+              f"{r['own_solved']:>3}/{r['problems']:<2} {r['check_solved']:>3}/{r['problems']:<2}  "
+              f"{fmt(r['ratio_to_impulse']):34} {fmt(r[f'ratio_to_impulse_n_below_{SMALL_N}']):22} "
+              f"{fmt(r[f'ratio_to_impulse_n_from_{SMALL_N}']):22} {pr['min']:.3g}-{pr['max']:.3g}")
     for r in sets:
         for f in r["failed"]:
             print(f"  {r['engine']} fails {r['set']}/{f['file']} (n = {f['n']}): own status {f['own_status']}, "

@@ -111,7 +111,7 @@ def main():
               "`./run gpu` runs the GPU benchmarks of `docs/bench/gpu.txt`.", ""]
     lines += pile_lines(a.impulse)
     lines += peers_lines(a.peers, out / "figures", a.peers_archived)
-    lines += lcp_lines(a.peers, a.peers_archived)
+    lines += lcp_lines(a.peers, out / "figures", a.peers_archived)
     (out / "measurements.md").write_text("\n".join(lines), encoding="utf-8")
     print(f"measure: {len(rows)} benchmark points, {when}")
 

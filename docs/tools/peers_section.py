@@ -58,23 +58,24 @@ def pile_lines(impulse):
 def peers_lines(path, figures, archived=""):
     """The peers section from path (this machine's ./run bench-peers) or, when that does not
     exist, from archived (a committed earlier run, said so on the page)."""
+    def has_piles(f):  # ./run bench-peers --lcp-only writes a peers.json without the pile part
+        return bool(f) and pathlib.Path(f).is_file() and "results" in json.loads(pathlib.Path(f).read_text(encoding="utf-8"))
+
     p = pathlib.Path(path)
     lines = ["## Against Bullet, ODE and MuJoCo", ""]
-    if not p.is_file() and archived and pathlib.Path(archived).is_file():
+    if not has_piles(path) and has_piles(archived):
         p = pathlib.Path(archived)
         lines += [
-            "`./run bench-peers` has not been run on the machine that built this book; the figures below",
+            "`./run bench-peers` has not run the piles on the machine that built this book; the figures below",
             f"are an earlier run kept in the repository (`docs/bench/{p.name}`), with its own machine and",
             "date in the captions. `./run bench-peers` measures this machine and replaces them.", ""]
-    if not p.is_file():
+    if not has_piles(p):
         return lines + [
             "`./run bench-peers` has not been run on the machine that built this book, so there is no",
             "comparison here. It builds the Bullet and ODE drivers of `bench/peers/`, runs MuJoCo from",
             "PyPI, interleaves the engines round by round on the same `pile.toml` and writes",
             "`build/bench/peers.json`, which this page then plots.", ""]
     rep = json.loads(p.read_text(encoding="utf-8"))
-    if "results" not in rep:  # ./run bench-peers --lcp-only: no pile run in this file
-        return lines + ["The pile comparison was not run (`./run bench-peers --lcp-only`).", ""]
     res = rep["results"]
     caption = (f"Measured {rep['date']} on {rep['machine']}; impulse {rep['impulse_threads']} thread, peers "
                f"{rep['peer_threads']} thread, OMP_WAIT_POLICY={rep['omp_wait_policy']}, {rep['rounds']} rounds.")
@@ -140,8 +141,9 @@ def peers_lines(path, figures, archived=""):
     return lines + [""]
 
 
-def lcp_lines(path, archived=""):
-    """The LCP comparison from the "lcp" key of path or, when path has none, of archived."""
+def lcp_lines(path, figures, archived=""):
+    """The LCP comparison from the "lcp" key of path or, when path has none, of archived, with a
+    plot of each problem's time ratio against its size."""
     lines = ["## Lemke against DART and Siconos", ""]
     rep, source = None, None
     for i, f in enumerate((path, archived)):
@@ -158,13 +160,18 @@ def lcp_lines(path, archived=""):
     if rep is None:
         return lines + [
             "`./run bench-peers` has not run the LCP comparison on the machine that built this book.", ""]
+    small = rep.get("small_n", 30)
     lines += [
         "`./run bench-peers` (or `--lcp-only`) writes two sets of contact LCPs with",
-        "`impulse lcp --write-set scenes|held-out`: *scenes*, the first LCP of a few steps of each Stewart-Trinkle run (`st-bounce`, a point on an",
-        "incline, `st-rod`, `st-balls` with 4, 8 and 16 friction directions and its 7-contact LCP, rows",
-        f"of touching balls), and *held-out*, {rep['held_out_count']} random ball piles (seed {rep['held_out_seed']}).",
+        "`impulse lcp --write-set scenes|held-out`: *scenes*, the first LCP of a few steps of each",
+        "Stewart-Trinkle run (`st-bounce`, a point on an incline, `st-rod`, `st-balls` with 4, 8 and 16",
+        "friction directions and its 7-contact LCP, rows of touching balls), and",
+        f"*held-out*, {rep['held_out_count']} random ball piles of 3-10 balls (seed {rep['held_out_seed']}).",
         "Each engine is a driver of `bench/peers/` that reads the same files and solves each one",
         f"{rep['repeat']} times per round after a warm-up solve; {rep['rounds']} rounds interleave the engines.",
+        "DART's other LCP solver, the ODE-derived Dantzig `dSolveLCP`, factors the clamped block as",
+        "L D L^T, i.e. it assumes a symmetric matrix, which the Stewart-Trinkle contact LCP is not (its",
+        "friction-cone rows), so it is not run.",
         "*Own* counts the solver's own success status; *checked* counts answers with relative",
         f"complementarity and feasibility residuals at most {rep['check_tolerance']:g}",
         "(`bench/peers/lcp_common.h`). Ratio = engine's seconds per solve / impulse's in the same round,",
@@ -173,14 +180,38 @@ def lcp_lines(path, archived=""):
         "",
         f"Measured {rep['date']} on {rep['machine']}, {rep['threads']} thread per engine.",
         "",
-        "| set | n | engine | solver | own solved | checked solved | ratio to impulse: median | range over problems |",
-        "|---|---|---|---|---:|---:|---:|---|",
+        "```{figure} figures/lcp_ratio.png", ":width: 95%", "",
+        f"Seconds per solve of each engine / impulse's, per problem (failed solves included) against its size n, log-log (above 1:"
+        f" slower than impulse). Measured {rep['date']} on {rep['machine']}, one thread, {rep['rounds']} rounds.",
+        "```",
+        "",
+        f"| set | n | engine | solver | own solved | checked solved | ratio to impulse: median (range over problems) "
+        f"| n < {small} | n >= {small} |",
+        "|---|---|---|---|---:|---:|---|---|---|",
     ]
+
+    def fmt(q):
+        return f"{q['median']:.3g} ({q['min']:.3g}-{q['max']:.3g})" if q else "-"
     for r in rep["sets"]:
-        q = r["ratio_to_impulse"]
         lines.append(f"| {r['set']} | {r['n_min']}-{r['n_max']} | {r['engine']} | {r['description']} "
                      f"| {r['own_solved']}/{r['problems']} | {r['check_solved']}/{r['problems']} "
-                     f"| {q['median']:.3g} | {q['min']:.3g}-{q['max']:.3g} |")
+                     f"| {fmt(r['ratio_to_impulse'])} | {fmt(r.get(f'ratio_to_impulse_n_below_{small}'))} "
+                     f"| {fmt(r.get(f'ratio_to_impulse_n_from_{small}'))} |")
+    fig, axes = plt.subplots(1, 2, figsize=(10, 4), squeeze=False)
+    for ax, name in zip(axes[0], ("scenes", "held-out")):
+        for r in rep["sets"]:
+            if r["set"] == name and r["engine"] != "impulse:lemke":
+                ax.loglog([p["n"] for p in r["per_problem"]], [p["ratio_to_impulse"] for p in r["per_problem"]],
+                          "o", ms=4, alpha=0.7, label=r["engine"])
+        ax.axhline(1.0, color="k", lw=0.8)
+        ax.set_title(f"{name} set")
+        ax.set_xlabel("LCP size n")
+        ax.set_ylabel("seconds per solve / impulse's")
+        ax.grid(True, which="both", alpha=0.3)
+        ax.legend(fontsize=8)
+    fig.tight_layout()
+    fig.savefig(pathlib.Path(figures) / "lcp_ratio.png", dpi=110)
+    plt.close(fig)
     failed = [(r, f) for r in rep["sets"] for f in r["failed"]]
     if failed:
         lines += ["", "Failed problems (own status: the solver's return code; residuals relative):", ""]
