@@ -22,7 +22,7 @@ import matplotlib
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
-from peers_section import peers_lines, pile_lines  # noqa: E402
+from peers_section import lcp_lines, peers_lines, pile_lines  # noqa: E402
 
 SOLVERS = ["xpbd", "semi_implicit", "featherstone", "padmm", "vbd"]
 SIZES = [100, 300, 1000]
@@ -111,6 +111,7 @@ def main():
               "`./run gpu` runs the GPU benchmarks of `docs/bench/gpu.txt`.", ""]
     lines += pile_lines(a.impulse)
     lines += peers_lines(a.peers, out / "figures", a.peers_archived)
+    lines += lcp_lines(a.peers, out / "figures", a.peers_archived)
     (out / "measurements.md").write_text("\n".join(lines), encoding="utf-8")
     print(f"measure: {len(rows)} benchmark points, {when}")
 

@@ -3,7 +3,8 @@
 
 pile_lines(impulse, figures) runs a short impulse-only pile bench (a few seconds) so the page
 always has the stage split; peers_lines(path, figures) plots peers.json when it is there and says
-plainly when it is not. Measured, never asserted.
+plainly when it is not; lcp_lines(path) tables its "lcp" part (bench/peers/run_lcp_peers.py).
+Measured, never asserted.
 """
 import json
 import os
@@ -57,15 +58,18 @@ def pile_lines(impulse):
 def peers_lines(path, figures, archived=""):
     """The peers section from path (this machine's ./run bench-peers) or, when that does not
     exist, from archived (a committed earlier run, said so on the page)."""
+    def has_piles(f):  # ./run bench-peers --lcp-only writes a peers.json without the pile part
+        return bool(f) and pathlib.Path(f).is_file() and "results" in json.loads(pathlib.Path(f).read_text(encoding="utf-8"))
+
     p = pathlib.Path(path)
     lines = ["## Against Bullet, ODE and MuJoCo", ""]
-    if not p.is_file() and archived and pathlib.Path(archived).is_file():
+    if not has_piles(path) and has_piles(archived):
         p = pathlib.Path(archived)
         lines += [
-            "`./run bench-peers` has not been run on the machine that built this book; the figures below",
+            "`./run bench-peers` has not run the piles on the machine that built this book; the figures below",
             f"are an earlier run kept in the repository (`docs/bench/{p.name}`), with its own machine and",
             "date in the captions. `./run bench-peers` measures this machine and replaces them.", ""]
-    if not p.is_file():
+    if not has_piles(p):
         return lines + [
             "`./run bench-peers` has not been run on the machine that built this book, so there is no",
             "comparison here. It builds the Bullet and ODE drivers of `bench/peers/`, runs MuJoCo from",
@@ -134,4 +138,88 @@ def peers_lines(path, figures, archived=""):
         lines += ["", f"impulse, {t['kind']} N = {t['n']}: two threads run a step {t['speedup_2_over_1_median']:.2f}x as fast "
                   f"as one (quartiles {t['speedup_2_over_1_p25']:.2f}-{t['speedup_2_over_1_p75']:.2f}); "
                   f"bitwise equal: {'yes' if t['threads_bitwise_equal'] == 1 else 'NO'}."]
+    return lines + [""]
+
+
+def lcp_lines(path, figures, archived=""):
+    """The LCP comparison from the "lcp" key of path or, when path has none, of archived, with a
+    plot of each problem's time ratio against its size."""
+    lines = ["## Lemke against DART and Siconos", ""]
+    rep, source = None, None
+    for i, f in enumerate((path, archived)):
+        if f and pathlib.Path(f).is_file():
+            whole = json.loads(pathlib.Path(f).read_text(encoding="utf-8"))
+            if "lcp" in whole:
+                rep, source = whole["lcp"], pathlib.Path(f)
+                if i == 1:
+                    lines += [
+                        "The LCP comparison has not been run on the machine that built this book; the table",
+                        f"below is an earlier run kept in the repository (`docs/bench/{source.name}`), with its",
+                        "own machine and date.", ""]
+                break
+    if rep is None:
+        return lines + [
+            "`./run bench-peers` has not run the LCP comparison on the machine that built this book.", ""]
+    small = rep.get("small_n", 30)
+    lines += [
+        "`./run bench-peers` (or `--lcp-only`) writes two sets of contact LCPs with",
+        "`impulse lcp --write-set scenes|held-out`: *scenes*, the first LCP of a few steps of each",
+        "Stewart-Trinkle run (`st-bounce`, a point on an incline, `st-rod`, `st-balls` with 4, 8 and 16",
+        "friction directions and its 7-contact LCP, rows of touching balls), and",
+        f"*held-out*, {rep['held_out_count']} random ball piles of 3-10 balls (seed {rep['held_out_seed']}).",
+        "Each engine is a driver of `bench/peers/` that reads the same files and solves each one",
+        f"{rep['repeat']} times per round after a warm-up solve; {rep['rounds']} rounds interleave the engines.",
+        "DART's other LCP solver, the ODE-derived Dantzig `dSolveLCP`, factors the clamped block as",
+        "L D L^T, i.e. it assumes a symmetric matrix, which the Stewart-Trinkle contact LCP is not (its",
+        "friction-cone rows), so it is not run.",
+        "*Own* counts the solver's own success status; *checked* counts answers with relative",
+        f"complementarity and feasibility residuals at most {rep['check_tolerance']:g}",
+        "(`bench/peers/lcp_common.h`). Ratio = engine's seconds per solve / impulse's in the same round,",
+        "per problem the median over rounds; the table gives the median over the set's problems and",
+        "the range over problems.",
+        "",
+        f"Measured {rep['date']} on {rep['machine']}, {rep['threads']} thread per engine.",
+        "",
+        "```{figure} figures/lcp_ratio.png", ":width: 95%", "",
+        f"Seconds per solve of each engine / impulse's, per problem (failed solves included) against its size n, log-log (above 1:"
+        f" slower than impulse). Measured {rep['date']} on {rep['machine']}, one thread, {rep['rounds']} rounds.",
+        "```",
+        "",
+        f"| set | n | engine | solver | own solved | checked solved | ratio to impulse: median (range over problems) "
+        f"| n < {small} | n >= {small} |",
+        "|---|---|---|---|---:|---:|---|---|---|",
+    ]
+
+    def fmt(q):
+        return f"{q['median']:.3g} ({q['min']:.3g}-{q['max']:.3g})" if q else "-"
+    for r in rep["sets"]:
+        lines.append(f"| {r['set']} | {r['n_min']}-{r['n_max']} | {r['engine']} | {r['description']} "
+                     f"| {r['own_solved']}/{r['problems']} | {r['check_solved']}/{r['problems']} "
+                     f"| {fmt(r['ratio_to_impulse'])} | {fmt(r.get(f'ratio_to_impulse_n_below_{small}'))} "
+                     f"| {fmt(r.get(f'ratio_to_impulse_n_from_{small}'))} |")
+    fig, axes = plt.subplots(1, 2, figsize=(10, 4), squeeze=False)
+    for ax, name in zip(axes[0], ("scenes", "held-out")):
+        for r in rep["sets"]:
+            if r["set"] == name and r["engine"] != "impulse:lemke":
+                ax.loglog([p["n"] for p in r["per_problem"]], [p["ratio_to_impulse"] for p in r["per_problem"]],
+                          "o", ms=4, alpha=0.7, label=r["engine"])
+        ax.axhline(1.0, color="k", lw=0.8)
+        ax.set_title(f"{name} set")
+        ax.set_xlabel("LCP size n")
+        ax.set_ylabel("seconds per solve / impulse's")
+        ax.grid(True, which="both", alpha=0.3)
+        ax.legend(fontsize=8)
+    fig.tight_layout()
+    fig.savefig(pathlib.Path(figures) / "lcp_ratio.png", dpi=110)
+    plt.close(fig)
+    failed = [(r, f) for r in rep["sets"] for f in r["failed"]]
+    if failed:
+        lines += ["", "Failed problems (own status: the solver's return code; residuals relative):", ""]
+        for r, f in failed:
+            c = "-" if f["complementarity"] is None else f"{f['complementarity']:.2g}"
+            fe = "-" if f["feasibility"] is None else f"{f['feasibility']:.2g}"
+            lines.append(f"- {r['engine']}, {r['set']}/`{f['file']}` (n = {f['n']}): own status {f['own_status']}"
+                         f" ({'success' if f['own_solved'] else 'failure'}), complementarity {c}, feasibility {fe}")
+    for s in rep.get("skipped", []):
+        lines += ["", f"Skipped {s['engine']}: {s['why']}."]
     return lines + [""]

@@ -85,7 +85,8 @@ int run(int argc, char** argv) {
                  "computed and expected values with units, and the tolerance. Exit 1 when one fails.\n"
                  "example: impulse verify --chapter E1");
 
-  auto* lcp = app.add_subcommand("lcp", "solve an LCP from a file: lcp FILE|- [--json]");
+  auto* lcp = app.add_subcommand(
+      "lcp", "solve an LCP from a file: lcp FILE|- [--json]; write a contact LCP set: lcp --write-set SET --out DIR");
   lcp->prefix_command();
   lcp->set_help_flag();
 
