@@ -16,9 +16,10 @@
 //   restore_kinematic       kinematic bodies get their prescribed state back
 //   finish_trace            the step's one readback: the record's status (a bad record throws here)
 //                           and the trace's per-iteration counts
-// The loops run over the record's capacity and read the count on the device, so that a GPU step
-// reads nothing back before its loop; every buffer is sized at the first step and grown only when
-// the capacity grows (no allocation per step).
+// On a GPU the row passes launch over the record's capacity and each row reads the count on the
+// device, so that the step reads nothing back before its loop; on the CPU, whose device memory is
+// host memory, they launch over the count read in place. Every buffer is sized at the first step and
+// grown only when the capacity grows (no allocation per step).
 // Accumulation is deterministic: each body sums its contacts' (or joints') deltas in a fixed order
 // (contacts sorted by body, lib/core/reduce.h's segmented-sum pattern), never with atomics, so a
 // CPU run is bitwise identical for any OpenMP thread count.
@@ -122,6 +123,8 @@ class SolverXPBD {
   /// the record's capacity grows; filled by begin_step.
   struct StepRows {
     int capacity = 0;                                   // rows of the record (rigid_contact_max)
+    int launch = 0;                                     // rows a row pass launches over (begin_step)
+    int impulse_rows = 0;                               // leading rows of contact_impulse_ that may be non-zero
     int contact_passes = 0;                             // contact iterations run so far
     Buffer<int> live;                                   // (1) rows the step works on: the count, or 0 for a bad record
     Buffer<int> side;                                   // per row: body of shape0, shape1 (-1 world; -2 a bad row)

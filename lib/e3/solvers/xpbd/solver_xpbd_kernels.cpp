@@ -147,7 +147,10 @@ void SolverXPBD::begin_step(const ContactsView* contacts) {
   trace_.restitution_body_dv.clear();
   step_.contact_passes = 0;
   const int cap = contacts ? contacts->rigid_contact_max : 0;
-  if (contact_impulse_.size() != cap) contact_impulse_ = Buffer<spatial_vector>(dev, cap);
+  if (contact_impulse_.size() != cap) {
+    contact_impulse_ = Buffer<spatial_vector>(dev, cap);
+    step_.impulse_rows = cap;  // fresh storage: every row to be zeroed
+  }
   step_.capacity = cap;
   grow_to(step_.side, dev, 2 * std::int64_t(cap));
   grow_to(step_.contact_entry, dev, 2 * std::int64_t(cap));
@@ -161,21 +164,34 @@ void SolverXPBD::begin_step(const ContactsView* contacts) {
   }
   if (!contacts) return;
   const ContactsView c = *contacts;
+  // Rows a row pass launches over: the capacity on a GPU, where the count stays on the device and
+  // each row reads it there; on the CPU device memory is host memory, so the count is read in place
+  // (no round trip) and the passes skip the record's empty tail. Past the count a row does nothing.
+  int launch = cap;
+  if (dev == Device::cpu) {
+    const int n = c.rigid_contact_count[0];
+    launch = (n >= 0 && n <= cap) ? n : 0;
+  }
+  step_.launch = launch;
   const int S = m.shape_count;
   auto shape_body = m.shape_body.view();
-  View<int> sd{step_.side.data(), 2 * std::int64_t(cap)};
+  View<int> sd{step_.side.data(), 2 * std::int64_t(launch)};
   auto ever = step_.ever_active.view();
   auto imp = contact_impulse_.view();
   auto live = step_.live.view();
-  if (cap == 0) {
+  if (launch == 0) {
     const int zero = 0;
     step_.live.copy_from_host(&zero);
   }
-  parallel_for(dev, cap, IMPULSE_LAMBDA(std::int64_t i) {
+  // The pass also zeroes the impulses of rows a previous step left non-zero past this step's launch.
+  const int zero_rows = launch > step_.impulse_rows ? launch : step_.impulse_rows;
+  step_.impulse_rows = launch;
+  parallel_for(dev, zero_rows, IMPULSE_LAMBDA(std::int64_t i) {
+    imp[i] = spatial_vector{};
+    if (i >= launch) return;
     const int n = c.rigid_contact_count[0];
     const int rows = (n >= 0 && n <= cap) ? n : 0;
     if (i == 0) live[0] = rows;
-    imp[i] = spatial_vector{};
     ever[i] = 0;
     int a = -1, b = -1;
     if (i < rows) {
@@ -260,7 +276,7 @@ void SolverXPBD::solve_contacts(State& out, const ContactsView& c, int it, real 
   const bool weighting = rigid_contact_con_weighting;
   View<const int> cnt = body_count_.view();
   auto imp = contact_impulse_.view();
-  parallel_for(m.device, cap, IMPULSE_LAMBDA(std::int64_t i) {
+  parallel_for(m.device, step_.launch, IMPULSE_LAMBDA(std::int64_t i) {
     if (i >= live[0]) return;
     if (prev_act.size > 0 && prev_act[i]) accumulate_row_impulse(i, weighting, sd, cnt, a_out[i], imp[i]);
     int ba = sd[2 * i], bb = sd[2 * i + 1];
@@ -329,7 +345,7 @@ void SolverXPBD::accumulate_contact_impulses(int it) {
   View<const int> act{step_.active.data() + std::int64_t(it) * cap, cap};
   View<const int> cnt = body_count_.view();
   auto imp = contact_impulse_.view();
-  parallel_for(model_->device, cap, IMPULSE_LAMBDA(std::int64_t i) {
+  parallel_for(model_->device, step_.launch, IMPULSE_LAMBDA(std::int64_t i) {
     if (i >= live[0] || !act[i]) return;
     accumulate_row_impulse(i, weighting, sd, cnt, a_out[i], imp[i]);
   });
@@ -452,7 +468,8 @@ void SolverXPBD::finish_trace(const ContactsView* contacts) {
   const int cap = step_.capacity;
   const int iters = step_.contact_passes;
   const int W = 2 + iters;
-  const std::int64_t blocks = cap > 0 ? (cap + kStatusBlock - 1) / kStatusBlock : 1;
+  const int launch = step_.launch;
+  const std::int64_t blocks = launch > 0 ? (launch + kStatusBlock - 1) / kStatusBlock : 1;
   grow_to(step_.status, dev, blocks * W);
   auto st = step_.status.view();
   View<const int> record_count = contacts->rigid_contact_count;
