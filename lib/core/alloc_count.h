@@ -19,4 +19,11 @@ void count_allocation();
 bool allocation_hook_installed();
 void install_allocation_hook();
 
+/// parallel_for launches since the program started [-] (each counts itself; thread safe, relaxed).
+/// In a CUDA build every launch from host code also allocates once: nvcc wraps each
+/// __host__ __device__ lambda in an object that copies the closure to the heap, so there the
+/// allocation count of a step is at least its launch count.
+std::uint64_t launch_count();
+void count_launch();
+
 }  // namespace impulse

@@ -12,6 +12,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "core/alloc_count.h"
 #include "core/device.h"
 #include "core/hd.h"
 
@@ -41,6 +42,7 @@ __global__ void parallel_for_kernel(std::int64_t n, F f) {
 template <class F>
 void parallel_for(Device d, std::int64_t n, F f) {
   if (n <= 0) return;
+  count_launch();
   if (d == Device::cuda) {
 #if defined(__CUDACC__)
     const int block = 256;

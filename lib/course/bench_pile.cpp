@@ -21,6 +21,7 @@
 #include <string>
 
 #include "core/alloc_count.h"
+#include "core/device.h"
 #include "course/embedded.h"
 #include "course/scenes.h"
 #include "course/toml_values.h"
@@ -170,31 +171,35 @@ double since(clock::time_point t0) { return std::chrono::duration<double>(clock:
 struct StepCost {
   PileStageSeconds s;
   std::uint64_t alloc_collide = 0, alloc_solve = 0, alloc_readback = 0;
+  std::uint64_t launch_collide = 0, launch_solve = 0, launch_readback = 0;
 };
 
 // One whole step of w, timed by stage; swaps the states.
 StepCost step_world(PileWorld& w, real h) {
   StepCost c;
-  std::uint64_t a0 = allocation_count();
+  std::uint64_t a0 = allocation_count(), l0 = launch_count();
   w.pipeline->collide(w.s0->body_q.view(), *w.contacts);  // the input state (E1.7-sample-phase)
   const CollideStageSeconds& cs = w.pipeline->last_stage_seconds();
   c.s.broad = cs.broad;
   c.s.narrow = cs.narrow;
   c.s.contacts = cs.contacts;
-  std::uint64_t a1 = allocation_count();
+  std::uint64_t a1 = allocation_count(), l1 = launch_count();
   clock::time_point t = clock::now();
   w.input->update();
   ContactsView v = w.input->view();
   w.solver->step(*w.s0, *w.s1, w.control, &v, h);
   c.s.solve = since(t);
-  std::uint64_t a2 = allocation_count();
+  std::uint64_t a2 = allocation_count(), l2 = launch_count();
   t = clock::now();
   w.solver->update_contacts(v);
   c.s.readback = since(t);
-  std::uint64_t a3 = allocation_count();
+  std::uint64_t a3 = allocation_count(), l3 = launch_count();
   c.alloc_collide = a1 - a0;
   c.alloc_solve = a2 - a1;
   c.alloc_readback = a3 - a2;
+  c.launch_collide = l1 - l0;
+  c.launch_solve = l2 - l1;
+  c.launch_readback = l3 - l2;
   std::swap(w.s0, w.s1);
   return c;
 }
@@ -235,7 +240,7 @@ PileRunResult run_pile(const PileSpec& spec, const PileRunOptions& o) {
   std::vector<transform> rest_q;
   std::vector<double> speedup;
   double two = 0;
-  std::uint64_t al_c = 0, al_s = 0, al_r = 0;
+  std::uint64_t al_c = 0, al_s = 0, al_r = 0, la_c = 0, la_s = 0, la_r = 0;
   for (int k = 0; k < o.steps; ++k) {
     if (k == rest_start) rest_q = a.s0->body_q.to_host();
     omp_set_num_threads(o.threads);
@@ -250,6 +255,9 @@ PileRunResult run_pile(const PileSpec& spec, const PileRunOptions& o) {
       al_c += c.alloc_collide;
       al_s += c.alloc_solve;
       al_r += c.alloc_readback;
+      la_c += c.launch_collide;
+      la_s += c.launch_solve;
+      la_r += c.launch_readback;
     }
     if (b) {
       omp_set_num_threads(2);
@@ -276,6 +284,9 @@ PileRunResult run_pile(const PileSpec& spec, const PileRunOptions& o) {
   r.seconds.solve /= measured;
   r.seconds.readback /= measured;
   r.contacts_per_step /= o.steps;
+  r.launches_collide = double(la_c) / measured;
+  r.launches_solve = double(la_s) / measured;
+  r.launches_readback = double(la_r) / measured;
   if (allocation_hook_installed()) {
     r.allocations_collide = double(al_c) / measured;
     r.allocations_solve = double(al_s) / measured;
@@ -343,6 +354,10 @@ std::vector<Metric> bench_pile(const std::string& kind, const SceneArgs& a) {
       {"allocations_collide_per_step", r.allocations_collide, "-"},
       {"allocations_solve_per_step", r.allocations_solve, "-"},
       {"allocations_readback_per_step", r.allocations_readback, "-"},
+      {"launches_collide_per_step", r.launches_collide, "-"},
+      {"launches_solve_per_step", r.launches_solve, "-"},
+      {"launches_readback_per_step", r.launches_readback, "-"},
+      {"cuda_built", cuda_built() ? 1.0 : 0.0, "-"},
       {"layout_checksum", r.checksum, "m"},
   };
   if (o.compare_threads) {

@@ -70,6 +70,9 @@ struct PileRunResult {
   double allocations_collide = -1;     // per step after warm-up; -1 when not counted
   double allocations_solve = -1;
   double allocations_readback = -1;
+  double launches_collide = 0;         // parallel_for launches per step after warm-up [-]
+  double launches_solve = 0;
+  double launches_readback = 0;
   PileQuality quality;                 // at the end of the run
   double drift_mean = 0, drift_max = 0;  // [m] over the rest window
   double checksum = 0;                 // layout checksum [m]

@@ -8,6 +8,7 @@
 #include <stdexcept>
 
 #include "core/device.h"
+#include "course/bench_copy.h"
 #include "course/scenes.h"
 #include "e1/integrator.h"
 #include "e1/kinematics.h"
@@ -217,17 +218,36 @@ std::vector<Metric> bench_free_bodies(const SceneArgs& a) {
   s0.body_qd.copy_from_host(v.data());
   Control c = m.control();
   SolverRigidPredictor solver(m);
+  // The bytes one body-step streams: flags, the input pose and twist, the wrench (body_f, read in
+  // place when there is no joint_f), COM, inertia and its inverse, inverse mass; the output pose
+  // and twist. The reference is a bare copy of as many bytes (half read, half written, rounded up to
+  // whole doubles), one parallel_for item per body as in the predictor, stepped alternately with it
+  // so that both see the same machine.
+  const std::int64_t bytes = sizeof(int) + 2 * sizeof(transform) + 3 * sizeof(spatial_vector) + sizeof(vec3) +
+                             2 * sizeof(mat33) + sizeof(real);
+  const std::int64_t per_body = (bytes / 2 + std::int64_t(sizeof(double)) - 1) / std::int64_t(sizeof(double));
+  const std::int64_t words = n * per_body;
+  Buffer<double> src(d, std::vector<double>(std::size_t(words), 1.0)), dst(d, words);
   solver.step(s0, s1, c, 1e-3);  // warm-up
-  auto t0 = std::chrono::steady_clock::now();
+  course::bare_copy(d, src.view(), dst.view(), per_body);
+  double sec = 0, copy_sec = 0;
   for (int k = 0; k < steps; ++k) {
+    auto t0 = std::chrono::steady_clock::now();
     solver.step(s0, s1, c, 1e-3);
     std::swap(s0, s1);
+    auto t1 = std::chrono::steady_clock::now();
+    course::bare_copy(d, src.view(), dst.view(), per_body);
+    auto t2 = std::chrono::steady_clock::now();
+    sec += std::chrono::duration<double>(t1 - t0).count();
+    copy_sec += std::chrono::duration<double>(t2 - t1).count();
   }
-  double sec = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   return {{"bodies", double(n), "-"},
           {"steps", double(steps), "-"},
           {"seconds_per_step", sec / steps, "s"},
-          {"body_steps_per_second", double(n) * steps / sec, "1/s"}};
+          {"body_steps_per_second", double(n) * steps / sec, "1/s"},
+          {"bytes_per_body_step", double(bytes), "B"},
+          {"copy_seconds_per_step", copy_sec / steps, "s"},
+          {"fraction_of_copy", copy_sec / sec, "-"}};
 }
 
 }  // namespace

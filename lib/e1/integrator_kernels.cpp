@@ -55,6 +55,11 @@ void SolverRigidPredictor::step(const State& in, State& out, const Control& cont
                                 device_name(model_->device) + ")");
   if (control.joint_f.size != 0 && control.joint_f.size != model_->joint_dof_count)
     throw std::invalid_argument("SolverRigidPredictor.step: control.joint_f has the wrong length");
+  // Without joint_f the wrench is body_f itself, read in place (no copy, one pass over the bodies).
+  if (control.joint_f.size == 0) {
+    integrate_bodies(*model_, in, in.body_f.view(), out, gravity_, angular_damping, dt);
+    return;
+  }
   gather_body_wrenches(*model_, in, control, wrench_.view());
   integrate_bodies(*model_, in, wrench_.view(), out, gravity_, angular_damping, dt);
 }

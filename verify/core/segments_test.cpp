@@ -6,6 +6,9 @@
 #include <vector>
 
 #include "core/segments.h"
+// This file launches on the CPU only; it is compiled by the host compiler in every build.
+#define IMPULSE_HOST_ONLY_PARALLEL_FOR
+#include "core/segments_device.h"
 
 using namespace impulse;
 
@@ -35,4 +38,21 @@ RC_GTEST_PROP(Segments, EqualsScanPerKey, ()) {
       if (keys[e] == k) expected.push_back(std::int64_t(e));
     RC_ASSERT(std::vector<std::int64_t>(entry.begin() + start[k], entry.begin() + start[k + 1]) == expected);
   }
+}
+
+// The device builder into caller-kept arrays (its CPU path, on host memory) equals build_segments,
+// and the arrays may be longer than needed (a step's capacity): only keys.size entries are read.
+RC_GTEST_PROP(Segments, DeviceBuilderEqualsHostBuilder, ()) {
+  const int n_keys = *rc::gen::inRange(1, 20);
+  const auto keys = *rc::gen::container<std::vector<int>>(rc::gen::inRange(-2, n_keys));
+  std::vector<std::int64_t> start, entry;
+  build_segments(n_keys, keys, start, entry);
+  std::vector<std::int64_t> d_start(std::size_t(n_keys) + 1, -7), d_entry(keys.size() + 3, -7),
+      fill(std::size_t(n_keys), -7);
+  build_segments_on(Device::cpu, n_keys, View<const int>{keys.data(), std::int64_t(keys.size())},
+                    View<std::int64_t>{d_start.data(), std::int64_t(d_start.size())},
+                    View<std::int64_t>{d_entry.data(), std::int64_t(d_entry.size())},
+                    View<std::int64_t>{fill.data(), std::int64_t(fill.size())});
+  RC_ASSERT(d_start == start);
+  RC_ASSERT(std::vector<std::int64_t>(d_entry.begin(), d_entry.begin() + std::int64_t(entry.size())) == entry);
 }

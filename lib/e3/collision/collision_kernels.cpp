@@ -28,17 +28,36 @@ ShapeView shape_view(const CollisionModel& m) {
 
 namespace {
 
-/// Exclusive prefix sum of per-element counts (host pass over a copy; the counts are small
-/// integers, so the result is exact). Returns the offsets (size n) on device d and the total.
-Buffer<std::int64_t> exclusive_scan(Device d, const Buffer<std::int64_t>& counts, std::int64_t& total) {
-  std::vector<std::int64_t> h = counts.to_host();
-  total = 0;
-  for (std::int64_t& x : h) {
-    const std::int64_t c = x;
-    x = total;
+/// Exclusive prefix sum of counts[0, n) into offsets (the counts are small integers, so the result
+/// is exact); returns the total. On the CPU it runs in place on the device arrays (host memory); on
+/// a GPU over one host copy.
+std::int64_t exclusive_scan(Device d, const Buffer<std::int64_t>& counts, Buffer<std::int64_t>& offsets, std::int64_t n,
+                            std::vector<std::int64_t>& host) {
+  std::int64_t total = 0;
+  if (d == Device::cpu) {
+    const std::int64_t* c = counts.data();
+    std::int64_t* o = offsets.data();
+    for (std::int64_t i = 0; i < n; ++i) {
+      o[i] = total;
+      total += c[i];
+    }
+    return total;
+  }
+  if (std::int64_t(host.size()) < n) host.resize(std::size_t(n));
+  if (n > 0) device_copy(host.data(), Device::cpu, counts.data(), d, sizeof(std::int64_t) * n);
+  for (std::int64_t i = 0; i < n; ++i) {
+    const std::int64_t c = host[i];
+    host[i] = total;
     total += c;
   }
-  return Buffer<std::int64_t>(d, h);
+  if (n > 0) device_copy(offsets.data(), d, host.data(), Device::cpu, sizeof(std::int64_t) * n);
+  return total;
+}
+
+/// Per-element counts and offsets for n elements, grown only when n grows.
+void size_counts(BroadPhaseScratch& s, Device d, std::int64_t n) {
+  grow_to(s.counts, d, n);
+  grow_to(s.offsets, d, n);
 }
 
 }  // namespace
@@ -57,61 +76,68 @@ void compute_shape_aabbs(const CollisionModel& m, View<const transform> body_q, 
   });
 }
 
-int find_non_finite_body(Device d, View<const transform> body_q) {
-  Buffer<int> bad(d, body_q.size);
-  View<int> out = bad.view();
+int find_non_finite_body(Device d, View<const transform> body_q, View<int> flag, std::vector<int>& host) {
+  View<int> out = flag;
   parallel_for(d, body_q.size, IMPULSE_LAMBDA(std::int64_t b) {
     const transform t = body_q[b];
     const real sum = t.p.x + t.p.y + t.p.z + t.q.x + t.q.y + t.q.z + t.q.w;
     out[b] = (sum - sum == 0) ? 0 : 1;  // NaN or inf make sum - sum non-zero (NaN)
   });
-  std::vector<int> h = bad.to_host();
-  for (std::size_t b = 0; b < h.size(); ++b)
+  const int* h = host_readable(View<const int>(flag), d, body_q.size, host);
+  for (std::int64_t b = 0; b < body_q.size; ++b)
     if (h[b]) return static_cast<int>(b);
   return -1;
 }
 
-Buffer<std::int64_t> broad_phase_nxn(const CollisionModel& m, View<const aabb> boxes) {
+void broad_phase_nxn(const CollisionModel& m, View<const aabb> boxes, BroadPhaseScratch& s) {
   const Device d = m.device;
   const int n = m.shape_count;
   const FilterView f = m.filter_view();
   // Pass 1: per shape i, the number of partners j > i; pass 2: write them in (i, j) order.
-  Buffer<std::int64_t> counts(d, n);
-  View<std::int64_t> cnt = counts.view();
+  size_counts(s, d, n);
+  View<std::int64_t> cnt{s.counts.data(), n};
   parallel_for(d, n, IMPULSE_LAMBDA(std::int64_t i) {
     std::int64_t c = 0;
     for (int j = static_cast<int>(i) + 1; j < n; ++j)
       if (aabb_overlap(boxes[i], boxes[j]) && shape_pair_passes_filters(f, static_cast<int>(i), j)) ++c;
     cnt[i] = c;
   });
-  std::int64_t total = 0;
-  Buffer<std::int64_t> offsets = exclusive_scan(d, counts, total);
-  Buffer<std::int64_t> pairs(d, total);
-  View<std::int64_t> out = pairs.view();
-  View<const std::int64_t> off = offsets.view();
+  const std::int64_t total = exclusive_scan(d, s.counts, s.offsets, n, s.host_scan);
+  grow_to(s.pairs, d, total);
+  s.pair_count = total;
+  View<std::int64_t> out{s.pairs.data(), total};
+  View<const std::int64_t> off{s.offsets.data(), n};
   parallel_for(d, n, IMPULSE_LAMBDA(std::int64_t i) {
     std::int64_t w = off[i];
     for (int j = static_cast<int>(i) + 1; j < n; ++j)
       if (aabb_overlap(boxes[i], boxes[j]) && shape_pair_passes_filters(f, static_cast<int>(i), j))
         out[w++] = pair_key(static_cast<int>(i), j);
   });
-  return pairs;
 }
 
-Buffer<std::int64_t> broad_phase_sap(const CollisionModel& m, View<const aabb> boxes) {
+void broad_phase_sap(const CollisionModel& m, View<const aabb> boxes, BroadPhaseScratch& s) {
   const Device d = m.device;
   const int n = m.shape_count;
   const FilterView f = m.filter_view();
   // Host set-up, O(n log n): one segment per world, as Newton sweeps each world separately. A shape
   // of world w >= 0 enters segment w; a shared shape (world -1) enters every world's segment and
   // the segment of shared shapes, where the pairs of two shared shapes are found (only there).
-  std::vector<aabb> hb(static_cast<std::size_t>(n));
-  device_copy(hb.data(), Device::cpu, boxes.data, d, sizeof(aabb) * n);
-  const std::vector<int> world = m.shape_world.to_host();
+  const aabb* hb = host_readable(boxes, d, n, s.host_boxes);
+  if (s.world_of != &m) {  // the worlds of the shapes do not change: read once per model
+    s.world = m.shape_world.to_host();
+    s.worlds.clear();
+    for (int w : s.world)
+      if (w >= 0) s.worlds.push_back(w);
+    std::sort(s.worlds.begin(), s.worlds.end());
+    s.worlds.erase(std::unique(s.worlds.begin(), s.worlds.end()), s.worlds.end());
+    s.world_of = &m;
+  }
+  const std::vector<int>& world = s.world;
   // Sweep axis: the one along which the finite box centres spread most.
   double mean[3] = {0, 0, 0}, sq[3] = {0, 0, 0};
   int finite_count = 0;
-  for (const aabb& b : hb) {
+  for (int i = 0; i < n; ++i) {
+    const aabb& b = hb[i];
     if (b.hi.x - b.lo.x > 1e29) continue;
     const double c[3] = {0.5 * (b.lo.x + b.hi.x), 0.5 * (b.lo.y + b.hi.y), 0.5 * (b.lo.z + b.hi.z)};
     for (int k = 0; k < 3; ++k) mean[k] += c[k], sq[k] += c[k] * c[k];
@@ -125,23 +151,15 @@ Buffer<std::int64_t> broad_phase_sap(const CollisionModel& m, View<const aabb> b
   }
   auto lo_of = [&](const aabb& b) { return axis == 0 ? b.lo.x : (axis == 1 ? b.lo.y : b.lo.z); };
   auto hi_of = [&](const aabb& b) { return axis == 0 ? b.hi.x : (axis == 1 ? b.hi.y : b.hi.z); };
-  std::vector<int> worlds;
-  for (int w : world)
-    if (w >= 0) worlds.push_back(w);
-  std::sort(worlds.begin(), worlds.end());
-  worlds.erase(std::unique(worlds.begin(), worlds.end()), worlds.end());
-  struct Entry {
-    int segment, shape;
-    real lo, hi;
-  };
-  std::vector<Entry> e;
-  e.reserve(static_cast<std::size_t>(n));
+  using Entry = BroadPhaseScratch::SapEntry;
+  std::vector<Entry>& e = s.entries;
+  e.clear();
   for (int i = 0; i < n; ++i) {
     if (world[i] >= 0) {
       e.push_back({world[i], i, lo_of(hb[i]), hi_of(hb[i])});
     } else {
       e.push_back({-1, i, lo_of(hb[i]), hi_of(hb[i])});
-      for (int w : worlds) e.push_back({w, i, lo_of(hb[i]), hi_of(hb[i])});
+      for (int w : s.worlds) e.push_back({w, i, lo_of(hb[i]), hi_of(hb[i])});
     }
   }
   std::sort(e.begin(), e.end(), [](const Entry& a, const Entry& b) {
@@ -150,17 +168,35 @@ Buffer<std::int64_t> broad_phase_sap(const CollisionModel& m, View<const aabb> b
     return a.shape < b.shape;
   });
   const std::int64_t ne = static_cast<std::int64_t>(e.size());
-  std::vector<int> hseg(ne), hshape(ne);
-  std::vector<real> hlo(ne), hhi(ne);
+  grow_to(s.seg, d, ne);
+  grow_to(s.shape, d, ne);
+  grow_to(s.lo, d, ne);
+  grow_to(s.hi, d, ne);
+  // The sorted columns, written straight into the device arrays on the CPU (host memory).
+  const bool cpu = d == Device::cpu;
+  if (!cpu) {
+    for (auto* v : {&s.host_seg, &s.host_shape})
+      if (std::int64_t(v->size()) < ne) v->resize(std::size_t(ne));
+    for (auto* v : {&s.host_lo, &s.host_hi})
+      if (std::int64_t(v->size()) < ne) v->resize(std::size_t(ne));
+  }
+  int* hseg = cpu ? s.seg.data() : s.host_seg.data();
+  int* hshape = cpu ? s.shape.data() : s.host_shape.data();
+  real* hlo = cpu ? s.lo.data() : s.host_lo.data();
+  real* hhi = cpu ? s.hi.data() : s.host_hi.data();
   for (std::int64_t k = 0; k < ne; ++k) hseg[k] = e[k].segment, hshape[k] = e[k].shape, hlo[k] = e[k].lo, hhi[k] = e[k].hi;
-  Buffer<int> bseg(d, hseg), bshape(d, hshape);
-  Buffer<real> blo(d, hlo), bhi(d, hhi);
-  View<const int> seg = bseg.view(), shp = bshape.view(), wv = m.shape_world.view();
-  View<const real> vlo = blo.view(), vhi = bhi.view();
+  if (!cpu && ne > 0) {
+    device_copy(s.seg.data(), d, hseg, Device::cpu, sizeof(int) * ne);
+    device_copy(s.shape.data(), d, hshape, Device::cpu, sizeof(int) * ne);
+    device_copy(s.lo.data(), d, hlo, Device::cpu, sizeof(real) * ne);
+    device_copy(s.hi.data(), d, hhi, Device::cpu, sizeof(real) * ne);
+  }
+  View<const int> seg{s.seg.data(), ne}, shp{s.shape.data(), ne}, wv = m.shape_world.view();
+  View<const real> vlo{s.lo.data(), ne}, vhi{s.hi.data(), ne};
   // Sweep: entry a pairs with every later entry b of its segment whose interval starts before a's
   // ends; in a world's segment, two shared shapes are skipped (their pair belongs to segment -1).
-  Buffer<std::int64_t> counts(d, ne);
-  View<std::int64_t> cnt = counts.view();
+  size_counts(s, d, ne);
+  View<std::int64_t> cnt{s.counts.data(), ne};
   parallel_for(d, ne, IMPULSE_LAMBDA(std::int64_t a) {
     std::int64_t c = 0;
     const int i = shp[a];
@@ -171,11 +207,11 @@ Buffer<std::int64_t> broad_phase_sap(const CollisionModel& m, View<const aabb> b
     }
     cnt[a] = c;
   });
-  std::int64_t total = 0;
-  Buffer<std::int64_t> offsets = exclusive_scan(d, counts, total);
-  Buffer<std::int64_t> pairs(d, total);
-  View<std::int64_t> out = pairs.view();
-  View<const std::int64_t> off = offsets.view();
+  const std::int64_t total = exclusive_scan(d, s.counts, s.offsets, ne, s.host_scan);
+  grow_to(s.pairs, d, total);
+  s.pair_count = total;
+  View<std::int64_t> out{s.pairs.data(), total};
+  View<const std::int64_t> off{s.offsets.data(), ne};
   parallel_for(d, ne, IMPULSE_LAMBDA(std::int64_t a) {
     std::int64_t w = off[a];
     const int i = shp[a];
@@ -185,45 +221,46 @@ Buffer<std::int64_t> broad_phase_sap(const CollisionModel& m, View<const aabb> b
       if (aabb_overlap(boxes[i], boxes[j]) && shape_pair_passes_filters(f, i, j)) out[w++] = pair_key(i, j);
     }
   });
-  // Canonical order (s0, s1), the same as the other broad phases.
-  std::vector<std::int64_t> h = pairs.to_host();
-  std::sort(h.begin(), h.end());
-  return Buffer<std::int64_t>(d, h);
+  // Canonical order (s0, s1), the same as the other broad phases (in place on the CPU).
+  if (cpu) {
+    std::sort(s.pairs.data(), s.pairs.data() + total);
+    return;
+  }
+  if (std::int64_t(s.host_pairs.size()) < total) s.host_pairs.resize(std::size_t(total));
+  if (total > 0) device_copy(s.host_pairs.data(), Device::cpu, s.pairs.data(), d, sizeof(std::int64_t) * total);
+  std::sort(s.host_pairs.begin(), s.host_pairs.begin() + total);
+  if (total > 0) device_copy(s.pairs.data(), d, s.host_pairs.data(), Device::cpu, sizeof(std::int64_t) * total);
 }
 
-Buffer<std::int64_t> broad_phase_explicit(const CollisionModel& m, View<const aabb> boxes) {
+void broad_phase_explicit(const CollisionModel& m, View<const aabb> boxes, BroadPhaseScratch& s) {
   const Device d = m.device;
   const std::int64_t np = m.shape_contact_pairs.size();
   View<const std::int64_t> list = m.shape_contact_pairs.view();
-  Buffer<std::int64_t> flags(d, np);
-  View<std::int64_t> fl = flags.view();
+  size_counts(s, d, np);
+  View<std::int64_t> fl{s.counts.data(), np};
   parallel_for(d, np, IMPULSE_LAMBDA(std::int64_t p) {
     fl[p] = aabb_overlap(boxes[pair_key_first(list[p])], boxes[pair_key_second(list[p])]) ? 1 : 0;
   });
-  std::int64_t total = 0;
-  Buffer<std::int64_t> offsets = exclusive_scan(d, flags, total);
-  Buffer<std::int64_t> pairs(d, total);
-  View<std::int64_t> out = pairs.view();
-  View<const std::int64_t> off = offsets.view();
-  View<const std::int64_t> flc = flags.view();
+  const std::int64_t total = exclusive_scan(d, s.counts, s.offsets, np, s.host_scan);
+  grow_to(s.pairs, d, total);
+  s.pair_count = total;
+  View<std::int64_t> out{s.pairs.data(), total};
+  View<const std::int64_t> off{s.offsets.data(), np};
+  View<const std::int64_t> flc = fl;
   parallel_for(d, np, IMPULSE_LAMBDA(std::int64_t p) {
     if (flc[p]) out[off[p]] = list[p];
   });
-  return pairs;
 }
 
 void narrow_phase(const CollisionModel& m, View<const transform> pose, View<const real> speed, real dt, real cap,
-                  View<const std::int64_t> pairs, View<PairContacts> out) {
+                  View<const std::int64_t> pairs, View<PairContacts> out, View<int> count) {
   const ShapeView sv = shape_view(m);
   parallel_for(m.device, pairs.size, IMPULSE_LAMBDA(std::int64_t p) {
     const int s0 = pair_key_first(pairs[p]), s1 = pair_key_second(pairs[p]);
     const real accept = speculative_gap(sv.gap[s0] + sv.gap[s1], speed[s0] + speed[s1], dt, cap);
     out[p] = collide_shape_pair(sv, s0, s1, pose[s0], pose[s1], accept);
+    count[p] = out[p].count;
   });
-}
-
-void pair_contact_counts(Device d, View<const PairContacts> pc, View<int> count) {
-  parallel_for(d, pc.size, IMPULSE_LAMBDA(std::int64_t p) { count[p] = pc[p].count; });
 }
 
 void write_contacts(const CollisionModel& m, View<const transform> body_q, View<const std::int64_t> pairs,

@@ -3,8 +3,10 @@
 #pragma once
 
 #include <cstdint>
+#include <vector>
 
 #include "core/buffer.h"
+#include "core/buffer_grow.h"
 #include "core/math.h"
 #include "core/spatial.h"
 #include "e3/collision/collision_model.h"
@@ -162,20 +164,45 @@ void compute_shape_aabbs(const CollisionModel& m, View<const transform> body_q, 
                          real dt, real speculative_cap, View<transform> shape_world_pose_out, View<aabb> aabb_out,
                          View<real> shape_speed_out);
 
-/// Returns the first body index with a non-finite pose, or -1.
-int find_non_finite_body(Device d, View<const transform> body_q);
+/// Returns the first body index with a non-finite pose, or -1. flag: one int per body (scratch on
+/// d); host: read-back space when d is a GPU (grown when needed).
+int find_non_finite_body(Device d, View<const transform> body_q, View<int> flag, std::vector<int>& host);
 
-/// Broad phases: sorted pair keys (pair_key(s0, s1), s0 < s1) of overlapping, filter-passing pairs.
-Buffer<std::int64_t> broad_phase_nxn(const CollisionModel& m, View<const aabb> boxes);
-Buffer<std::int64_t> broad_phase_sap(const CollisionModel& m, View<const aabb> boxes);
-Buffer<std::int64_t> broad_phase_explicit(const CollisionModel& m, View<const aabb> boxes);
+/// The broad phases' working arrays, kept between calls by their owner (the pipeline) and grown
+/// only when a count grows, so that a broad phase allocates nothing once they are large enough.
+struct BroadPhaseScratch {
+  Buffer<std::int64_t> pairs;               // the result: pair_count sorted pair keys (capacity may be larger)
+  std::int64_t pair_count = 0;
+  Buffer<std::int64_t> counts, offsets;     // per shape (nxn), sweep entry (sap) or listed pair (explicit)
+  std::vector<std::int64_t> host_scan;      // the prefix sum's host copy (GPU only)
+  // SAP: the boxes on the host, the shapes' worlds (read once), the sweep entries by segment and lo
+  struct SapEntry {
+    int segment, shape;
+    real lo, hi;
+  };
+  std::vector<aabb> host_boxes;
+  std::vector<int> world, worlds;           // per shape; the distinct worlds >= 0, increasing
+  const CollisionModel* world_of = nullptr; // the model whose worlds these are
+  std::vector<SapEntry> entries;
+  std::vector<int> host_seg, host_shape;
+  std::vector<real> host_lo, host_hi;
+  std::vector<std::int64_t> host_pairs;
+  Buffer<int> seg, shape;
+  Buffer<real> lo, hi;
+  /// The result as a view.
+  View<const std::int64_t> result() const { return {pairs.data(), pair_count}; }
+};
 
-/// Narrow phase over all candidate pairs: one PairContacts per pair.
+/// Broad phases: sorted pair keys (pair_key(s0, s1), s0 < s1) of overlapping, filter-passing pairs,
+/// written to s.pairs (s.pair_count of them).
+void broad_phase_nxn(const CollisionModel& m, View<const aabb> boxes, BroadPhaseScratch& s);
+void broad_phase_sap(const CollisionModel& m, View<const aabb> boxes, BroadPhaseScratch& s);
+void broad_phase_explicit(const CollisionModel& m, View<const aabb> boxes, BroadPhaseScratch& s);
+
+/// Narrow phase over all candidate pairs: one PairContacts per pair, and its count in count[p]
+/// (what the ordered prefix sum of the record reads).
 void narrow_phase(const CollisionModel& m, View<const transform> shape_pose, View<const real> shape_speed, real dt,
-                  real speculative_cap, View<const std::int64_t> pairs, View<PairContacts> out);
-
-/// count[p] = pc[p].count for every pair (what the host's ordered prefix sum reads).
-void pair_contact_counts(Device d, View<const PairContacts> pc, View<int> count);
+                  real speculative_cap, View<const std::int64_t> pairs, View<PairContacts> out, View<int> count);
 
 struct Contacts;
 /// The record writer: pair p's k-th contact takes slot offset[p] + k (the ordered equivalent of

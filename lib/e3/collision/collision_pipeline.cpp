@@ -41,6 +41,7 @@ CollisionPipeline::CollisionPipeline(const CollisionModel& model, CollisionPipel
   pose_ = Buffer<transform>(model.device, model.shape_count);
   aabb_ = Buffer<aabb>(model.device, model.shape_count);
   speed_ = Buffer<real>(model.device, model.shape_count);
+  non_finite_ = Buffer<int>(model.device, model.body_count);
 }
 
 Contacts CollisionPipeline::contacts() const { return Contacts(model_.device, max_, opt_.request_contact_force); }
@@ -57,7 +58,7 @@ void CollisionPipeline::collide(View<const transform> body_q, Contacts& c, View<
     throw std::invalid_argument("collide: body_qd must be empty or hold one twist per body");
   if (!(dt >= 0)) throw std::invalid_argument("collide: dt must be >= 0 s");
   if (c.device != model_.device) throw std::invalid_argument("collide: Contacts live on another device");
-  const int bad = find_non_finite_body(model_.device, body_q);
+  const int bad = find_non_finite_body(model_.device, body_q, non_finite_.view(), host_non_finite_);
   if (bad >= 0) throw std::invalid_argument("collide: body " + std::to_string(bad) + " has a non-finite pose");
   stages_.clear();
 
@@ -70,40 +71,45 @@ void CollisionPipeline::collide(View<const transform> body_q, Contacts& c, View<
 
   // world / group / exclusion filtering happens inside each broad phase, before a pair is kept.
   switch (opt_.broad_phase) {
-    case BroadPhaseMode::nxn: pairs_ = broad_phase_nxn(model_, aabb_.view()); break;
-    case BroadPhaseMode::sap: pairs_ = broad_phase_sap(model_, aabb_.view()); break;
-    case BroadPhaseMode::explicit_pairs: pairs_ = broad_phase_explicit(model_, aabb_.view()); break;
+    case BroadPhaseMode::nxn: broad_phase_nxn(model_, aabb_.view(), broad_); break;
+    case BroadPhaseMode::sap: broad_phase_sap(model_, aabb_.view(), broad_); break;
+    case BroadPhaseMode::explicit_pairs: broad_phase_explicit(model_, aabb_.view(), broad_); break;
   }
   stages_.push_back("filter");
   stages_.push_back("broad_phase");
   const clock::time_point t1 = clock::now();
 
-  // narrow phase (with its per-pair reduction), into buffers grown only when the pair count grows
-  const std::int64_t np = pairs_.size();
-  if (pc_.size() < np) {
-    pc_ = Buffer<PairContacts>(model_.device, np);
-    pair_count_ = Buffer<int>(model_.device, np);
-    offset_ = Buffer<std::int64_t>(model_.device, np);
-  }
+  // narrow phase (with its per-pair reduction and contact counts)
+  const std::int64_t np = broad_.pair_count;
+  grow_to(pc_, model_.device, np);
+  grow_to(pair_count_, model_.device, np);
+  grow_to(offset_, model_.device, np);
   const View<PairContacts> pc{pc_.data(), np};
-  narrow_phase(model_, pose_.view(), speed_.view(), dt, opt_.speculative_contact_gap_max, pairs_.view(), pc);
+  const View<int> count{pair_count_.data(), np};
+  narrow_phase(model_, pose_.view(), speed_.view(), dt, opt_.speculative_contact_gap_max, broad_.result(), pc, count);
   stages_.push_back("narrow_phase");
   stages_.push_back("reduction");
   const clock::time_point t2 = clock::now();
 
-  // the record: slots by an ordered count (prefix sum), writes skipped past capacity
-  // (only the per-pair counts travel to the host for the ordered prefix sum)
-  const View<int> count{pair_count_.data(), np};
-  pair_contact_counts(model_.device, pc, count);
-  if (std::int64_t(host_count_.size()) < np) host_count_.resize(np), host_offset_.resize(np);
-  if (np > 0) device_copy(host_count_.data(), Device::cpu, count.data, model_.device, sizeof(int) * np);
+  // the record: slots by an ordered count (prefix sum), writes skipped past capacity (on a GPU only
+  // the per-pair counts travel to the host for the ordered prefix sum; on the CPU it runs in place)
   std::int64_t total = 0;
-  for (std::int64_t p = 0; p < np; ++p) {
-    host_offset_[p] = total;
-    total += host_count_[p];
+  if (model_.device == Device::cpu) {
+    std::int64_t* off = offset_.data();
+    for (std::int64_t p = 0; p < np; ++p) {
+      off[p] = total;
+      total += count[p];
+    }
+  } else {
+    if (std::int64_t(host_count_.size()) < np) host_count_.resize(np), host_offset_.resize(np);
+    if (np > 0) device_copy(host_count_.data(), Device::cpu, count.data, model_.device, sizeof(int) * np);
+    for (std::int64_t p = 0; p < np; ++p) {
+      host_offset_[p] = total;
+      total += host_count_[p];
+    }
+    if (np > 0) device_copy(offset_.data(), model_.device, host_offset_.data(), Device::cpu, sizeof(std::int64_t) * np);
   }
-  if (np > 0) device_copy(offset_.data(), model_.device, host_offset_.data(), Device::cpu, sizeof(std::int64_t) * np);
-  write_contacts(model_, body_q, pairs_.view(), View<const PairContacts>{pc_.data(), np},
+  write_contacts(model_, body_q, broad_.result(), View<const PairContacts>{pc_.data(), np},
                  View<const std::int64_t>{offset_.data(), np}, total, c);
   if (opt_.contact_matching != ContactMatching::disabled) {
     match(c);

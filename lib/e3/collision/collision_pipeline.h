@@ -11,6 +11,7 @@
 
 #include "core/buffer.h"
 #include "core/spatial.h"
+#include "e3/collision/collision_kernels.h"
 #include "e3/collision/collision_model.h"
 #include "e3/contacts/contacts.h"
 #include "e3/collision/narrow_phase.h"
@@ -76,7 +77,9 @@ class CollisionPipeline {
   const std::vector<std::string>& last_stages() const { return stages_; }
   const CollideStageSeconds& last_stage_seconds() const { return seconds_; }
   /// Candidate pairs of the last collide, sorted pair keys (see pair_key).
-  std::vector<std::int64_t> last_candidate_pairs() const { return pairs_.to_host(); }
+  std::vector<std::int64_t> last_candidate_pairs() const {
+    return view_to_host(broad_.result(), model_.device, broad_.pair_count);
+  }
 
  private:
   void match(Contacts& c);
@@ -87,8 +90,11 @@ class CollisionPipeline {
   Buffer<transform> pose_;
   Buffer<aabb> aabb_;
   Buffer<real> speed_;
-  Buffer<std::int64_t> pairs_;
-  // Narrow-phase output, per-pair counts and record offsets: sized by the largest pair count seen.
+  Buffer<int> non_finite_;          // per body: non-finite pose flag
+  std::vector<int> host_non_finite_;
+  BroadPhaseScratch broad_;         // candidate pairs and the broad phases' working arrays
+  // Narrow-phase output, per-pair counts and record offsets: grown (geometrically) only when the
+  // pair count grows, so that collide allocates nothing once they are large enough.
   Buffer<PairContacts> pc_;
   Buffer<int> pair_count_;
   Buffer<std::int64_t> offset_;

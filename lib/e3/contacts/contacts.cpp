@@ -32,7 +32,11 @@ void Contacts::clear() {
   rigid_contact_count.copy_from_host(&zero);
 }
 
-int Contacts::count() const { return rigid_contact_count.to_host()[0]; }
+int Contacts::count() const {
+  int n = 0;  // one int read into the stack (no allocation)
+  device_copy(&n, Device::cpu, rigid_contact_count.data(), rigid_contact_count.device(), sizeof(int));
+  return n;
+}
 
 std::string overflow_message(int count, int capacity) {
   return "Contact overflow: rigid_contact_count = " + std::to_string(count) + " exceeds rigid_contact_max = " +

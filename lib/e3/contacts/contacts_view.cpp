@@ -57,7 +57,11 @@ ContactsView RigidContacts::view() {
   return v;
 }
 
-int RigidContacts::count() const { return rigid_contact_count.to_host()[0]; }
+int RigidContacts::count() const {
+  int n = 0;  // one int read into the stack (no allocation)
+  device_copy(&n, Device::cpu, rigid_contact_count.data(), rigid_contact_count.device(), sizeof(int));
+  return n;
+}
 
 int contact_count(const ContactsView& c) {
   if (c.rigid_contact_count.size != 1 || !c.model)

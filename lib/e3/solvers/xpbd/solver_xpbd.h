@@ -3,17 +3,23 @@
 //
 // step(state_in, state_out, control, contacts, h) is a list of stages, each a function of its own
 // (solver_xpbd_kernels.cpp; the restitution pass is xpbd_restitution.cpp):
-//   check_step              guards; the record's count and each row's two bodies
-//   1. begin_step           fresh contact-impulse buffer (zero), per-body contact segments
-//   2. gather_external_wrench  body_f + joint_f into a temporary wrench (state_in is never written)
-//   3. predict              the E1 §10 predictor (integrate_bodies)
+//   check_step              guards that need no read of the record
+//   1. begin_step           on the device: each row's two bodies, per-body contact segments, zero
+//                           impulses; rows past the record's count (or all, for a bad record) inert
+//   2.+3. predict           body_f + joint_f and the E1 §10 predictor (integrate_bodies)
 //   4. `iterations` times, no tolerance and no early exit:
-//        solve_contacts -> apply_contact_deltas (weighted) -> accumulate_contact_impulses
-//        -> solve_joints -> apply_joint_deltas
+//        solve_contacts (with the previous iteration's readback impulses) -> apply_contact_deltas
+//        (weighted) -> solve_joints -> apply_joint_deltas; then the last iteration's
+//        accumulate_contact_impulses
 //   5. store_impulses       position impulses for update_contacts, body_parent_f
 //   6. apply_restitution    the §5 velocity pass, when enabled
 //   restore_kinematic       kinematic bodies get their prescribed state back
-//   finish_trace            the trace's per-iteration counts, from one readback at the end
+//   finish_trace            the step's one readback: the record's status (a bad record throws here)
+//                           and the trace's per-iteration counts
+// On a GPU the row passes launch over the record's capacity and each row reads the count on the
+// device, so that the step reads nothing back before its loop; on the CPU, whose device memory is
+// host memory, they launch over the count read in place. Every buffer is sized at the first step and
+// grown only when the capacity grows (no allocation per step).
 // Accumulation is deterministic: each body sums its contacts' (or joints') deltas in a fixed order
 // (contacts sorted by body, lib/core/reduce.h's segmented-sum pattern), never with atomics, so a
 // CPU run is bitwise identical for any OpenMP thread count.
@@ -22,6 +28,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "core/buffer_grow.h"
 #include "e1/model.h"
 #include "e3/contacts/contacts_view.h"
 #include "e3/solvers/xpbd/xpbd_step.h"
@@ -39,6 +46,15 @@ struct XpbdStepTrace {
   int restitution_sweeps = 0;             // outer x inner sweeps run
   std::vector<real> restitution_lambda_min_per_outer;  // smallest accumulated row impulse per outer iteration [N s]
   std::vector<spatial_vector> restitution_body_dv;     // per body: velocity change of the pass [m/s, rad/s]
+};
+
+/// One row of the restitution pass's host grouping, computed on the device from the predicted state
+/// (xpbd_restitution.cpp).
+struct XpbdRestitutionCandidate {
+  int body_a, body_b, ever_active;  // sides of the row; active in some position iteration
+  real depth;                       // [m] separation at the predicted poses (negative: overlap)
+  vec3 point_a;                     // [m] world contact point on side A
+  real target;                      // [m/s] target normal velocity (E3.5-restitution-target)
 };
 
 class SolverXPBD {
@@ -89,10 +105,9 @@ class SolverXPBD {
   // The stages of step(), in order (solver_xpbd_kernels.cpp, xpbd_restitution.cpp). Public because
   // nvcc allows its device lambdas only in public member functions; call step(), which runs them
   // in this order on one step's rows.
-  int check_step(const State& in, const State& out, const Control& control, const ContactsView* contacts, real h);
-  void begin_step(const ContactsView* contacts, int count);
-  void gather_external_wrench(const State& in, const Control& control);
-  void predict(const State& in, State& out, real h);
+  void check_step(const State& in, const State& out, const Control& control, const ContactsView* contacts, real h);
+  void begin_step(const ContactsView* contacts);
+  void predict(const State& in, const Control& control, State& out, real h);
   void solve_contacts(State& out, const ContactsView& c, int it, real h);
   void apply_contact_deltas(State& out, int it, real h);
   void accumulate_contact_impulses(int it);
@@ -101,23 +116,31 @@ class SolverXPBD {
   void store_impulses(const State& in, const Control& control, const ContactsView* contacts, real h);
   void apply_restitution(State& out, const ContactsView& c, real h);
   void restore_kinematic(const State& in, State& out);
-  void finish_trace();
+  void finish_trace(const ContactsView* contacts);
 
  private:
-  /// What the stages of one step share; rebuilt by begin_step.
+  /// What the stages of one step share: sized at the first step with contacts and grown only when
+  /// the record's capacity grows; filled by begin_step.
   struct StepRows {
-    int count = 0;                                      // contact rows of this step
+    int capacity = 0;                                   // rows of the record (rigid_contact_max)
+    int launch = 0;                                     // rows a row pass launches over (begin_step)
+    int impulse_rows = 0;                               // leading rows of contact_impulse_ that may be non-zero
     int contact_passes = 0;                             // contact iterations run so far
-    std::vector<int> sides;                             // host: body of shape0, shape1 of each row
-    Buffer<int> side;                                   // the same on the Model's device
+    Buffer<int> live;                                   // (1) rows the step works on: the count, or 0 for a bad record
+    Buffer<int> side;                                   // per row: body of shape0, shape1 (-1 world; -2 a bad row)
     Buffer<std::int64_t> contact_start, contact_entry;  // per body: (row * 2 + is_shape1), in row order
+    Buffer<std::int64_t> segment_fill;                  // per body: the segment builder's scratch
     Buffer<spatial_vector> dA, dB;                      // this iteration's row deltas [N s, N m s]
-    Buffer<int> active;                                 // per iteration, per row: d < 0 (iterations x count)
+    Buffer<int> active;                                 // per iteration, per row: d < 0 (iterations x capacity)
     Buffer<int> ever_active;                            // per row: active in some iteration
+    Buffer<int> status;                                 // per block of rows: first bad row, active counts per iteration
+    std::vector<int> host_status;                       // its host copy (GPU only)
     Buffer<spatial_vector> joint_impulse;               // per joint: child-side position impulse [N s, N m s]
     Buffer<spatial_vector> joint_dP, joint_dC;          // this iteration's joint deltas
     Buffer<transform> q_pred;                           // predicted poses (restitution only)
     Buffer<spatial_vector> qd_pred;                     // predicted velocities (restitution only)
+    Buffer<XpbdRestitutionCandidate> candidates;            // per row (restitution only)
+    std::vector<XpbdRestitutionCandidate> host_candidates;  // their host copy (GPU only)
   };
 
   const Model* model_;
@@ -126,6 +149,7 @@ class SolverXPBD {
   Buffer<mat33> inv_inertia_eff_; // [1/(kg m^2)] body axes, zero for kinematic bodies
   Buffer<std::int64_t> joint_body_start_, joint_body_entry_;  // per body: (joint * 2 + is_child), in joint order
   bool has_joint_rows_ = false;   // some joint other than FREE
+  bool has_kinematic_ = false;    // some kinematic body (restore_kinematic has work)
   Buffer<spatial_vector> wrench_;
   Buffer<spatial_vector> body_delta_;
   Buffer<int> body_count_;        // active contacts per body in the current iteration

@@ -5,6 +5,7 @@
 
 #include "core/parallel_for.h"
 #include "core/segments.h"
+#include "core/segments_device.h"
 #include "e1/integrator.h"
 #include "e3/solvers/xpbd/solver_xpbd.h"
 #include "e3/solvers/xpbd/xpbd_side.h"
@@ -15,6 +16,24 @@ using xpbd_detail::add_to;
 using xpbd_detail::make_side;
 using xpbd_detail::upload;
 
+namespace {
+
+/// Rows per block of the end-of-step status pass (finish_trace).
+constexpr int kStatusBlock = 1024;
+
+/// E3.8 readback of one row after an iteration: the row's impulse on body0, scaled by 1/N or
+/// 2/(N_A + N_B) (contact_readback_scale), added to its accumulated impulse.
+IMPULSE_HD inline void accumulate_row_impulse(std::int64_t i, bool weighting, View<const int> sd, View<const int> cnt,
+                                              const spatial_vector& dA, spatial_vector& imp) {
+  int ba = sd[2 * i], bb = sd[2 * i + 1];
+  real s = 1;
+  if (weighting) s = contact_readback_scale(ba, ba >= 0 ? cnt[ba] : 0, bb, bb >= 0 ? cnt[bb] : 0);
+  imp.lin += s * dA.lin;
+  imp.ang += s * dA.ang;
+}
+
+}  // namespace
+
 SolverXPBD::SolverXPBD(const Model& model, int iters) : iterations(iters), model_(&model), gravity_(model.gravity) {
   const Model& m = model;
   auto flags = m.body_flags.to_host();
@@ -22,6 +41,7 @@ SolverXPBD::SolverXPBD(const Model& model, int iters) : iterations(iters), model
   auto inv_I = m.body_inv_inertia.to_host();
   for (int b = 0; b < m.body_count; ++b)
     if (flags[b] & int(BodyFlag::kinematic)) {
+      has_kinematic_ = true;
       inv_m[b] = 0;
       inv_I[b] = mat33{};
     }
@@ -50,35 +70,40 @@ SolverXPBD::SolverXPBD(const Model& model, int iters) : iterations(iters), model
   body_delta_ = Buffer<spatial_vector>(m.device, m.body_count);
   body_count_ = Buffer<int>(m.device, m.body_count);
   body_parent_f_ = Buffer<spatial_vector>(m.device, std::vector<spatial_vector>(m.body_count));
+  step_.joint_impulse = Buffer<spatial_vector>(m.device, m.joint_count);
+  step_.joint_dP = Buffer<spatial_vector>(m.device, m.joint_count);
+  step_.joint_dC = Buffer<spatial_vector>(m.device, m.joint_count);
+  step_.contact_start = Buffer<std::int64_t>(m.device, std::int64_t(m.body_count) + 1);
+  step_.segment_fill = Buffer<std::int64_t>(m.device, m.body_count);
+  step_.live = Buffer<int>(m.device, std::vector<int>{0});
 }
 
 void SolverXPBD::notify_model_changed() { gravity_ = model_->gravity; }
 
 // The step, stage by stage (solver_xpbd.h lists what each stage does).
 void SolverXPBD::step(const State& in, State& out, const Control& control, const ContactsView* contacts, real h) {
-  const int count = check_step(in, out, control, contacts, h);
-  begin_step(contacts, count);                   // 1. fresh impulse buffer, contact segments
-  gather_external_wrench(in, control);           // 2. body_f + joint_f
-  predict(in, out, h);                           // 3. the E1 §10 predictor
+  check_step(in, out, control, contacts, h);
+  begin_step(contacts);                          // 1. rows, contact segments, zero impulses (device)
+  predict(in, control, out, h);                  // 2.+3. body_f + joint_f, the E1 §10 predictor
   for (int it = 0; it < iterations; ++it) {      // 4. fixed iterations, no early exit
-    if (count > 0) {
-      solve_contacts(out, *contacts, it, h);     //    rigid contact deltas
+    if (contacts) {
+      solve_contacts(out, *contacts, it, h);     //    rigid contact deltas (and it - 1's readback impulses)
       apply_contact_deltas(out, it, h);          //    weighted apply
-      accumulate_contact_impulses(it);           //    readback impulses
     }
     if (has_joint_rows_) {
       solve_joints(out, h);                      //    joint deltas
       apply_joint_deltas(out, h);                //    apply
     }
   }
+  if (contacts) accumulate_contact_impulses(iterations - 1);  // the last iteration's readback impulses
   store_impulses(in, control, contacts, h);      // 5. for update_contacts and body_parent_f
-  if (enable_restitution && count > 0) apply_restitution(out, *contacts, h);  // 6. §5 velocity pass
+  if (enable_restitution && contacts) apply_restitution(out, *contacts, h);  // 6. §5 velocity pass
   restore_kinematic(in, out);
-  finish_trace();                                // the trace's one readback of the step
+  finish_trace(contacts);                        // the step's one readback: record status, trace
 }
 
-int SolverXPBD::check_step(const State& in, const State& out, const Control& control, const ContactsView* contacts,
-                           real h) {
+void SolverXPBD::check_step(const State& in, const State& out, const Control& control, const ContactsView* contacts,
+                            real h) {
   const Model& m = *model_;
   const int B = m.body_count;
   if (!(h > 0)) throw std::invalid_argument("SolverXPBD.step: step h must be positive (got " + std::to_string(h) + " s)");
@@ -94,91 +119,143 @@ int SolverXPBD::check_step(const State& in, const State& out, const Control& con
                                 " bodies)");
   if (control.joint_f.size != 0 && control.joint_f.size != m.joint_dof_count)
     throw std::invalid_argument("SolverXPBD.step: control.joint_f has the wrong length");
-
-  // The contact record: same Model, not overflowed, shapes inside the Model.
-  int count = 0;
-  step_.sides.clear();
+  // The record's count and shapes live on the device: they are checked there (begin_step makes a bad
+  // record's rows inert) and reported by finish_trace's readback.
   if (contacts) {
     if (contacts->model != model_)
       throw std::invalid_argument("SolverXPBD.step: the contact record was made for another Model (a foreign record)");
-    count = contact_count(*contacts);
-    if (count < 0 || count > contacts->rigid_contact_max)
-      throw std::invalid_argument("SolverXPBD.step: contact record overflowed (count " + std::to_string(count) +
-                                  " > rigid_contact_max " + std::to_string(contacts->rigid_contact_max) +
-                                  "): the record is incomplete");
-    step_.sides = contact_bodies(m, *contacts, count);
+    if (contacts->rigid_contact_count.size != 1)
+      throw std::invalid_argument("SolverXPBD.step: rigid_contact_count must be a one-element array");
   }
-  return count;
 }
 
-void SolverXPBD::begin_step(const ContactsView* contacts, int count) {
+// Stage 1. Per row, on the device: its two bodies (rows at and past the record's count, or every row
+// of an overflowed record, get none and do nothing; a row naming a shape outside the Model is marked
+// -2), zero impulses (no warm start from the previous step); then the per-body contact segments.
+// Buffers are sized at the first step and grown only when the capacity grows.
+void SolverXPBD::begin_step(const ContactsView* contacts) {
   const Model& m = *model_;
   const Device dev = m.device;
-  trace_ = XpbdStepTrace{};
-  step_.count = count;
+  trace_.contact_passes = 0;
+  trace_.joint_passes = 0;
+  trace_.active_contacts.clear();  // clear() keeps the vectors' storage
+  trace_.restitution_ran = false;
+  trace_.restitution_manifolds = 0;
+  trace_.restitution_max_manifold_size = 0;
+  trace_.restitution_sweeps = 0;
+  trace_.restitution_lambda_min_per_outer.clear();
+  trace_.restitution_body_dv.clear();
   step_.contact_passes = 0;
-  // This step's impulse buffer, zero (no warm start from the previous step); allocated again only
-  // when the record's capacity changes.
   const int cap = contacts ? contacts->rigid_contact_max : 0;
-  if (contact_impulse_.size() != cap) contact_impulse_ = Buffer<spatial_vector>(dev, cap);
-  {
-    auto imp = contact_impulse_.view();
-    parallel_for(dev, cap, IMPULSE_LAMBDA(std::int64_t i) { imp[i] = spatial_vector{}; });
+  if (contact_impulse_.size() != cap) {
+    contact_impulse_ = Buffer<spatial_vector>(dev, cap);
+    step_.impulse_rows = cap;  // fresh storage: every row to be zeroed
   }
-  std::vector<std::int64_t> cstart_h, centry_h;
-  build_segments(m.body_count, step_.sides, cstart_h, centry_h);
-  step_.contact_start = upload(dev, cstart_h);
-  step_.contact_entry = upload(dev, centry_h);
-  step_.side = upload(dev, step_.sides);
-  step_.dA = Buffer<spatial_vector>(dev, count);
-  step_.dB = Buffer<spatial_vector>(dev, count);
-  // One row of active flags per iteration, read back once at the end of the step for the trace.
-  step_.active = Buffer<int>(dev, std::int64_t(count) * iterations);
-  step_.ever_active = Buffer<int>(dev, std::vector<int>(count, 0));
-  // Child-side joint impulses of this step, for body_parent_f.
-  step_.joint_impulse = Buffer<spatial_vector>(dev, std::vector<spatial_vector>(m.joint_count));
-  step_.joint_dP = Buffer<spatial_vector>(dev, m.joint_count);
-  step_.joint_dC = Buffer<spatial_vector>(dev, m.joint_count);
-}
-
-// Stage 2. External wrench: body_f + joint_f, in a temporary buffer (state_in.body_f is not written).
-void SolverXPBD::gather_external_wrench(const State& in, const Control& control) {
-  const Model& m = *model_;
-  gather_body_wrenches(m, in, control, wrench_.view());
-  if (control.joint_f.size == 0 || m.joint_count == 0) return;
-  auto wrench = wrench_.view();
-  auto jstart = joint_body_start_.view();
-  auto jentry = joint_body_entry_.view();
-  auto jtype = m.joint_type.view();
-  auto jaxes = m.joint_axes.view();
-  auto jXp = m.joint_X_p.view();
-  auto jparent = m.joint_parent.view();
-  auto qd_start = m.joint_qd_start.view();
-  auto q_in = in.body_q.view();
-  View<const real> jf = control.joint_f;
-  parallel_for(m.device, m.body_count, IMPULSE_LAMBDA(std::int64_t b) {
-    for (std::int64_t k = jstart[b]; k < jstart[b + 1]; ++k) {
-      std::int64_t j = jentry[k] >> 1;
-      real sign = (jentry[k] & 1) ? real(1) : real(-1);  // child +, parent -
-      transform Xp = jparent[j] >= 0 ? q_in[jparent[j]] : transform_identity();
-      spatial_vector w = joint_force_on_child(JointType(jtype[j]), jaxes[j], transform_multiply(Xp, jXp[j]).q,
-                                              &jf[qd_start[j]]);
-      wrench[b].lin += sign * w.lin;
-      wrench[b].ang += sign * w.ang;
+  step_.capacity = cap;
+  grow_to(step_.side, dev, 2 * std::int64_t(cap));
+  grow_to(step_.contact_entry, dev, 2 * std::int64_t(cap));
+  grow_to(step_.dA, dev, cap);
+  grow_to(step_.dB, dev, cap);
+  grow_to(step_.active, dev, std::int64_t(cap) * iterations);
+  grow_to(step_.ever_active, dev, cap);
+  if (has_joint_rows_) {  // child-side joint impulses of this step, for body_parent_f
+    auto jimp = step_.joint_impulse.view();
+    parallel_for(dev, m.joint_count, IMPULSE_LAMBDA(std::int64_t j) { jimp[j] = spatial_vector{}; });
+  }
+  if (!contacts) return;
+  const ContactsView c = *contacts;
+  // Rows a row pass launches over: the capacity on a GPU, where the count stays on the device and
+  // each row reads it there; on the CPU device memory is host memory, so the count is read in place
+  // (no round trip) and the passes skip the record's empty tail. Past the count a row does nothing.
+  int launch = cap;
+  if (dev == Device::cpu) {
+    const int n = c.rigid_contact_count[0];
+    launch = (n >= 0 && n <= cap) ? n : 0;
+  }
+  step_.launch = launch;
+  const int S = m.shape_count;
+  auto shape_body = m.shape_body.view();
+  View<int> sd{step_.side.data(), 2 * std::int64_t(launch)};
+  auto ever = step_.ever_active.view();
+  auto imp = contact_impulse_.view();
+  auto live = step_.live.view();
+  if (launch == 0) {
+    const int zero = 0;
+    step_.live.copy_from_host(&zero);
+  }
+  // The pass also zeroes the impulses of rows a previous step left non-zero past this step's launch.
+  const int zero_rows = launch > step_.impulse_rows ? launch : step_.impulse_rows;
+  step_.impulse_rows = launch;
+  parallel_for(dev, zero_rows, IMPULSE_LAMBDA(std::int64_t i) {
+    imp[i] = spatial_vector{};
+    if (i >= launch) return;
+    const int n = c.rigid_contact_count[0];
+    const int rows = (n >= 0 && n <= cap) ? n : 0;
+    if (i == 0) live[0] = rows;
+    ever[i] = 0;
+    int a = -1, b = -1;
+    if (i < rows) {
+      const int s0 = c.rigid_contact_shape0[i], s1 = c.rigid_contact_shape1[i];
+      if (s0 < -1 || s0 >= S || s1 < -1 || s1 >= S) {
+        a = b = -2;
+      } else {
+        a = s0 >= 0 ? shape_body[s0] : -1;
+        b = s1 >= 0 ? shape_body[s1] : -1;
+      }
     }
+    sd[2 * i] = a;
+    sd[2 * i + 1] = b;
   });
+  build_segments_on(dev, m.body_count, View<const int>(sd), step_.contact_start.view(), step_.contact_entry.view(),
+                    step_.segment_fill.view());
 }
 
-// Stage 3. The E1 §10 predictor; the predicted state is kept for the restitution pass.
-void SolverXPBD::predict(const State& in, State& out, real h) {
-  integrate_bodies(*model_, in, wrench_.view(), out, gravity_, angular_damping, h);
+// Stages 2 and 3. External wrench (body_f + joint_f; state_in.body_f is never written) and the E1 §10
+// predictor. Without joint_f the wrench is body_f itself, read in place. The predicted state is kept
+// for the restitution pass.
+void SolverXPBD::predict(const State& in, const Control& control, State& out, real h) {
+  const Model& m = *model_;
+  View<const spatial_vector> wrench_in = in.body_f.view();
+  if (control.joint_f.size != 0 && m.joint_count != 0) {
+    gather_body_wrenches(m, in, control, wrench_.view());
+    wrench_in = wrench_.view();
+  }
+  // joint_f of the joints with rows (all but FREE) on their parent and child, each body summing its own
+  if (control.joint_f.size != 0 && has_joint_rows_) {
+    auto wrench = wrench_.view();
+    auto jstart = joint_body_start_.view();
+    auto jentry = joint_body_entry_.view();
+    auto jtype = m.joint_type.view();
+    auto jaxes = m.joint_axes.view();
+    auto jXp = m.joint_X_p.view();
+    auto jparent = m.joint_parent.view();
+    auto qd_start = m.joint_qd_start.view();
+    auto q_in = in.body_q.view();
+    View<const real> jf = control.joint_f;
+    parallel_for(m.device, m.body_count, IMPULSE_LAMBDA(std::int64_t b) {
+      for (std::int64_t k = jstart[b]; k < jstart[b + 1]; ++k) {
+        std::int64_t j = jentry[k] >> 1;
+        real sign = (jentry[k] & 1) ? real(1) : real(-1);  // child +, parent -
+        transform Xp = jparent[j] >= 0 ? q_in[jparent[j]] : transform_identity();
+        spatial_vector w = joint_force_on_child(JointType(jtype[j]), jaxes[j], transform_multiply(Xp, jXp[j]).q,
+                                                &jf[qd_start[j]]);
+        wrench[b].lin += sign * w.lin;
+        wrench[b].ang += sign * w.ang;
+      }
+    });
+  }
+  integrate_bodies(m, in, wrench_in, out, gravity_, angular_damping, h);
   if (enable_restitution) {
-    step_.q_pred = out.body_q;
-    step_.qd_pred = out.body_qd;
+    grow_to(step_.q_pred, m.device, m.body_count);
+    grow_to(step_.qd_pred, m.device, m.body_count);
+    device_copy(step_.q_pred.data(), m.device, out.body_q.data(), m.device, sizeof(transform) * m.body_count);
+    device_copy(step_.qd_pred.data(), m.device, out.body_qd.data(), m.device, sizeof(spatial_vector) * m.body_count);
   }
 }
 
 // Stage 4a. Every contact row's deltas on its two bodies from the current poses (no writes to bodies).
+// Fused into the same pass over the rows: the previous iteration's readback impulses (4c), which read
+// that iteration's row deltas before this one overwrites them (nothing in between touches either).
 void SolverXPBD::solve_contacts(State& out, const ContactsView& c, int it, real h) {
   const Model& m = *model_;
   auto flags = m.body_flags.view();
@@ -188,12 +265,20 @@ void SolverXPBD::solve_contacts(State& out, const ContactsView& c, int it, real 
   auto q = out.body_q.view();
   auto qd = out.body_qd.view();
   const real relax = rigid_contact_relaxation;
-  auto sd = step_.side.view();
+  const int cap = step_.capacity;
+  View<const int> sd{step_.side.data(), 2 * std::int64_t(cap)};
+  View<const int> live = step_.live.view();
   auto a_out = step_.dA.view();
   auto b_out = step_.dB.view();
-  View<int> act{step_.active.data() + std::int64_t(it) * step_.count, step_.count};
+  View<int> act{step_.active.data() + std::int64_t(it) * cap, cap};
+  View<const int> prev_act{step_.active.data() + std::int64_t(it > 0 ? it - 1 : 0) * cap, it > 0 ? cap : 0};
   auto ever = step_.ever_active.view();
-  parallel_for(m.device, step_.count, IMPULSE_LAMBDA(std::int64_t i) {
+  const bool weighting = rigid_contact_con_weighting;
+  View<const int> cnt = body_count_.view();
+  auto imp = contact_impulse_.view();
+  parallel_for(m.device, step_.launch, IMPULSE_LAMBDA(std::int64_t i) {
+    if (i >= live[0]) return;
+    if (prev_act.size > 0 && prev_act[i]) accumulate_row_impulse(i, weighting, sd, cnt, a_out[i], imp[i]);
     int ba = sd[2 * i], bb = sd[2 * i + 1];
     XpbdContactDelta r;
     if (c.rigid_contact_shape0[i] != c.rigid_contact_shape1[i] && ba != bb) {
@@ -224,11 +309,13 @@ void SolverXPBD::apply_contact_deltas(State& out, int it, real h) {
   const bool weighting = rigid_contact_con_weighting;
   auto a_out = step_.dA.view();
   auto b_out = step_.dB.view();
-  View<const int> act{step_.active.data() + std::int64_t(it) * step_.count, step_.count};
+  View<const int> act{step_.active.data() + std::int64_t(it) * step_.capacity, step_.capacity};
   auto cs = step_.contact_start.view();
   auto ce = step_.contact_entry.view();
   auto cnt = body_count_.view();
+  View<const int> live = step_.live.view();
   parallel_for(m.device, m.body_count, IMPULSE_LAMBDA(std::int64_t b) {
+    if (live[0] == 0) return;  // a step without contact rows has no contact stages (nor their velocity clamp)
     spatial_vector acc{};
     int N = 0;
     for (std::int64_t k = cs[b]; k < cs[b + 1]; ++k) {
@@ -247,21 +334,20 @@ void SolverXPBD::apply_contact_deltas(State& out, int it, real h) {
   });
 }
 
-// Stage 4c. Readback: this iteration's impulse on body0, scaled by 1/N or 2/(N_A + N_B).
+// Stage 4c. Readback: iteration it's impulse on body0, scaled by 1/N or 2/(N_A + N_B). The earlier
+// iterations' run inside the next solve_contacts pass; this is the last one's.
 void SolverXPBD::accumulate_contact_impulses(int it) {
   const bool weighting = rigid_contact_con_weighting;
-  auto sd = step_.side.view();
+  const int cap = step_.capacity;
+  View<const int> sd{step_.side.data(), 2 * std::int64_t(cap)};
+  View<const int> live = step_.live.view();
   auto a_out = step_.dA.view();
-  View<const int> act{step_.active.data() + std::int64_t(it) * step_.count, step_.count};
-  auto cnt = body_count_.view();
+  View<const int> act{step_.active.data() + std::int64_t(it) * cap, cap};
+  View<const int> cnt = body_count_.view();
   auto imp = contact_impulse_.view();
-  parallel_for(model_->device, step_.count, IMPULSE_LAMBDA(std::int64_t i) {
-    if (!act[i]) return;
-    int ba = sd[2 * i], bb = sd[2 * i + 1];
-    real s = 1;
-    if (weighting) s = contact_readback_scale(ba, ba >= 0 ? cnt[ba] : 0, bb, bb >= 0 ? cnt[bb] : 0);
-    imp[i].lin += s * a_out[i].lin;
-    imp[i].ang += s * a_out[i].ang;
+  parallel_for(model_->device, step_.launch, IMPULSE_LAMBDA(std::int64_t i) {
+    if (i >= live[0] || !act[i]) return;
+    accumulate_row_impulse(i, weighting, sd, cnt, a_out[i], imp[i]);
   });
 }
 
@@ -328,6 +414,8 @@ void SolverXPBD::store_impulses(const State& in, const Control& control, const C
   impulse_capacity_ = contacts ? contacts->rigid_contact_max : 0;
   have_impulse_ = contacts != nullptr;
   last_h_ = h;
+  // Only a joint with rows writes body_parent_f; without one it stays zero from construction.
+  if (!has_joint_rows_) return;
   auto bpf = body_parent_f_.view();
   parallel_for(m.device, m.body_count, IMPULSE_LAMBDA(std::int64_t b) { bpf[b] = spatial_vector{}; });
   auto jimp = step_.joint_impulse.view();
@@ -356,6 +444,7 @@ void SolverXPBD::store_impulses(const State& in, const Control& control, const C
 
 // Kinematic bodies get their prescribed state back.
 void SolverXPBD::restore_kinematic(const State& in, State& out) {
+  if (!has_kinematic_) return;
   const Model& m = *model_;
   auto flags = m.body_flags.view();
   auto q = out.body_q.view();
@@ -370,14 +459,59 @@ void SolverXPBD::restore_kinematic(const State& in, State& out) {
   });
 }
 
-// The trace's per-iteration active counts, from one readback of all iterations' flags.
-void SolverXPBD::finish_trace() {
-  trace_.contact_passes = step_.contact_passes;
-  if (step_.contact_passes == 0) return;
-  std::vector<int> flags = step_.active.to_host();
-  for (int it = 0; it < step_.contact_passes; ++it) {
+// The step's one readback. On the device, per block of rows: the first row naming a shape outside
+// the Model, the record's count and each iteration's active rows; on the host, an overflowed or bad
+// record is refused (state_out then holds an unspecified step) and the trace gets its counts.
+void SolverXPBD::finish_trace(const ContactsView* contacts) {
+  if (!contacts) return;
+  const Device dev = model_->device;
+  const int cap = step_.capacity;
+  const int iters = step_.contact_passes;
+  const int W = 2 + iters;
+  const int launch = step_.launch;
+  const std::int64_t blocks = launch > 0 ? (launch + kStatusBlock - 1) / kStatusBlock : 1;
+  grow_to(step_.status, dev, blocks * W);
+  auto st = step_.status.view();
+  View<const int> record_count = contacts->rigid_contact_count;
+  View<const int> sd{step_.side.data(), 2 * std::int64_t(cap)};
+  View<const int> act{step_.active.data(), std::int64_t(cap) * iters};
+  parallel_for(dev, blocks, IMPULSE_LAMBDA(std::int64_t k) {
+    int* out = &st[k * W];
+    const int n = record_count[0];
+    const int rows = (n >= 0 && n <= cap) ? n : 0;
+    out[0] = -1;
+    out[1] = n;
+    for (int it = 0; it < iters; ++it) out[2 + it] = 0;
+    const std::int64_t i1 = (k + 1) * kStatusBlock < rows ? (k + 1) * kStatusBlock : rows;
+    for (std::int64_t i = k * kStatusBlock; i < i1; ++i) {
+      if (out[0] < 0 && sd[2 * i] == -2) out[0] = int(i);
+      for (int it = 0; it < iters; ++it) out[2 + it] += act[std::int64_t(it) * cap + i];
+    }
+  });
+  const int* h = host_readable(View<const int>(st), dev, blocks * W, step_.host_status);
+  const int count = h[1];
+  if (count < 0 || count > cap) {
+    have_impulse_ = false;
+    throw std::invalid_argument("SolverXPBD.step: contact record overflowed (count " + std::to_string(count) +
+                                " > rigid_contact_max " + std::to_string(cap) + "): the record is incomplete");
+  }
+  for (std::int64_t k = 0; k < blocks; ++k) {
+    const int bad = h[k * W];
+    if (bad < 0) continue;
+    have_impulse_ = false;
+    int s[2] = {0, 0};
+    device_copy(&s[0], Device::cpu, contacts->rigid_contact_shape0.data + bad, dev, sizeof(int));
+    device_copy(&s[1], Device::cpu, contacts->rigid_contact_shape1.data + bad, dev, sizeof(int));
+    const int shape = (s[0] < -1 || s[0] >= model_->shape_count) ? s[0] : s[1];
+    throw std::invalid_argument("SolverXPBD.step: contact " + std::to_string(bad) + " names shape " +
+                                std::to_string(shape) + ", outside the Model's " + std::to_string(model_->shape_count) +
+                                " shapes");
+  }
+  if (count == 0) return;  // a step without contact rows has no contact passes in its trace
+  trace_.contact_passes = iters;
+  for (int it = 0; it < iters; ++it) {
     int n_active = 0;
-    for (int i = 0; i < step_.count; ++i) n_active += flags[std::size_t(it) * step_.count + i];
+    for (std::int64_t k = 0; k < blocks; ++k) n_active += h[k * W + 2 + it];
     trace_.active_contacts.push_back(n_active);
   }
 }

@@ -5,8 +5,10 @@
 // per-manifold projected Gauss-Seidel on the velocities; each body takes the mean of the velocity
 // changes of the manifolds that fired on it.
 //
-// The manifolds are grouped on the host from one readback of the record and the predicted state
-// (the remaining host round trip of a GPU step with restitution; the sweeps run on the device).
+// Each row's side, depth, world point and target velocity are computed on the device from the
+// predicted state; the manifolds are grouped and capped on the host from one readback of those rows
+// (with the row count: the remaining host round trip of a GPU step with restitution, and the pass's
+// per-step allocations); the sweeps run on the device.
 #include <algorithm>
 #include <map>
 #include <utility>
@@ -26,8 +28,9 @@ void SolverXPBD::apply_restitution(State& out, const ContactsView& c, real h) {
   const Model& m = *model_;
   const Device dev = m.device;
   const int B = m.body_count;
-  const int count = step_.count;
-  const std::vector<int>& sides = step_.sides;
+  int count = 0;
+  device_copy(&count, Device::cpu, step_.live.data(), dev, sizeof(int));
+  if (count == 0) return;
   auto flags = m.body_flags.view();
   auto com_B = m.body_com.view();
   auto inv_m = inv_mass_eff_.view();
@@ -36,51 +39,59 @@ void SolverXPBD::apply_restitution(State& out, const ContactsView& c, real h) {
   auto qd = out.body_qd.view();
 
   trace_.restitution_ran = true;
-  auto ever_h = step_.ever_active.to_host();
-  auto qp = step_.q_pred.to_host();
-  auto qdp = step_.qd_pred.to_host();
-  auto com_h = m.body_com.to_host();
-  std::vector<vec3> p0(count), p1(count), nrm(count);
-  std::vector<real> t0(count), t1(count), e(count);
-  device_copy(p0.data(), Device::cpu, c.rigid_contact_point0.data, dev, sizeof(vec3) * count);
-  device_copy(p1.data(), Device::cpu, c.rigid_contact_point1.data, dev, sizeof(vec3) * count);
-  device_copy(nrm.data(), Device::cpu, c.rigid_contact_normal.data, dev, sizeof(vec3) * count);
-  device_copy(t0.data(), Device::cpu, c.rigid_contact_thickness0.data, dev, sizeof(real) * count);
-  device_copy(t1.data(), Device::cpu, c.rigid_contact_thickness1.data, dev, sizeof(real) * count);
-  device_copy(e.data(), Device::cpu, c.rigid_contact_restitution.data, dev, sizeof(real) * count);
+  // Per row, on the device: sides, depth and world point at the predicted poses, target velocity.
+  grow_to(step_.candidates, dev, count);
+  {
+    View<const int> sd{step_.side.data(), 2 * std::int64_t(count)};
+    View<const int> ever = step_.ever_active.view();
+    View<const transform> qp = step_.q_pred.view();
+    View<const spatial_vector> qdp = step_.qd_pred.view();
+    auto cand = step_.candidates.view();
+    const vec3 g = gravity_;
+    parallel_for(dev, count, IMPULSE_LAMBDA(std::int64_t i) {
+      const int ba = sd[2 * i], bb = sd[2 * i + 1];
+      XpbdRestitutionCandidate r{ba, bb, ever[i], 0, vec3{}, 0};
+      if (ever[i] && ba != bb) {
+        const vec3 n = c.rigid_contact_normal[i];
+        const vec3 p0 = c.rigid_contact_point0[i], p1 = c.rigid_contact_point1[i];
+        const vec3 xa = ba >= 0 ? transform_point(qp[ba], p0) : p0, xb = bb >= 0 ? transform_point(qp[bb], p1) : p1;
+        r.depth = dot(n, xb - xa) - (c.rigid_contact_thickness0[i] + c.rigid_contact_thickness1[i]);
+        r.point_a = xa;
+        // point velocities at the predicted state (zero on the world)
+        const vec3 va = ba >= 0 ? qdp[ba].lin + cross(qdp[ba].ang, xa - transform_point(qp[ba], com_B[ba])) : vec3{};
+        const vec3 vb = bb >= 0 ? qdp[bb].lin + cross(qdp[bb].ang, xb - transform_point(qp[bb], com_B[bb])) : vec3{};
+        const real v_old = dot(n, vb - va);
+        const real gstar = restitution_gstar(ba, g, bb, g);
+        r.target = restitution_target_velocity(v_old, c.rigid_contact_restitution[i], gstar, h);
+      }
+      cand[i] = r;
+    });
+  }
+  const XpbdRestitutionCandidate* rows =
+      host_readable(View<const XpbdRestitutionCandidate>(step_.candidates.view()), dev, count, step_.host_candidates);
   // Group the marked position contacts by body pair (manifolds in increasing pair order).
   std::map<std::pair<int, int>, std::vector<int>> pairs;
   for (int i = 0; i < count; ++i) {
-    int ba = sides[2 * i], bb = sides[2 * i + 1];
-    if (!ever_h[i] || ba == bb) continue;
+    int ba = rows[i].body_a, bb = rows[i].body_b;
+    if (!rows[i].ever_active || ba == bb) continue;
     pairs[{std::min(ba, bb), std::max(ba, bb)}].push_back(i);
   }
   std::vector<std::int64_t> mstart{0};
   std::vector<int> mrows, mbody, rflip;
   std::vector<real> rtarget;
-  auto world_point = [&](int b, vec3 p) { return b >= 0 ? transform_point(qp[b], p) : p; };
-  auto point_velocity = [&](int b, vec3 x) {
-    if (b < 0) return vec3{};
-    return qdp[b].lin + cross(qdp[b].ang, x - transform_point(qp[b], com_h[b]));
-  };
   for (auto& [key, list] : pairs) {
     std::vector<real> depth;
     std::vector<vec3> pts;
     for (int i : list) {
-      vec3 xa = world_point(sides[2 * i], p0[i]), xb = world_point(sides[2 * i + 1], p1[i]);
-      depth.push_back(dot(nrm[i], xb - xa) - (t0[i] + t1[i]));
-      pts.push_back(xa);
+      depth.push_back(rows[i].depth);
+      pts.push_back(rows[i].point_a);
     }
     std::vector<int> keep = select_manifold_contacts(depth, pts, restitution_manifold_max_contacts);
     for (int k : keep) {
       int i = list[k];
-      int ba = sides[2 * i], bb = sides[2 * i + 1];
-      vec3 xa = world_point(ba, p0[i]), xb = world_point(bb, p1[i]);
-      real v_old = dot(nrm[i], point_velocity(bb, xb) - point_velocity(ba, xa));
-      real gstar = restitution_gstar(ba, gravity_, bb, gravity_);
       mrows.push_back(i);
-      rflip.push_back(ba == key.second ? 1 : 0);
-      rtarget.push_back(restitution_target_velocity(v_old, e[i], gstar, h));
+      rflip.push_back(rows[i].body_a == key.second ? 1 : 0);
+      rtarget.push_back(rows[i].target);
     }
     trace_.restitution_max_manifold_size = std::max(trace_.restitution_max_manifold_size, int(keep.size()));
     mstart.push_back(std::int64_t(mrows.size()));

@@ -566,6 +566,24 @@ TEST(SolverXPBD, BadInputIsRefusedWithClearErrors) {
   }
 }
 
+// The record's shapes are checked on the device (no read before the loop) and refused by the step's
+// one readback at its end, naming the first bad row and its shape.
+TEST(SolverXPBD, RowNamingAShapeOutsideTheModelIsRefused) {
+  XpbdWorld w(demo_box_on_plane(), 8);
+  collide_fixture(*w.model, *w.state_0, *w.contacts);
+  ASSERT_GE(w.contacts->count(), 3);
+  const int bad = 99;
+  device_copy(w.contacts->rigid_contact_shape1.data() + 2, w.model->device, &bad, Device::cpu, sizeof(int));
+  device_copy(w.contacts->rigid_contact_shape0.data() + 1, w.model->device, &bad, Device::cpu, sizeof(int));
+  ContactsView v = w.contacts->view();
+  try {
+    w.solver->step(*w.state_0, *w.state_1, w.control, &v, kH);
+    ADD_FAILURE() << "a row naming shape 99 was accepted";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("contact 1 names shape 99"), std::string::npos) << e.what();
+  }
+}
+
 // A sphere resting on the plane and spinning about the normal: torsional friction brakes the spin,
 // without it the spin is untouched; rolling friction brakes a rolling sphere. The limits saturate,
 // so over T the spin drops by mu m g T / I = mu g T / (0.4 r^2) (support impulse m g T).

@@ -1,0 +1,33 @@
+// Buffers that a stage keeps between calls: grown only when a count grows, read on the host without
+// a copy where the device is the host.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "core/buffer.h"
+
+namespace impulse {
+
+/// Makes b hold at least n elements on device d, growing it geometrically (to at least twice its
+/// old size) so that a count that creeps up reallocates rarely; the contents are not kept. A
+/// no-op when b already holds n elements there. Returns true when it allocated.
+template <class T>
+bool grow_to(Buffer<T>& b, Device d, std::int64_t n) {
+  if (b.size() >= n && b.device() == d) return false;
+  const std::int64_t doubled = b.device() == d ? 2 * b.size() : 0;
+  b = Buffer<T>(d, n > doubled ? n : doubled);
+  return true;
+}
+
+/// A host-readable pointer to the first n elements of v on device d: v.data itself on the CPU,
+/// where the device memory is host memory (no copy), else a copy into host (grown, never shrunk).
+template <class T>
+const T* host_readable(View<const T> v, Device d, std::int64_t n, std::vector<T>& host) {
+  if (d == Device::cpu || n <= 0) return v.data;
+  if (std::int64_t(host.size()) < n) host.resize(std::size_t(n));
+  device_copy(host.data(), Device::cpu, v.data, d, sizeof(T) * n);
+  return host.data();
+}
+
+}  // namespace impulse
