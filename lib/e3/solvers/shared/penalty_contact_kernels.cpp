@@ -13,9 +13,9 @@
 namespace impulse {
 
 void apply_penalty_contacts(const Model& m, View<const transform> body_q, View<const spatial_vector> body_qd,
-                            const PenaltyContactsView& c, real delta, View<spatial_vector> on_A,
+                            const ContactsView& c, real delta, View<spatial_vector> on_A,
                             View<spatial_vector> on_B, View<spatial_vector> wrench) {
-  const std::int64_t cmax = c.rigid_contact_max();
+  const std::int64_t cmax = c.rigid_contact_max;
   if (on_A.size < cmax || on_B.size < cmax)
     throw std::invalid_argument("apply_penalty_contacts: scratch arrays smaller than rigid_contact_max");
   // The body of each side of every record, grouped by body on the host (entry = 2 * contact + side),
@@ -44,7 +44,7 @@ void apply_penalty_contacts(const Model& m, View<const transform> body_q, View<c
 
   auto shape_body = m.shape_body.view();
   auto com = m.body_com.view();
-  PenaltyContactsView cv = c;
+  ContactsView cv = c;
   parallel_for(m.device, count, IMPULSE_LAMBDA(std::int64_t i) {
     int a = shape_body[cv.rigid_contact_shape0[i]], b = shape_body[cv.rigid_contact_shape1[i]];
     transform X_A = a >= 0 ? body_q[a] : transform_identity();
@@ -57,7 +57,7 @@ void apply_penalty_contacts(const Model& m, View<const transform> body_q, View<c
                         cv.rigid_contact_mu[i]};
     PenaltyContactWrench w = eval_body_contact(X_A, c_A, V_A, X_B, c_B, V_B, cv.rigid_contact_point0[i],
                                                cv.rigid_contact_point1[i], cv.rigid_contact_normal[i],
-                                               cv.rigid_contact_thickness0[i], cv.rigid_contact_thickness1[i], mat, delta);
+                                               cv.rigid_contact_margin0[i], cv.rigid_contact_margin1[i], mat, delta);
     on_A[i] = w.on_A;
     on_B[i] = w.on_B;
   });

@@ -45,8 +45,8 @@ void SolverXPBD::apply_restitution(State& out, const ContactsView& c, real h) {
   device_copy(p0.data(), Device::cpu, c.rigid_contact_point0.data, dev, sizeof(vec3) * count);
   device_copy(p1.data(), Device::cpu, c.rigid_contact_point1.data, dev, sizeof(vec3) * count);
   device_copy(nrm.data(), Device::cpu, c.rigid_contact_normal.data, dev, sizeof(vec3) * count);
-  device_copy(t0.data(), Device::cpu, c.rigid_contact_thickness0.data, dev, sizeof(real) * count);
-  device_copy(t1.data(), Device::cpu, c.rigid_contact_thickness1.data, dev, sizeof(real) * count);
+  device_copy(t0.data(), Device::cpu, c.rigid_contact_margin0.data, dev, sizeof(real) * count);
+  device_copy(t1.data(), Device::cpu, c.rigid_contact_margin1.data, dev, sizeof(real) * count);
   device_copy(e.data(), Device::cpu, c.rigid_contact_restitution.data, dev, sizeof(real) * count);
   // Group the marked position contacts by body pair (manifolds in increasing pair order).
   std::map<std::pair<int, int>, std::vector<int>> pairs;
