@@ -15,6 +15,7 @@
 #include "e3/contacts/contact_materials.h"
 #include "course/e3/penalty_contact_fixture.h"
 #include "e3/solvers/generalized/solver_featherstone.h"
+#include "e3/solvers/padmm/solver_padmm.h"
 #include "course/e3/solver_fixture_scenes.h"
 #include "e3/solvers/penalty/solver_semi_implicit.h"
 #include "e3/solvers/vbd/vbd_rigid.h"
@@ -161,6 +162,9 @@ TEST(E3_2_overflow_policy, PenaltySolversRefuseAnOverflowedRecord) {
     ContactsView v = small.view();
     EXPECT_THROW(make_stepper(k, m)(s0, s1, c, &v, 1e-3), std::invalid_argument) << kind_name(k);
   }
+  ContactsView v = small.view();
+  SolverPADMM padmm(m);
+  EXPECT_THROW(padmm.step(s0, s1, c, &v, 1e-3), std::invalid_argument);
 }
 
 
