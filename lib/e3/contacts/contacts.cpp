@@ -83,7 +83,9 @@ int contact_count(const ContactsView& c) {
   return n;
 }
 
-int checked_contact_count(const ContactsView& c, const std::string& who) {
+int checked_contact_count(const ContactsView& c, const Model& model, const std::string& who) {
+  if (c.model != &model)
+    throw std::invalid_argument(who + ": the contact record was made for another Model (a foreign record)");
   const int n = contact_count(c);
   if (n < 0 || n > c.rigid_contact_max)
     throw std::invalid_argument(who + ": contact record overflowed (count " + std::to_string(n) + " > rigid_contact_max " +

@@ -53,10 +53,11 @@ struct ContactsView {
 
 /// Reads the record count of a view from its device (one int); may exceed rigid_contact_max.
 int contact_count(const ContactsView& c);
-/// The count of a complete record (the overflow policy of E3.2-overflow-policy, for a reader of the
-/// view): throws std::invalid_argument naming `who`, the count and the capacity when not
-/// 0 <= count <= rigid_contact_max, so that no solver reads rows that were never written.
-int checked_contact_count(const ContactsView& c, const std::string& who);
+/// The count of a complete record made for `model`, as a solver reads it: throws
+/// std::invalid_argument naming `who` for a record made for another Model (a foreign record), and
+/// naming the count and the capacity when not 0 <= count <= rigid_contact_max (the overflow policy
+/// of E3.2-overflow-policy), so that no solver reads rows that were never written.
+int checked_contact_count(const ContactsView& c, const Model& model, const std::string& who);
 
 /// Thrown by update_contacts of a solver that has no per-contact force producer (course E3 §6
 /// summary table): calling it is an error, never a silent array of zeros. Newton's base class

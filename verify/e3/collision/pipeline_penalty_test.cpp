@@ -167,6 +167,30 @@ TEST(E3_2_overflow_policy, PenaltySolversRefuseAnOverflowedRecord) {
   EXPECT_THROW(padmm.step(s0, s1, c, &v, 1e-3), std::invalid_argument);
 }
 
+// The one record knows the Model it was made for; every solver refuses a record of another Model
+// (SolverXPBD's refusal is checked with its other bad input, solver_xpbd_test.cpp).
+TEST(ContactsView, PenaltySolversRefuseAForeignRecord) {
+  Model m = ground_box_model(1, {kHalf, kHalf, kHalf}, {0, 0, kHalf - 0.001});
+  Model other = ground_box_model(1, {kHalf, kHalf, kHalf}, {0, 0, kHalf - 0.001});
+  CollisionModel cm = collision_model_from(other);
+  CollisionPipeline pipeline(cm);
+  Contacts foreign = pipeline.contacts();
+  pipeline.collide(other.body_q.view(), foreign);
+  State s0 = m.state(), s1 = m.state();
+  Control c = m.control();
+  for (Kind k : {Kind::semi_implicit, Kind::featherstone, Kind::vbd}) {
+    fill_contact_materials(cm, k == Kind::vbd ? SolverPath::vbd : SolverPath::semi_implicit, foreign);
+    ContactsView v = foreign.view();
+    EXPECT_THROW(make_stepper(k, m)(s0, s1, c, &v, 1e-3), std::invalid_argument) << kind_name(k);
+    State o0 = other.state(), o1 = other.state();
+    Control oc = other.control();
+    make_stepper(k, other)(o0, o1, oc, &v, 1e-3);  // the Model it was made for takes it
+  }
+  ContactsView v = foreign.view();
+  SolverPADMM padmm(m);
+  EXPECT_THROW(padmm.step(s0, s1, c, &v, 1e-3), std::invalid_argument);
+}
+
 
 // The pipeline route on the GPU (collide, fill_contact_materials, SolverSemiImplicit) ends
 // where the CPU route ends, within rounding (skips without a GPU).

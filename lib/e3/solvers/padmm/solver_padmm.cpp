@@ -324,7 +324,7 @@ void SolverPADMM::build_contact_rows(StepData& s, const ContactsView* contacts) 
   keys_.clear();
   if (!contacts) return;
   Device d = m.device;
-  const int n = checked_contact_count(*contacts, "SolverPADMM.step");
+  const int n = checked_contact_count(*contacts, m, "SolverPADMM.step");
   auto s0 = view_to_host(contacts->rigid_contact_shape0, d, n), s1 = view_to_host(contacts->rigid_contact_shape1, d, n);
   auto p0 = view_to_host(contacts->rigid_contact_point0, d, n), p1 = view_to_host(contacts->rigid_contact_point1, d, n);
   auto nrm = view_to_host(contacts->rigid_contact_normal, d, n);

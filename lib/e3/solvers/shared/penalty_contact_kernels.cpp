@@ -20,11 +20,7 @@ void apply_penalty_contacts(const Model& m, View<const transform> body_q, View<c
     throw std::invalid_argument("apply_penalty_contacts: scratch arrays smaller than rigid_contact_max");
   // The body of each side of every record, grouped by body on the host (entry = 2 * contact + side),
   // so that each body sums its own contributions in contact order: O(bodies + contacts).
-  int count = 0;
-  device_copy(&count, Device::cpu, c.rigid_contact_count.data, m.device, sizeof(int));
-  if (count < 0 || count > cmax)
-    throw std::invalid_argument("apply_penalty_contacts: contact record overflowed (count " + std::to_string(count) +
-                                " > rigid_contact_max " + std::to_string(cmax) + "): the record is incomplete");
+  const int count = checked_contact_count(c, m, "apply_penalty_contacts");
   std::vector<int> s0(std::size_t(count), 0), s1(std::size_t(count), 0);
   if (count > 0) {
     device_copy(s0.data(), Device::cpu, c.rigid_contact_shape0.data, m.device, sizeof(int) * std::size_t(count));

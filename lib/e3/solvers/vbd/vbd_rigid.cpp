@@ -64,7 +64,7 @@ void SolverVBD::update_contacts(ContactsView&) const {
 
 std::vector<SolverVBD::Row> SolverVBD::read_rows(const ContactsView& c) const {
   Device d = model_->device;
-  const int n = checked_contact_count(c, "SolverVBD");
+  const int n = checked_contact_count(c, *model_, "SolverVBD");
   auto s0 = view_to_host(c.rigid_contact_shape0, d, n), s1 = view_to_host(c.rigid_contact_shape1, d, n);
   auto p0 = view_to_host(c.rigid_contact_point0, d, n), p1 = view_to_host(c.rigid_contact_point1, d, n);
   auto nrm = view_to_host(c.rigid_contact_normal, d, n);
