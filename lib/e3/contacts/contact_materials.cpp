@@ -13,9 +13,11 @@ void fill_contact_materials(const CollisionModel& collision, SolverPath path, Co
       path != SolverPath::vbd)
     throw std::invalid_argument("fill_contact_materials: path must be xpbd, semi_implicit, featherstone or vbd");
   if (c.device != collision.device)
-    throw std::invalid_argument("fill_contact_materials: the record lives on another device than the collision model");
+    throw std::invalid_argument("fill_contact_materials: the record lives on another device than the collision "
+                                "model");
   if (c.model != collision.model)
-    throw std::invalid_argument("fill_contact_materials: the record was made for another Model than the collision model");
+    throw std::invalid_argument("fill_contact_materials: the record was made for another Model than the "
+                                "collision model");
   int n = c.count();
   if (n > c.rigid_contact_max) n = c.rigid_contact_max;  // readers refuse an overflowed record themselves
   View<const ShapeMaterial> mat = collision.shape_material.view();

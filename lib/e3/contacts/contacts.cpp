@@ -83,13 +83,15 @@ int contact_count(const ContactsView& c) {
   return n;
 }
 
-int checked_contact_count(const ContactsView& c, const Model& model, const std::string& who) {
+int checked_contact_count(const ContactsView& c, const Model& model, const char* who) {
   if (c.model != &model)
-    throw std::invalid_argument(who + ": the contact record was made for another Model (a foreign record)");
+    throw std::invalid_argument(std::string(who) +
+                                ": the contact record was made for another Model (a foreign record)");
   const int n = contact_count(c);
   if (n < 0 || n > c.rigid_contact_max)
-    throw std::invalid_argument(who + ": contact record overflowed (count " + std::to_string(n) + " > rigid_contact_max " +
-                                std::to_string(c.rigid_contact_max) + "): the record is incomplete");
+    throw std::invalid_argument(std::string(who) + ": contact record overflowed (count " + std::to_string(n) +
+                                " > rigid_contact_max " + std::to_string(c.rigid_contact_max) +
+                                "): the record is incomplete");
   return n;
 }
 

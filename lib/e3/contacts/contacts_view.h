@@ -57,7 +57,7 @@ int contact_count(const ContactsView& c);
 /// std::invalid_argument naming `who` for a record made for another Model (a foreign record), and
 /// naming the count and the capacity when not 0 <= count <= rigid_contact_max (the overflow policy
 /// of E3.2-overflow-policy), so that no solver reads rows that were never written.
-int checked_contact_count(const ContactsView& c, const Model& model, const std::string& who);
+int checked_contact_count(const ContactsView& c, const Model& model, const char* who);
 
 /// Thrown by update_contacts of a solver that has no per-contact force producer (course E3 §6
 /// summary table): calling it is an error, never a silent array of zeros. Newton's base class
