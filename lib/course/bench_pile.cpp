@@ -1,7 +1,7 @@
 // e3-pile-spheres and e3-pile-boxes: the whole step of a pile, stage by stage (see bench_pile.h).
 //
 //   collide(state_0)              broad (AABBs + filter + SAP) | narrow (GJK/EPA, manifolds) | record
-//   XpbdContactInput::update      per-row materials   \ solve
+//   fill_contact_materials        per-row materials   \ solve
 //   SolverXPBD::step              the E3 §4 step      /
 //   SolverXPBD::update_contacts   the §8 readback     readback
 //
@@ -27,6 +27,7 @@
 #include "course/toml_values.h"
 #include "e3/collision/collision_pipeline.h"
 #include "e3/collision/model_collision.h"
+#include "e3/contacts/contact_materials.h"
 #include "e3/solvers/xpbd/solver_xpbd.h"
 
 namespace impulse::course {
@@ -124,13 +125,12 @@ PileQuality pile_quality(const PileSpec& s, const Model& m, const State& st) {
 namespace {
 
 // The whole chain for one pile; members in construction order (the pipeline keeps a reference
-// to the collision model, the input to the record).
+// to the collision model).
 struct PileWorld {
   std::unique_ptr<Model> model;
   std::unique_ptr<CollisionModel> collision;
   std::unique_ptr<CollisionPipeline> pipeline;
   std::unique_ptr<Contacts> contacts;
-  std::unique_ptr<XpbdContactInput> input;
   std::unique_ptr<SolverXPBD> solver;
   std::unique_ptr<State> s0, s1;
   Control control;
@@ -156,8 +156,7 @@ struct PileWorld {
     CollisionPipelineOptions po;
     po.broad_phase = BroadPhaseMode::sap;
     pipeline = std::make_unique<CollisionPipeline>(*collision, po);
-    contacts = std::make_unique<Contacts>(model->device, pipeline->rigid_contact_max(), /*request_force=*/true);
-    input = std::make_unique<XpbdContactInput>(*model, *collision, *contacts);
+    contacts = std::make_unique<Contacts>(*model, pipeline->rigid_contact_max(), /*request_force=*/true);
     solver = std::make_unique<SolverXPBD>(*model, iterations);
     s0 = std::make_unique<State>(model->state());
     s1 = std::make_unique<State>(model->state());
@@ -185,8 +184,8 @@ StepCost step_world(PileWorld& w, real h) {
   c.s.contacts = cs.contacts;
   std::uint64_t a1 = allocation_count(), l1 = launch_count();
   clock::time_point t = clock::now();
-  w.input->update();
-  ContactsView v = w.input->view();
+  fill_contact_materials(*w.collision, SolverPath::xpbd, *w.contacts);
+  ContactsView v = w.contacts->view();
   w.solver->step(*w.s0, *w.s1, w.control, &v, h);
   c.s.solve = since(t);
   std::uint64_t a2 = allocation_count(), l2 = launch_count();

@@ -86,7 +86,7 @@ struct PileRunResult {
   std::vector<transform> final_body_q;
 };
 
-/// Steps the pile through the whole chain (collide -> XpbdContactInput::update -> SolverXPBD::step
+/// Steps the pile through the whole chain (collide -> fill_contact_materials -> SolverXPBD::step
 /// -> update_contacts). Throws std::invalid_argument for n < 1, steps < 1, iterations < 1, h <= 0,
 /// threads < 1.
 PileRunResult run_pile(const PileSpec& spec, const PileRunOptions& o);

@@ -72,7 +72,7 @@ void register_section1(Registry& r) {
 void register_section2(Registry& r) {
   const char* S = "E3 §2";
   r.add(rule("E3.2-xpbd-activation", "rule", "a record inside the gap is kept but gets no XPBD normal correction", S,
-              "lib/e3/solvers/xpbd/xpbd_contact.h: xpbd_normal_impulse; lib/e3/collision/model_collision.h: XpbdContactInput"));
+              "lib/e3/solvers/xpbd/xpbd_contact.h: xpbd_normal_impulse; lib/e3/contacts/contact_materials.h: fill_contact_materials"));
   r.add(rule("E3.2-pipeline-api", "rule", "CollisionPipeline(model), pipeline.contacts(), pipeline.collide(state, contacts)",
               S, "lib/e3/collision/collision_pipeline.h: CollisionPipeline"));
   r.add(rule("E3.2-pipeline-order", "rule", "clear/AABB, filtering, broad phase, narrow phase, reduction/matching, Contacts",

@@ -52,7 +52,7 @@ void register_penalty(Registry& r) {
          }));
   r.add(rule("E3.6-no-update-contacts", "rule",
              "SemiImplicit and Featherstone have no update_contacts producer: calling it is an error", "E3 §6",
-             "lib/e3/contacts/penalty_contacts_view.h: UpdateContactsNotImplemented"));
+             "lib/e3/contacts/contacts_view.h: UpdateContactsNotImplemented"));
 }
 
 void register_padmm(Registry& r) {

@@ -134,7 +134,7 @@ void register_readback(Registry& r) {
   r.add(rule("E3.8-body-f-semantics", "rule", "State.body_f is an external input; the XPBD step never writes it", "E3 §8",
              "lib/e3/solvers/xpbd/solver_xpbd_kernels.cpp: SolverXPBD::step"));
   r.add(rule("E3.8-xpbd-force-lifecycle", "rule", "request force before making the record; step then update_contacts on the same record",
-             "E3 §8", "lib/e3/contacts/contacts_view.h: request_contact_attributes"));
+             "E3 §8", "lib/e3/contacts/contacts.h: request_contact_attributes"));
   r.add(rule("E3.8-update-guards", "rule", "update_contacts checks force storage, a previous step and the capacity only", "E3 §8",
              "lib/e3/solvers/xpbd/solver_xpbd_kernels.cpp: SolverXPBD::update_contacts"));
   r.add(rule("E3.8-xpbd-torque-approx", "rule", "XPBD torque accumulates each iteration's lever arms: approximate at the final COM",

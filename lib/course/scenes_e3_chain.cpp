@@ -9,6 +9,7 @@
 #include "e1/model.h"
 #include "e3/collision/collision_pipeline.h"
 #include "e3/collision/model_collision.h"
+#include "e3/contacts/contact_materials.h"
 #include "e3/solvers/xpbd/solver_xpbd.h"
 
 namespace impulse::course {
@@ -28,8 +29,7 @@ int run_box_drop(const SceneArgs& a, SceneOutput& out, std::ostream& log) {
   Model m = b.finalize();
   CollisionModel cm = collision_model_from(m);
   CollisionPipeline pipeline(cm);
-  Contacts contacts(m.device, pipeline.rigid_contact_max(), /*request_force=*/true);
-  XpbdContactInput input(m, cm, contacts);
+  Contacts contacts(m, pipeline.rigid_contact_max(), /*request_force=*/true);
   SolverXPBD solver(m, int(iterations));
   State s0 = m.state(), s1 = m.state();
   Control c = m.control();
@@ -42,8 +42,8 @@ int run_box_drop(const SceneArgs& a, SceneOutput& out, std::ostream& log) {
   real t = 0, support = 0;
   for (int i = 0; i < steps; ++i) {
     pipeline.collide(s0.body_q.view(), contacts);  // a sample of the input state (E1.7-sample-phase)
-    input.update();
-    ContactsView v = input.view();
+    fill_contact_materials(cm, SolverPath::xpbd, contacts);
+    ContactsView v = contacts.view();
     solver.step(s0, s1, c, &v, h);
     solver.update_contacts(v);
     const int n = contacts.checked_count();

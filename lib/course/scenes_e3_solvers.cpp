@@ -40,7 +40,7 @@ int run_stability(const SceneArgs& a, SceneOutput& out, std::ostream& log) {
     std::vector<real> dz{x0};
     for (long long i = 0; i < steps; ++i) {
       fx.generate(m, s0);
-      PenaltyContactsView v = fx.view();
+      ContactsView v = fx.view();
       solver.step(s0, s1, c, &v, h);
       std::swap(s0, s1);
       dz.push_back(s0.body_q.to_host()[0].p.z - z_eq);
@@ -138,7 +138,7 @@ std::vector<Metric> bench_solver_spheres(const SceneArgs& a) {
   for (long long i = 0; i < steps; ++i) {
     fx.generate(m, s0);
     contacts += fx.count();
-    PenaltyContactsView v = fx.view();
+    ContactsView v = fx.view();
     auto t0 = std::chrono::steady_clock::now();
     solver.step(s0, s1, c, &v, h);
     secs += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();

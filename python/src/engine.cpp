@@ -20,6 +20,7 @@
 #include "e1/model.h"
 #include "e3/collision/collision_pipeline.h"
 #include "e3/collision/model_collision.h"
+#include "e3/contacts/contact_materials.h"
 #include "e3/solvers/padmm/padmm.h"
 #include "e3/solvers/generalized/solver_featherstone.h"
 #include "e3/solvers/padmm/solver_padmm.h"
@@ -115,34 +116,33 @@ struct PyCollisionPipeline {
   CollisionPipeline pipeline;
 };
 
-// A Contacts record and its adapters: per-row materials mixed the XPBD way (SolverXPBD) and the
-// penalty way (SolverSemiImplicit), each recomputed by the solver that reads it (E3 §3).
+// A Contacts record made for the pipeline's Model. Each solver's step first fills the record's
+// per-row materials for its own path (E3 §3): XPBD's means, the penalty mix (SemiImplicit,
+// Featherstone, PADMM) or VBD's mix.
 struct PyContacts {
   PyContacts(PyCollisionPipeline& p, bool request_force)
-      : owner(&p), contacts(p.model->device, p.pipeline.rigid_contact_max(), request_force),
-        input(*p.model, p.collision, contacts), penalty(*p.model, p.collision, contacts, SolverPath::semi_implicit),
-        penalty_vbd(*p.model, p.collision, contacts, SolverPath::vbd) {}
+      : owner(&p), contacts(*p.model, p.pipeline.rigid_contact_max(), request_force) {}
   PyCollisionPipeline* owner;
-  Contacts contacts;       // before the adapters: they keep a pointer to it
-  XpbdContactInput input;
-  PenaltyContactInput penalty;      // SemiImplicit, Featherstone and PADMM (the penalty mix)
-  PenaltyContactInput penalty_vbd;  // VBD (its own friction mix: sqrt(mu0 mu1))
+  Contacts contacts;
+  /// The record's view with its materials filled for path.
+  ContactsView filled(SolverPath path) {
+    fill_contact_materials(owner->collision, path, contacts);
+    return contacts.view();
+  }
 };
 
-// One step of a solver that reads penalty rows: the shared argument checks, then the adapter
-// refreshed from the record the pipeline just filled.
+// One step of a solver that reads penalty rows: the shared argument checks, then the record's
+// materials filled for the solver's path.
 template <class Solver>
 void penalty_step(Solver& s, const State& state_in, State& state_out, const Control& control, PyContacts* contacts,
-                  double dt, bool vbd_mix = false) {
+                  double dt, SolverPath path = SolverPath::semi_implicit) {
   positive("step", "dt", "s", dt);
   if (&state_in == &state_out) bad("step: state_in and state_out must be two different States");
   if (!contacts) {
     s.step(state_in, state_out, control, nullptr, real(dt));
     return;
   }
-  PenaltyContactInput& in = vbd_mix ? contacts->penalty_vbd : contacts->penalty;
-  in.update();
-  PenaltyContactsView v = in.view();
+  ContactsView v = contacts->filled(path);
   s.step(state_in, state_out, control, &v, real(dt));
 }
 
@@ -296,15 +296,14 @@ void bind_engine(py::module_& m) {
                s.step(state_in, state_out, control, nullptr, real(dt));
                return;
              }
-             contacts->input.update();
-             ContactsView v = contacts->input.view();
+             ContactsView v = contacts->filled(SolverPath::xpbd);
              s.step(state_in, state_out, control, &v, real(dt));
            },
            py::arg("state_in"), py::arg("state_out"), py::arg("control"), py::arg("contacts"), py::arg("dt"),
            "One XPBD step of dt [s] (E3 §4); contacts may be None.")
       .def("update_contacts",
            [](const SolverXPBD& s, PyContacts& contacts) {
-             ContactsView v = contacts.input.view();
+             ContactsView v = contacts.contacts.view();
              s.update_contacts(v);
            },
            py::arg("contacts"), "Writes contacts.force from the last step's impulses / dt (E3 §8).")
@@ -331,15 +330,14 @@ void bind_engine(py::module_& m) {
                s.step(state_in, state_out, control, nullptr, real(dt));
                return;
              }
-             contacts->penalty.update();
-             PenaltyContactsView v = contacts->penalty.view();
+             ContactsView v = contacts->filled(SolverPath::semi_implicit);
              s.step(state_in, state_out, control, &v, real(dt));
            },
            py::arg("state_in"), py::arg("state_out"), py::arg("control"), py::arg("contacts"), py::arg("dt"),
            "One semi-implicit step of dt [s] with penalty contact forces (E3 §6); contacts may be None.")
       .def("update_contacts",
            [](const SolverSemiImplicit& s, PyContacts& contacts) {
-             PenaltyContactsView v = contacts.penalty.view();
+             ContactsView v = contacts.contacts.view();
              s.update_contacts(v);
            },
            py::arg("contacts"), "Writes contacts.force: the penalty forces of the last step (E3 §8).");
@@ -363,7 +361,7 @@ void bind_engine(py::module_& m) {
            "One Featherstone step of dt [s]; contacts may be None. Joint coordinates are the state.")
       .def("update_contacts",
            [](const SolverFeatherstone& s, PyContacts& contacts) {
-             PenaltyContactsView v = contacts.penalty.view();
+             ContactsView v = contacts.contacts.view();
              s.update_contacts(v);
            },
            py::arg("contacts"), "Raises: Featherstone has no per-contact force producer (E3.6-no-update-contacts).")
@@ -380,13 +378,13 @@ void bind_engine(py::module_& m) {
            py::keep_alive<1, 2>(), "Rigid VBD with compliant augmented-Lagrangian rows (E3 §6).")
       .def("step",
            [](SolverVBD& s, const State& a, State& b, const Control& c, PyContacts* k, double dt) {
-             penalty_step(s, a, b, c, k, dt, true);
+             penalty_step(s, a, b, c, k, dt, SolverPath::vbd);
            },
            py::arg("state_in"), py::arg("state_out"), py::arg("control"), py::arg("contacts"), py::arg("dt"),
            "One VBD step of dt [s]; contacts may be None.")
       .def("update_contacts",
            [](const SolverVBD& s, PyContacts& contacts) {
-             PenaltyContactsView v = contacts.penalty_vbd.view();
+             ContactsView v = contacts.contacts.view();
              s.update_contacts(v);
            },
            py::arg("contacts"), "Raises: VBD's readback is collect_rigid_contact_forces, not update_contacts.")
@@ -425,7 +423,7 @@ void bind_engine(py::module_& m) {
            "One PADMM step of dt [s]; contacts may be None.")
       .def("update_contacts",
            [](const SolverPADMM& s, PyContacts& contacts, const State& state) {
-             PenaltyContactsView v = contacts.penalty.view();
+             ContactsView v = contacts.contacts.view();
              s.update_contacts(v, state);
            },
            py::arg("contacts"), py::arg("state"),

@@ -35,6 +35,7 @@
 #include "e3/collision/collision_pipeline.h"
 #include "e3/solvers/generalized/generalized_dynamics.h"
 #include "e3/collision/model_collision.h"
+#include "e3/contacts/contact_materials.h"
 #include "e3/observe/sensor_contact.h"
 #include "e3/solvers/generalized/solver_featherstone.h"
 #include "e3/solvers/penalty/solver_semi_implicit.h"
@@ -387,15 +388,15 @@ json measure_simulate(const toml::table& c, Scene& sc) {
     z.push_back(double(X.p.z));
     x.push_back(double(X.p.x));
   };
-  // One step loop for every contact solver: collide the input state, refresh the solver's view of
-  // the record, step, then the solver's readback (XPBD only: the other solvers have none).
-  auto run = [&](auto& solver, auto& input, auto readback) {
+  // One step loop for every contact solver: collide the input state, fill the record's materials
+  // for the solver's path, step, then the solver's readback (XPBD only: the other solvers have none).
+  auto run = [&](auto& solver, SolverPath path, auto readback) {
     for (int i = 0; i < steps; ++i) {
-      decltype(input.view()) v;
+      ContactsView v;
       if (collide) {
         pipe.collide(s0.body_q.view(), k);
-        input.update();
-        v = input.view();
+        fill_contact_materials(cm, path, k);
+        v = k.view();
       }
       solver.step(s0, s1, ctl, collide ? &v : nullptr, h);
       readback(solver, v);
@@ -411,10 +412,9 @@ json measure_simulate(const toml::table& c, Scene& sc) {
     solver.rigid_contact_con_weighting = (*sv)["rigid_contact_con_weighting"].value_or(true);
     solver.enable_restitution = (*sv)["enable_restitution"].value_or(false);
     solver.angular_damping = num(*sv, "angular_damping", solver.angular_damping);
-    XpbdContactInput input(m, cm, k);
     ContactAttributes attributes;
     SensorContact sensor(m, attributes, {trace});
-    run(solver, input, [&](SolverXPBD& xs, ContactsView& v) {
+    run(solver, SolverPath::xpbd, [&](SolverXPBD& xs, ContactsView& v) {
       if (collide && k.count() > 0) {
         xs.update_contacts(v);
         fz.push_back(force_z_on(m, k, trace));
@@ -429,16 +429,15 @@ json measure_simulate(const toml::table& c, Scene& sc) {
     const SolverPath path = type == "vbd" ? SolverPath::vbd
                             : type == "featherstone" ? SolverPath::featherstone
                                                      : SolverPath::semi_implicit;
-    PenaltyContactInput input(m, cm, k, path);
     if (type == "semi_implicit") {
       SolverSemiImplicit solver(m, num(*sv, "angular_damping", real(0.05)));
-      run(solver, input, no_readback);
+      run(solver, path, no_readback);
     } else if (type == "featherstone") {
       SolverFeatherstone solver(m);
-      run(solver, input, no_readback);
+      run(solver, path, no_readback);
     } else {
       SolverVBD solver(m, int((*sv)["iterations"].value_or(int64_t(10))));
-      run(solver, input, no_readback);
+      run(solver, path, no_readback);
     }
   } else if (type == "mujoco") {
     // Newton's SolverMuJoCo steps generalized coordinates with MuJoCo's integrators; impulse's

@@ -155,7 +155,7 @@ void sphere_sphere(int ia, const ShapeInfo& A, int ib, const ShapeInfo& B, real 
 
 }  // namespace
 
-int collide_fixture(const Model& model, const State& state, RigidContacts& contacts, const FixtureOptions& opt) {
+int collide_fixture(const Model& model, const State& state, Contacts& contacts, const FixtureOptions& opt) {
   if (contacts.model != &model) throw std::invalid_argument("collide_fixture: the contact record was made for another Model");
   auto shape_body = model.shape_body.to_host();
   auto shape_type = model.shape_type.to_host();
@@ -249,8 +249,8 @@ int collide_fixture(const Model& model, const State& state, RigidContacts& conta
   contacts.rigid_contact_offset0.copy_from_host(o0.data());
   contacts.rigid_contact_offset1.copy_from_host(o1.data());
   contacts.rigid_contact_normal.copy_from_host(nn.data());
-  contacts.rigid_contact_thickness0.copy_from_host(t0.data());
-  contacts.rigid_contact_thickness1.copy_from_host(t1.data());
+  contacts.rigid_contact_margin0.copy_from_host(t0.data());
+  contacts.rigid_contact_margin1.copy_from_host(t1.data());
   std::vector<real> mu(contacts.rigid_contact_max, opt.mu), mt(contacts.rigid_contact_max, opt.mu_torsional),
       mr(contacts.rigid_contact_max, opt.mu_rolling), e(contacts.rigid_contact_max, opt.restitution);
   contacts.rigid_contact_mu.copy_from_host(mu.data());

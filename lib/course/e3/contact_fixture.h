@@ -1,5 +1,5 @@
 // A tiny analytic contact generator for the XPBD tests, scenes and bench (a test fixture, NOT the
-// collision pipeline of E3 §2): it fills a RigidContacts record for the few primitive pairs the
+// collision pipeline of E3 §2): it fills a Contacts record for the few primitive pairs the
 // force-observation demonstrations need.
 //
 //   plane  - sphere   one record: the sphere centre against the plane
@@ -7,13 +7,13 @@
 //   box    - box      face contact of nearly aligned boxes: the corners of each facing face that lie
 //                     inside the other face (enough for stacks and a 3-2-1 pyramid)
 //   sphere - sphere   one record along the centre line (neighbours found with a uniform grid)
-// Other pairs are ignored. Records follow the ContactsView conventions (normal shape0 -> shape1,
-// body-frame points, thickness = sphere radius, zero for box corners). Every record gets the same
+// Other pairs are ignored. Records follow the Contacts conventions (normal shape0 -> shape1,
+// body-frame points, margin0/1 = sphere radius, zero for box corners). Every record gets the same
 // combined material values. Runs on the host; the record is copied to the Model's device.
 #pragma once
 
 #include "e1/model.h"
-#include "e3/contacts/contacts_view.h"
+#include "e3/contacts/contacts.h"
 
 namespace impulse {
 
@@ -28,6 +28,6 @@ struct FixtureOptions {
 /// Rebuilds the record from the poses in state: count = number of records found (it may exceed
 /// rigid_contact_max; only the first rigid_contact_max are stored: an overflowed record). Returns
 /// the count. Throws std::invalid_argument when the record was made for another Model.
-int collide_fixture(const Model& model, const State& state, RigidContacts& contacts, const FixtureOptions& options = {});
+int collide_fixture(const Model& model, const State& state, Contacts& contacts, const FixtureOptions& options = {});
 
 }  // namespace impulse

@@ -8,14 +8,10 @@ namespace impulse {
 
 GroundContactFixture::GroundContactFixture(Device d, int capacity, real gap, const PenaltyMaterial& material,
                                            bool with_force)
-    : dev_(d), capacity_(capacity), gap_(gap), material_(material), count_buf_(d, 1), shape0_(d, capacity),
-      shape1_(d, capacity), point0_(d, capacity), point1_(d, capacity), normal_(d, capacity), offset0_(d, capacity),
-      offset1_(d, capacity), thickness0_(d, capacity), thickness1_(d, capacity), ke_(d, capacity), kd_(d, capacity),
-      kf_(d, capacity), ka_(d, capacity), mu_(d, capacity), force_(d, with_force ? capacity : 0) {
+    : gap_(gap), material_(material), record_(d, capacity < 1 ? 0 : capacity, with_force) {
   if (capacity < 1) throw std::invalid_argument("GroundContactFixture: capacity must be >= 1");
   if (!(gap >= 0)) throw std::invalid_argument("GroundContactFixture: gap must be >= 0 m");
-  int zero = 0;
-  count_buf_.copy_from_host(&zero);
+  record_.clear();
 }
 
 void GroundContactFixture::generate(const Model& m, const State& s) {
@@ -74,40 +70,27 @@ void GroundContactFixture::generate(const Model& m, const State& s) {
     }
   }
   int n = int(s0.size());
-  if (n > capacity_)
+  if (n > record_.rigid_contact_max)
     throw std::runtime_error("GroundContactFixture: " + std::to_string(n) + " records needed, capacity " +
-                             std::to_string(capacity_));
+                             std::to_string(record_.rigid_contact_max));
+  record_.model = &m;
   count_ = n;
-  count_buf_.copy_from_host(&count_);
+  record_.rigid_contact_count.copy_from_host(&count_);
   std::vector<real> ke(n, material_.ke), kd(n, material_.kd), kf(n, material_.kf), ka(n, material_.ka),
-      mu(n, material_.mu);
+      mu(n, material_.mu), zero(n, 0);
+  const Device dev = record_.device;
   auto put = [&](auto& buf, const auto& host) {
-    if (n > 0) device_copy(buf.data(), dev_, host.data(), Device::cpu, sizeof(host[0]) * n);
+    if (n > 0) device_copy(buf.data(), dev, host.data(), Device::cpu, sizeof(host[0]) * n);
   };
-  put(shape0_, s0); put(shape1_, s1); put(point0_, p0); put(point1_, p1); put(normal_, nrm);
-  put(offset0_, o0); put(offset1_, o1); put(thickness0_, t0); put(thickness1_, t1);
-  put(ke_, ke); put(kd_, kd); put(kf_, kf); put(ka_, ka); put(mu_, mu);
-}
-
-PenaltyContactsView GroundContactFixture::view() {
-  PenaltyContactsView v;
-  v.rigid_contact_count = count_buf_.view();
-  v.rigid_contact_shape0 = shape0_.view();
-  v.rigid_contact_shape1 = shape1_.view();
-  v.rigid_contact_point0 = point0_.view();
-  v.rigid_contact_point1 = point1_.view();
-  v.rigid_contact_normal = normal_.view();
-  v.rigid_contact_offset0 = offset0_.view();
-  v.rigid_contact_offset1 = offset1_.view();
-  v.rigid_contact_thickness0 = thickness0_.view();
-  v.rigid_contact_thickness1 = thickness1_.view();
-  v.rigid_contact_ke = ke_.view();
-  v.rigid_contact_kd = kd_.view();
-  v.rigid_contact_kf = kf_.view();
-  v.rigid_contact_ka = ka_.view();
-  v.rigid_contact_mu = mu_.view();
-  v.force = force_.view();
-  return v;
+  put(record_.rigid_contact_shape0, s0); put(record_.rigid_contact_shape1, s1);
+  put(record_.rigid_contact_point0, p0); put(record_.rigid_contact_point1, p1);
+  put(record_.rigid_contact_normal, nrm);
+  put(record_.rigid_contact_offset0, o0); put(record_.rigid_contact_offset1, o1);
+  put(record_.rigid_contact_margin0, t0); put(record_.rigid_contact_margin1, t1);
+  put(record_.rigid_contact_ke, ke); put(record_.rigid_contact_kd, kd); put(record_.rigid_contact_kf, kf);
+  put(record_.rigid_contact_ka, ka); put(record_.rigid_contact_mu, mu);
+  put(record_.rigid_contact_mu_torsional, zero); put(record_.rigid_contact_mu_rolling, zero);
+  put(record_.rigid_contact_restitution, zero);
 }
 
 }  // namespace impulse

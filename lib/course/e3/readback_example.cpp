@@ -3,6 +3,7 @@
 #include "e1/model.h"
 #include "e3/collision/collision_pipeline.h"
 #include "e3/collision/model_collision.h"
+#include "e3/contacts/contact_materials.h"
 #include "e3/observe/sensor_contact.h"
 #include "e3/solvers/xpbd/solver_xpbd.h"
 
@@ -29,8 +30,7 @@ ReadbackObservation run_readback_example(const ReadbackExampleOptions& o) {
   SensorContact sensor(m, attributes, {body});
   obs.stages.push_back("request");
   // 2. the record, sized explicitly, with force storage because it was requested
-  Contacts contacts(m.device, pipeline.rigid_contact_max(), attributes.force);
-  XpbdContactInput input(m, cm, contacts);
+  Contacts contacts(m, pipeline.rigid_contact_max(), attributes.force);
   obs.stages.push_back("create");
   State s0 = m.state(), s1 = m.state();
   Control control = m.control();
@@ -38,12 +38,12 @@ ReadbackObservation run_readback_example(const ReadbackExampleOptions& o) {
   solver.enable_restitution = false;
   // 3. collide on the input state, 4. refuse an incomplete record before solving
   pipeline.collide(s0.body_q.view(), contacts);
-  input.update();
+  fill_contact_materials(cm, SolverPath::xpbd, contacts);
   obs.stages.push_back("collide");
   obs.count = contacts.checked_count();
   obs.stages.push_back("overflow-check");
   // 5. one step, 6. the readback of that step
-  ContactsView v = input.view();
+  ContactsView v = contacts.view();
   solver.step(s0, s1, control, &v, o.dt);
   obs.stages.push_back("step");
   solver.update_contacts(v);

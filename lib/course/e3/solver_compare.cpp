@@ -6,6 +6,7 @@
 #include "e1/integrator.h"
 #include "e3/collision/collision_pipeline.h"
 #include "e3/collision/model_collision.h"
+#include "e3/contacts/contact_materials.h"
 #include "e3/solvers/generalized/solver_featherstone.h"
 #include "e3/solvers/padmm/solver_padmm.h"
 #include "e3/solvers/penalty/solver_semi_implicit.h"
@@ -60,7 +61,6 @@ const std::vector<SolverSummaryRow>& solver_summary_table() {
 
 struct AnySolver::Impl {
   std::unique_ptr<SolverXPBD> xpbd;
-  Buffer<real> zeros;  // torsional/rolling friction and restitution of the XPBD view (rigid_contact_max)
   std::unique_ptr<SolverSemiImplicit> semi;
   std::unique_ptr<SolverFeatherstone> fs;
   std::unique_ptr<SolverPADMM> padmm;
@@ -80,60 +80,21 @@ AnySolver::AnySolver(SolverKind kind, Model& model) : kind_(kind), impl_(std::ma
 }
 AnySolver::~AnySolver() = default;
 
-namespace {
-
-// The same record seen through SolverXPBD's ContactsView (field for field; the extra XPBD fields zero).
-ContactsView xpbd_view(const Model& m, const PenaltyContactsView& p, Buffer<real>& zeros) {
-  if (zeros.size() != p.rigid_contact_max()) {
-    std::vector<real> z(static_cast<std::size_t>(p.rigid_contact_max()), 0);
-    zeros = Buffer<real>(m.device, z);
-  }
-  ContactsView v;
-  v.model = &m;
-  v.rigid_contact_max = int(p.rigid_contact_max());
-  v.rigid_contact_count = p.rigid_contact_count;
-  v.rigid_contact_shape0 = p.rigid_contact_shape0;
-  v.rigid_contact_shape1 = p.rigid_contact_shape1;
-  v.rigid_contact_point0 = p.rigid_contact_point0;
-  v.rigid_contact_point1 = p.rigid_contact_point1;
-  v.rigid_contact_offset0 = p.rigid_contact_offset0;
-  v.rigid_contact_offset1 = p.rigid_contact_offset1;
-  v.rigid_contact_normal = p.rigid_contact_normal;
-  v.rigid_contact_thickness0 = p.rigid_contact_thickness0;
-  v.rigid_contact_thickness1 = p.rigid_contact_thickness1;
-  v.rigid_contact_mu = p.rigid_contact_mu;
-  v.rigid_contact_mu_torsional = zeros.view();
-  v.rigid_contact_mu_rolling = zeros.view();
-  v.rigid_contact_restitution = zeros.view();
-  v.force = p.force;
-  return v;
-}
-
-}  // namespace
-
-void AnySolver::step(const State& in, State& out, const Control& c, const PenaltyContactsView* contacts, real dt) {
-  if (impl_->xpbd) {
-    if (contacts) {
-      ContactsView v = xpbd_view(*impl_->model, *contacts, impl_->zeros);
-      impl_->xpbd->step(in, out, c, &v, dt);
-    } else {
-      impl_->xpbd->step(in, out, c, nullptr, dt);
-    }
-  }
+void AnySolver::step(const State& in, State& out, const Control& c, const ContactsView* contacts, real dt) {
+  if (impl_->xpbd) impl_->xpbd->step(in, out, c, contacts, dt);
   if (impl_->semi) impl_->semi->step(in, out, c, contacts, dt);
   if (impl_->fs) impl_->fs->step(in, out, c, contacts, dt);
   if (impl_->padmm) impl_->padmm->step(in, out, c, contacts, dt);
   if (impl_->vbd) impl_->vbd->step(in, out, c, contacts, dt);
 }
 
-std::vector<vec3> AnySolver::contact_forces_on_body0(PenaltyContactsView& contacts, const State& after, real dt) {
+std::vector<vec3> AnySolver::contact_forces_on_body0(ContactsView& contacts, const State& after, real dt) {
   std::vector<vec3> f;
   if (impl_->xpbd) {
-    ContactsView v = xpbd_view(*impl_->model, contacts, impl_->zeros);
-    impl_->xpbd->update_contacts(v);
+    impl_->xpbd->update_contacts(contacts);
     std::vector<spatial_vector> w(static_cast<std::size_t>(contacts.force.size));
     if (!w.empty()) device_copy(w.data(), Device::cpu, contacts.force.data, impl_->model->device, sizeof(w[0]) * w.size());
-    for (int i = 0; i < contact_count(v); ++i) f.push_back(w[i].lin);
+    for (int i = 0; i < contact_count(contacts); ++i) f.push_back(w[i].lin);
   }
   if (impl_->semi) impl_->semi->update_contacts(contacts);
   if (impl_->fs) impl_->fs->update_contacts(contacts);
@@ -166,14 +127,16 @@ std::vector<GroundSample> simulate_ground_scene(SolverKind kind, Model& model, S
   options.material.kf = material.kf;
   options.material.ka = material.ka;
   options.material.mu = material.mu;
+  options.material.mu_torsional = 0;  // as the fixture: no torsional or rolling friction, no restitution
+  options.material.mu_rolling = 0;
+  options.material.restitution = 0;
   const bool pipe = source == GroundContactSource::pipeline;
   CollisionModel collision = pipe ? collision_model_from(model, options) : CollisionModel{};
   std::unique_ptr<CollisionPipeline> pipeline = pipe ? std::make_unique<CollisionPipeline>(collision) : nullptr;
   Contacts contacts = pipe ? pipeline->contacts() : Contacts(model.device, 0);
-  std::unique_ptr<PenaltyContactInput> input =
-      pipe ? std::make_unique<PenaltyContactInput>(model, collision, contacts,
-                                                   kind == SolverKind::vbd ? SolverPath::vbd : SolverPath::semi_implicit)
-           : nullptr;
+  const SolverPath path = kind == SolverKind::xpbd  ? SolverPath::xpbd
+                          : kind == SolverKind::vbd ? SolverPath::vbd
+                                                    : SolverPath::semi_implicit;
   std::vector<GroundSample> out;
   auto sample = [&](real t) {
     transform X = state.body_q.to_host()[0];
@@ -182,11 +145,11 @@ std::vector<GroundSample> simulate_ground_scene(SolverKind kind, Model& model, S
   };
   sample(0);
   for (int i = 1; i <= steps; ++i) {
-    PenaltyContactsView v;
+    ContactsView v;
     if (pipe) {
       pipeline->collide(state.body_q.view(), contacts);
-      input->update();
-      v = input->view();
+      fill_contact_materials(collision, path, contacts);
+      v = contacts.view();
     } else {
       fx.generate(model, state);
       v = fx.view();

@@ -33,8 +33,7 @@ struct SolverSummaryRow {
 };
 const std::vector<SolverSummaryRow>& solver_summary_table();
 
-/// Any of the five solvers behind one step call. SolverXPBD reads the same record through its
-/// ContactsView (zero torsional/rolling friction and restitution). contact_forces_on_body0 gives
+/// Any of the five solvers behind one step call, each on the same ContactsView. contact_forces_on_body0 gives
 /// forces on body0 (the Contacts.force convention) where the solver has a producer and throws where
 /// it has none.
 class AnySolver {
@@ -42,11 +41,11 @@ class AnySolver {
   AnySolver(SolverKind kind, Model& model);
   ~AnySolver();
   SolverKind kind() const { return kind_; }
-  void step(const State& in, State& out, const Control& control, const PenaltyContactsView* contacts, real dt);
+  void step(const State& in, State& out, const Control& control, const ContactsView* contacts, real dt);
   /// Per-contact average force on body0 [N], world, after the last step (XPBD, PADMM:
   /// update_contacts; VBD: minus collect_rigid_contact_forces); throws UpdateContactsNotImplemented
   /// otherwise.
-  std::vector<vec3> contact_forces_on_body0(PenaltyContactsView& contacts, const State& after, real dt);
+  std::vector<vec3> contact_forces_on_body0(ContactsView& contacts, const State& after, real dt);
 
  private:
   struct Impl;
@@ -64,13 +63,14 @@ struct GroundSample {
 /// Where simulate_ground_scene takes its contact records from.
 enum class GroundContactSource {
   fixture,   // the analytic ground fixture (penalty_contact_fixture.h), material written per record
-  pipeline,  // collision_model_from + CollisionPipeline + PenaltyContactInput, material on every shape
+  pipeline,  // collision_model_from + CollisionPipeline + fill_contact_materials, material on every shape
 };
 
 /// Steps `steps` times with h [s], regenerating the contact records from the current state before
 /// each step (collide, then step), recording every `every` steps; on_step (optional) sees the state
-/// after each step. With the pipeline every shape gets `material` (so every mix gives it back);
-/// VBD reads the VBD path of PenaltyContactInput, the other solvers the penalty path.
+/// after each step. With the pipeline every shape gets `material` and no torsional or rolling
+/// friction or restitution (so every mix gives the fixture's values back); the record is filled for
+/// the solver's path (XPBD, VBD; the penalty path for SemiImplicit, Featherstone and PADMM).
 std::vector<GroundSample> simulate_ground_scene(SolverKind kind, Model& model, State& state,
                                                 const PenaltyMaterial& material, real h, int steps, int every,
                                                 const std::function<void(const State&)>& on_step = {},

@@ -77,7 +77,7 @@ XpbdWorld::XpbdWorld(const ModelBuilder& builder, int capacity, const FixtureOpt
   state_0 = std::make_unique<State>(model->state());
   state_1 = std::make_unique<State>(model->state());
   control = model->control();
-  contacts = std::make_unique<RigidContacts>(*model, capacity, attributes);
+  contacts = std::make_unique<Contacts>(*model, capacity, attributes.force);
   solver = std::make_unique<SolverXPBD>(*model, iterations);
 }
 

@@ -8,7 +8,7 @@
 
 #include "e1/model.h"
 #include "course/e3/contact_fixture.h"
-#include "e3/contacts/contacts_view.h"
+#include "e3/contacts/contacts.h"
 #include "e3/observe/sensor_contact.h"
 #include "e3/solvers/xpbd/solver_xpbd.h"
 
@@ -38,7 +38,7 @@ class XpbdWorld {
   ContactAttributes attributes;
   std::unique_ptr<State> state_0, state_1;
   Control control;
-  std::unique_ptr<RigidContacts> contacts;
+  std::unique_ptr<Contacts> contacts;
   std::unique_ptr<SolverXPBD> solver;
   FixtureOptions fixture;
   real t = 0;  // [s] the caller's clock

@@ -30,7 +30,10 @@ struct BvhNode {
   int count = 0;  // leaf: number of triangles; 0 for an inner node
 };
 
+class Model;
+
 struct CollisionModel {
+  const Model* model = nullptr;  // the Model it was built from (collision_model_from); null for a scene-builder model
   Device device = Device::cpu;
   int shape_count = 0;
   int body_count = 0;

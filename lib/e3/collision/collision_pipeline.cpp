@@ -44,7 +44,11 @@ CollisionPipeline::CollisionPipeline(const CollisionModel& model, CollisionPipel
   non_finite_ = Buffer<int>(model.device, model.body_count);
 }
 
-Contacts CollisionPipeline::contacts() const { return Contacts(model_.device, max_, opt_.request_contact_force); }
+Contacts CollisionPipeline::contacts() const {
+  Contacts c(model_.device, max_, opt_.request_contact_force);
+  c.model = model_.model;  // made for the Model the collision model was built from, if any
+  return c;
+}
 
 void CollisionPipeline::reset_matching() { previous_.clear(); }
 

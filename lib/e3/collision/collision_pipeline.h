@@ -59,7 +59,8 @@ class CollisionPipeline {
   /// The pipeline keeps a reference to model, which must outlive it.
   explicit CollisionPipeline(const CollisionModel& model, CollisionPipelineOptions options = {});
 
-  /// A Contacts record sized for this pipeline (rigid_contact_max rows).
+  /// A Contacts record sized for this pipeline (rigid_contact_max rows), made for the Model the
+  /// collision model was built from (none for a scene-builder model).
   Contacts contacts() const;
 
   /// Runs every stage on the poses it is given (not on any solver's post-step state).

@@ -40,83 +40,9 @@ CollisionModel collision_model_from(const Model& m, const ModelCollisionOptions&
   std::vector<int> parent = m.joint_parent.to_host(), child = m.joint_child.to_host();
   for (int j = 0; j < m.joint_count; ++j)
     if (parent[j] >= 0) b.add_joint(parent[j], child[j], true);
-  return b.finalize(m.device, o.explicit_pairs);
-}
-
-XpbdContactInput::XpbdContactInput(const Model& model, const CollisionModel& collision, Contacts& contacts)
-    : model_(&model),
-      collision_(&collision),
-      contacts_(&contacts),
-      mu_(contacts.device, contacts.rigid_contact_max),
-      mu_torsional_(contacts.device, contacts.rigid_contact_max),
-      mu_rolling_(contacts.device, contacts.rigid_contact_max),
-      restitution_(contacts.device, contacts.rigid_contact_max) {
-  if (collision.shape_count != model.shape_count)
-    throw std::invalid_argument("XpbdContactInput: the collision model has " + std::to_string(collision.shape_count) +
-                                " shapes, the Model " + std::to_string(model.shape_count));
-}
-
-namespace {
-
-// The fields a solver's contact view reads straight from the pipeline's record (geometry, counts
-// and the force output); ContactsView and PenaltyContactsView name them alike.
-template <class SolverView>
-void set_record_fields(Contacts& c, SolverView& v) {
-  v.rigid_contact_count = c.rigid_contact_count.view();
-  v.rigid_contact_shape0 = c.rigid_contact_shape0.view();
-  v.rigid_contact_shape1 = c.rigid_contact_shape1.view();
-  v.rigid_contact_point0 = c.rigid_contact_point0.view();
-  v.rigid_contact_point1 = c.rigid_contact_point1.view();
-  v.rigid_contact_normal = c.rigid_contact_normal.view();
-  v.rigid_contact_offset0 = c.rigid_contact_offset0.view();
-  v.rigid_contact_offset1 = c.rigid_contact_offset1.view();
-  v.rigid_contact_thickness0 = c.rigid_contact_margin0.view();
-  v.rigid_contact_thickness1 = c.rigid_contact_margin1.view();
-  v.force = c.force.view();
-}
-
-}  // namespace
-
-ContactsView XpbdContactInput::view() {
-  Contacts& c = *contacts_;
-  ContactsView v;
-  v.model = model_;
-  v.rigid_contact_max = c.rigid_contact_max;
-  set_record_fields(c, v);
-  v.rigid_contact_mu = mu_.view();
-  v.rigid_contact_mu_torsional = mu_torsional_.view();
-  v.rigid_contact_mu_rolling = mu_rolling_.view();
-  v.rigid_contact_restitution = restitution_.view();
-  return v;
-}
-
-PenaltyContactInput::PenaltyContactInput(const Model& model, const CollisionModel& collision, Contacts& contacts,
-                                         SolverPath path)
-    : collision_(&collision),
-      contacts_(&contacts),
-      path_(path),
-      ke_(contacts.device, contacts.rigid_contact_max),
-      kd_(contacts.device, contacts.rigid_contact_max),
-      kf_(contacts.device, contacts.rigid_contact_max),
-      ka_(contacts.device, contacts.rigid_contact_max),
-      mu_(contacts.device, contacts.rigid_contact_max) {
-  if (path != SolverPath::semi_implicit && path != SolverPath::featherstone && path != SolverPath::vbd)
-    throw std::invalid_argument("PenaltyContactInput: the path must be semi_implicit, featherstone or vbd");
-  if (collision.shape_count != model.shape_count)
-    throw std::invalid_argument("PenaltyContactInput: the collision model has " + std::to_string(collision.shape_count) +
-                                " shapes, the Model " + std::to_string(model.shape_count));
-}
-
-PenaltyContactsView PenaltyContactInput::view() {
-  Contacts& c = *contacts_;
-  PenaltyContactsView v;
-  set_record_fields(c, v);
-  v.rigid_contact_ke = ke_.view();
-  v.rigid_contact_kd = kd_.view();
-  v.rigid_contact_kf = kf_.view();
-  v.rigid_contact_ka = ka_.view();
-  v.rigid_contact_mu = mu_.view();
-  return v;
+  CollisionModel cm = b.finalize(m.device, o.explicit_pairs);
+  cm.model = &m;
+  return cm;
 }
 
 }  // namespace impulse

@@ -1,11 +1,19 @@
-// The Contacts record: allocation, clear, and the overflow-checked readers.
+// The Contacts record: allocation, its view, clear, and the overflow-checked readers.
 #include "e3/contacts/contacts.h"
 
 #include <stdexcept>
 
+#include "e1/model.h"
 #include "e3/collision/collision_kernels.h"
 
 namespace impulse {
+
+void request_contact_attributes(ContactAttributes& attributes, const std::string& name) {
+  if (name != "force")
+    throw std::invalid_argument("request_contact_attributes: unknown contact attribute '" + name +
+                                "' (only \"force\" exists)");
+  attributes.force = true;
+}
 
 Contacts::Contacts(Device d, int max, bool request_force) : device(d), rigid_contact_max(max) {
   if (max < 0)
@@ -24,7 +32,67 @@ Contacts::Contacts(Device d, int max, bool request_force) : device(d), rigid_con
   rigid_contact_damping = Buffer<real>(d, max);
   rigid_contact_friction = Buffer<real>(d, max);
   rigid_contact_match_index = Buffer<int>(d, max);
-  if (request_force) force = Buffer<spatial_vector>(d, max);
+  rigid_contact_mu = Buffer<real>(d, max);
+  rigid_contact_mu_torsional = Buffer<real>(d, max);
+  rigid_contact_mu_rolling = Buffer<real>(d, max);
+  rigid_contact_restitution = Buffer<real>(d, max);
+  rigid_contact_ke = Buffer<real>(d, max);
+  rigid_contact_kd = Buffer<real>(d, max);
+  rigid_contact_kf = Buffer<real>(d, max);
+  rigid_contact_ka = Buffer<real>(d, max);
+  if (request_force) force = Buffer<spatial_vector>(d, std::vector<spatial_vector>(std::size_t(max)));
+}
+
+Contacts::Contacts(const Model& m, int max, bool request_force) : Contacts(m.device, max, request_force) {
+  model = &m;
+}
+
+ContactsView Contacts::view() {
+  ContactsView v;
+  v.model = model;
+  v.device = device;
+  v.rigid_contact_max = rigid_contact_max;
+  v.rigid_contact_count = rigid_contact_count.view();
+  v.rigid_contact_shape0 = rigid_contact_shape0.view();
+  v.rigid_contact_shape1 = rigid_contact_shape1.view();
+  v.rigid_contact_point0 = rigid_contact_point0.view();
+  v.rigid_contact_point1 = rigid_contact_point1.view();
+  v.rigid_contact_offset0 = rigid_contact_offset0.view();
+  v.rigid_contact_offset1 = rigid_contact_offset1.view();
+  v.rigid_contact_normal = rigid_contact_normal.view();
+  v.rigid_contact_margin0 = rigid_contact_margin0.view();
+  v.rigid_contact_margin1 = rigid_contact_margin1.view();
+  v.rigid_contact_mu = rigid_contact_mu.view();
+  v.rigid_contact_mu_torsional = rigid_contact_mu_torsional.view();
+  v.rigid_contact_mu_rolling = rigid_contact_mu_rolling.view();
+  v.rigid_contact_restitution = rigid_contact_restitution.view();
+  v.rigid_contact_ke = rigid_contact_ke.view();
+  v.rigid_contact_kd = rigid_contact_kd.view();
+  v.rigid_contact_kf = rigid_contact_kf.view();
+  v.rigid_contact_ka = rigid_contact_ka.view();
+  v.force = force.view();
+  return v;
+}
+
+int contact_count(const ContactsView& c) {
+  if (c.rigid_contact_count.size != 1)
+    throw std::invalid_argument("ContactsView: rigid_contact_count must be a one-element array (got " +
+                                std::to_string(c.rigid_contact_count.size) + ")");
+  int n = 0;
+  device_copy(&n, Device::cpu, c.rigid_contact_count.data, c.device, sizeof(int));
+  return n;
+}
+
+int checked_contact_count(const ContactsView& c, const Model& model, const char* who) {
+  if (c.model != &model)
+    throw std::invalid_argument(std::string(who) +
+                                ": the contact record was made for another Model (a foreign record)");
+  const int n = contact_count(c);
+  if (n < 0 || n > c.rigid_contact_max)
+    throw std::invalid_argument(std::string(who) + ": contact record overflowed (count " + std::to_string(n) +
+                                " > rigid_contact_max " + std::to_string(c.rigid_contact_max) +
+                                "): the record is incomplete");
+  return n;
 }
 
 void Contacts::clear() {

@@ -1,4 +1,6 @@
-// The Contacts record (course E3 §2, the record table) and the functions that read it.
+// The Contacts record (course E3 §2, the record table) and the functions that read it: the one
+// record that the collision pipeline and the test fixtures write and every solver reads (through
+// its ContactsView, contacts_view.h).
 //
 // Field names are Newton's. Rows [0, rigid_contact_count) are valid; rows beyond it may hold stale
 // data (clear() resets only the count, E3.2-clear). The writer takes a slot by counting first and
@@ -13,16 +15,33 @@
 #include "core/buffer.h"
 #include "core/math.h"
 #include "core/spatial.h"
+#include "e3/contacts/contacts_view.h"
 
 namespace impulse {
 
 struct CollisionModel;
+class Model;
+
+/// Which optional per-contact attributes a record allocates. Stands in for the request table that
+/// Newton keeps on the Model (model.request_contact_attributes("force")): a record reads it when it
+/// is constructed, so a request made afterwards does not reach an existing record.
+struct ContactAttributes {
+  bool force = false;
+};
+
+/// @formula E3.8-xpbd-force-lifecycle  Request an optional contact attribute before the record is made.
+/// Only "force" exists; any other name throws std::invalid_argument naming it.
+void request_contact_attributes(ContactAttributes& attributes, const std::string& name);
 
 struct Contacts {
-  /// Allocates rows for rigid_contact_max contacts on device d. request_force allocates the
-  /// optional force array up front (E3.2-field-force); a negative capacity is an error.
+  /// Allocates rows for rigid_contact_max contacts on device d, for no particular Model (a record of
+  /// the collision stages alone). request_force allocates the optional force array up front
+  /// (E3.2-field-force); a negative capacity is an error.
   Contacts(Device d, int rigid_contact_max, bool request_force = false);
+  /// The same on the Model's device, made for that Model (a solver refuses a record made for another).
+  Contacts(const Model& model, int rigid_contact_max, bool request_force = false);
 
+  const Model* model = nullptr;                // the Model the record was made for; null for none
   Device device = Device::cpu;
   int rigid_contact_max = 0;                   // capacity [rows]
 
@@ -40,9 +59,23 @@ struct Contacts {
   Buffer<real> rigid_contact_damping;          // per-contact damping override, 0 = unset [N s/m]
   Buffer<real> rigid_contact_friction;         // per-contact friction scale, 0 = unset [-]
   Buffer<int> rigid_contact_match_index;       // matching: row of the same contact last frame, -1 (rigid_contact_max)
-  Buffer<spatial_vector> force;                // optional (f [N], tau [N m]); empty unless requested
+  // Per-row materials, the two shapes' materials combined for one solver path (E3 §3), written by
+  // fill_contact_materials (contact_materials.h) after each collide, or by a fixture. Every column is
+  // allocated; a path writes its own and leaves the others as they were.
+  Buffer<real> rigid_contact_mu;               // friction coefficient, every path [-]
+  Buffer<real> rigid_contact_mu_torsional;     // torsional friction, XPBD [m]
+  Buffer<real> rigid_contact_mu_rolling;       // rolling friction, XPBD [m]
+  Buffer<real> rigid_contact_restitution;      // restitution, XPBD [-]
+  Buffer<real> rigid_contact_ke;               // normal stiffness, penalty and VBD [N/m]
+  Buffer<real> rigid_contact_kd;               // normal damping, penalty and VBD [N s/m]
+  Buffer<real> rigid_contact_kf;               // friction stiffness, penalty [N s/m]
+  Buffer<real> rigid_contact_ka;               // adhesion distance, penalty [m]
+  Buffer<spatial_vector> force;                // optional (f [N], tau [N m]) of body1 on body0; empty unless requested
 
   bool has_force() const { return force.size() > 0; }
+
+  /// The view every solver takes: the arrays above, with the record's Model, device and capacity.
+  ContactsView view();
 
   /// @formula E3.2-clear  Resets the count only; the rows keep whatever they held (course E3 §2).
   void clear();

@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "e1/model.h"
-#include "e3/contacts/contacts_view.h"
+#include "e3/contacts/contacts.h"
 
 namespace impulse {
 

@@ -1,5 +1,5 @@
 // The penalty solvers on the real collision pipeline: collision_model_from -> CollisionPipeline::
-// collide -> Contacts -> PenaltyContactInput (lib/e3/collision/model_collision.h) -> SolverSemiImplicit /
+// collide -> Contacts -> fill_contact_materials (lib/e3/contacts/contact_materials.h) -> SolverSemiImplicit /
 // SolverFeatherstone / SolverVBD::step, checked against the penalty law's rest depth and against
 // the analytic ground fixture on the same scene.
 #include <gtest/gtest.h>
@@ -12,8 +12,10 @@
 #include "e1/model.h"
 #include "e3/collision/collision_pipeline.h"
 #include "e3/collision/model_collision.h"
+#include "e3/contacts/contact_materials.h"
 #include "course/e3/penalty_contact_fixture.h"
 #include "e3/solvers/generalized/solver_featherstone.h"
+#include "e3/solvers/padmm/solver_padmm.h"
 #include "course/e3/solver_fixture_scenes.h"
 #include "e3/solvers/penalty/solver_semi_implicit.h"
 #include "e3/solvers/vbd/vbd_rigid.h"
@@ -33,18 +35,18 @@ const char* kind_name(Kind k) {
 }
 
 // One step function per solver, with the contact view it is given.
-std::function<void(State&, State&, const Control&, const PenaltyContactsView*, real)> make_stepper(Kind k,
+std::function<void(State&, State&, const Control&, const ContactsView*, real)> make_stepper(Kind k,
                                                                                                    const Model& m) {
   if (k == Kind::semi_implicit) {
     auto s = std::make_shared<SolverSemiImplicit>(m);
-    return [s](State& a, State& b, const Control& c, const PenaltyContactsView* v, real h) { s->step(a, b, c, v, h); };
+    return [s](State& a, State& b, const Control& c, const ContactsView* v, real h) { s->step(a, b, c, v, h); };
   }
   if (k == Kind::featherstone) {
     auto s = std::make_shared<SolverFeatherstone>(m);
-    return [s](State& a, State& b, const Control& c, const PenaltyContactsView* v, real h) { s->step(a, b, c, v, h); };
+    return [s](State& a, State& b, const Control& c, const ContactsView* v, real h) { s->step(a, b, c, v, h); };
   }
   auto s = std::make_shared<SolverVBD>(m);
-  return [s](State& a, State& b, const Control& c, const PenaltyContactsView* v, real h) { s->step(a, b, c, v, h); };
+  return [s](State& a, State& b, const Control& c, const ContactsView* v, real h) { s->step(a, b, c, v, h); };
 }
 
 struct Rest {
@@ -60,7 +62,7 @@ Rest drop_cube(Kind k, bool fixture, real h, Device d = Device::cpu) {
   CollisionModel cm = collision_model_from(m);
   CollisionPipeline pipeline(cm);
   Contacts contacts = pipeline.contacts();
-  PenaltyContactInput input(m, cm, contacts, k == Kind::vbd ? SolverPath::vbd : SolverPath::semi_implicit);
+  const SolverPath path = k == Kind::vbd ? SolverPath::vbd : SolverPath::semi_implicit;
   const ShapeMaterial mat;  // the defaults collision_model_from gave both shapes
   GroundContactFixture fx(m.device, 16, 0.01, PenaltyMaterial{mat.ke, mat.kd, mat.kf, mat.ka, mat.mu});
   auto step = make_stepper(k, m);
@@ -68,14 +70,14 @@ Rest drop_cube(Kind k, bool fixture, real h, Device d = Device::cpu) {
   Control c = m.control();
   const int n = int(1.5 / h);
   for (int i = 0; i < n; ++i) {
-    PenaltyContactsView v;
+    ContactsView v;
     if (fixture) {
       fx.generate(m, s0);
       v = fx.view();
     } else {
       pipeline.collide(s0.body_q.view(), contacts);
-      input.update();
-      v = input.view();
+      fill_contact_materials(cm, path, contacts);
+      v = contacts.view();
     }
     step(s0, s1, c, &v, h);
     std::swap(s0, s1);
@@ -111,7 +113,7 @@ TEST(E3_6_shared_penalty_kernel, SimCubeRestsAtPenaltyDepthThroughThePipeline) {
   }
 }
 
-// The adapter's per-row material: penalty_mix with the record's per-contact overrides (0 = unset)
+// The record's per-row material: penalty_mix with the record's per-contact overrides (0 = unset)
 // on the SemiImplicit/Featherstone path, vbd_mix without overrides on the VBD path.
 TEST(E3_3_penalty_mix, SimPipelineRowsTakeTheMixAndTheOverrides) {
   Model m = ground_box_model(1, {kHalf, kHalf, kHalf}, {0, 0, kHalf - 0.001});
@@ -130,34 +132,67 @@ TEST(E3_3_penalty_mix, SimPipelineRowsTakeTheMixAndTheOverrides) {
   std::vector<real> stiffness = contacts.rigid_contact_stiffness.to_host();
   stiffness[0] = 7e3;  // a per-contact override on row 0 only
   contacts.rigid_contact_stiffness.copy_from_host(stiffness.data());
-  PenaltyContactInput penalty(m, cm, contacts), vbd(m, cm, contacts, SolverPath::vbd);
-  penalty.update();
-  vbd.update();
-  PenaltyContactsView pv = penalty.view(), vv = vbd.view();
-  auto ke_p = view_to_host(pv.rigid_contact_ke, m.device, n), mu_p = view_to_host(pv.rigid_contact_mu, m.device, n);
-  auto ke_v = view_to_host(vv.rigid_contact_ke, m.device, n), mu_v = view_to_host(vv.rigid_contact_mu, m.device, n);
+  fill_contact_materials(cm, SolverPath::semi_implicit, contacts);
+  auto ke_p = contacts.rigid_contact_ke.to_host(), mu_p = contacts.rigid_contact_mu.to_host();
+  fill_contact_materials(cm, SolverPath::vbd, contacts);
+  auto ke_v = contacts.rigid_contact_ke.to_host(), mu_v = contacts.rigid_contact_mu.to_host();
   EXPECT_EQ(ke_p[0], 7e3);
   EXPECT_EQ(ke_p[1], 2e3);
   EXPECT_EQ(mu_p[1], 0.625);
   EXPECT_EQ(ke_v[0], 2e3);  // VBD ignores the override
   EXPECT_EQ(mu_v[1], 0.5);  // sqrt(0.25 x 1)
-  EXPECT_THROW(PenaltyContactInput(m, cm, contacts, SolverPath::xpbd), std::invalid_argument);
+  EXPECT_THROW(fill_contact_materials(cm, SolverPath::mujoco, contacts), std::invalid_argument);
+  Contacts foreign(m.device, pipeline.rigid_contact_max());  // made for no Model
+  EXPECT_THROW(fill_contact_materials(cm, SolverPath::vbd, foreign), std::invalid_argument);
 }
 
-// An overflowed record is refused before any solver reads rows that were never written.
-TEST(E3_2_overflow_policy, PenaltyContactInputRefusesAnOverflowedRecord) {
+// An overflowed record is filled up to its capacity and refused by every penalty solver before it
+// reads rows that were never written.
+TEST(E3_2_overflow_policy, PenaltySolversRefuseAnOverflowedRecord) {
   Model m = ground_box_model(1, {kHalf, kHalf, kHalf}, {0, 0, kHalf - 0.001});
   CollisionModel cm = collision_model_from(m);
   CollisionPipeline pipeline(cm);
-  Contacts small(m.device, 2);
+  Contacts small(m, 2);
   pipeline.collide(m.body_q.view(), small);
   ASSERT_TRUE(small.overflowed());
-  PenaltyContactInput input(m, cm, small);
-  EXPECT_THROW(input.update(), std::runtime_error);
+  State s0 = m.state(), s1 = m.state();
+  Control c = m.control();
+  for (Kind k : {Kind::semi_implicit, Kind::featherstone, Kind::vbd}) {
+    fill_contact_materials(cm, k == Kind::vbd ? SolverPath::vbd : SolverPath::semi_implicit, small);
+    ContactsView v = small.view();
+    EXPECT_THROW(make_stepper(k, m)(s0, s1, c, &v, 1e-3), std::invalid_argument) << kind_name(k);
+  }
+  ContactsView v = small.view();
+  SolverPADMM padmm(m);
+  EXPECT_THROW(padmm.step(s0, s1, c, &v, 1e-3), std::invalid_argument);
+}
+
+// The one record knows the Model it was made for; every solver refuses a record of another Model
+// (SolverXPBD's refusal is checked with its other bad input, solver_xpbd_test.cpp).
+TEST(ContactsView, PenaltySolversRefuseAForeignRecord) {
+  Model m = ground_box_model(1, {kHalf, kHalf, kHalf}, {0, 0, kHalf - 0.001});
+  Model other = ground_box_model(1, {kHalf, kHalf, kHalf}, {0, 0, kHalf - 0.001});
+  CollisionModel cm = collision_model_from(other);
+  CollisionPipeline pipeline(cm);
+  Contacts foreign = pipeline.contacts();
+  pipeline.collide(other.body_q.view(), foreign);
+  State s0 = m.state(), s1 = m.state();
+  Control c = m.control();
+  for (Kind k : {Kind::semi_implicit, Kind::featherstone, Kind::vbd}) {
+    fill_contact_materials(cm, k == Kind::vbd ? SolverPath::vbd : SolverPath::semi_implicit, foreign);
+    ContactsView v = foreign.view();
+    EXPECT_THROW(make_stepper(k, m)(s0, s1, c, &v, 1e-3), std::invalid_argument) << kind_name(k);
+    State o0 = other.state(), o1 = other.state();
+    Control oc = other.control();
+    make_stepper(k, other)(o0, o1, oc, &v, 1e-3);  // the Model it was made for takes it
+  }
+  ContactsView v = foreign.view();
+  SolverPADMM padmm(m);
+  EXPECT_THROW(padmm.step(s0, s1, c, &v, 1e-3), std::invalid_argument);
 }
 
 
-// The pipeline route on the GPU (collide, PenaltyContactInput::update, SolverSemiImplicit) ends
+// The pipeline route on the GPU (collide, fill_contact_materials, SolverSemiImplicit) ends
 // where the CPU route ends, within rounding (skips without a GPU).
 TEST(E3_6_shared_penalty_kernel, GpuPipelineRouteMatchesCpu) {
   if (!cuda_built() || cuda_device_count() == 0) GTEST_SKIP() << "no CUDA GPU in this build/machine";

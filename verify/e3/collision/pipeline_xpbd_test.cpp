@@ -1,5 +1,5 @@
 // The whole chain on an E1 Model: collision_model_from -> CollisionPipeline::collide -> Contacts ->
-// XpbdContactInput -> SolverXPBD::step -> update_contacts (lib/e3/collision/model_collision.h).
+// fill_contact_materials -> SolverXPBD::step -> update_contacts (lib/e3/collision/model_collision.h).
 #include <gtest/gtest.h>
 #include <rapidcheck/gtest.h>
 
@@ -10,6 +10,7 @@
 #include "e1/model.h"
 #include "e3/collision/collision_pipeline.h"
 #include "e3/collision/model_collision.h"
+#include "e3/contacts/contact_materials.h"
 #include "e3/solvers/xpbd/solver_xpbd.h"
 #include "support/generators.h"
 #include "support/tolerance.h"
@@ -48,8 +49,7 @@ real box_support_force(const Contacts& c, const Model& m) {
 TEST(E3_2_xpbd_activation, SimRestingBoxIsHeldAndTheReadbackCarriesItsWeight) {
   BoxOnGround s(0.2);
   CollisionPipeline pipeline(s.collision);
-  Contacts contacts(s.model.device, pipeline.rigid_contact_max(), /*request_force=*/true);
-  XpbdContactInput input(s.model, s.collision, contacts);
+  Contacts contacts(s.model, pipeline.rigid_contact_max(), /*request_force=*/true);
   SolverXPBD solver(s.model, 4);
   State s0 = s.model.state(), s1 = s.model.state();
   Control c = s.model.control();
@@ -58,8 +58,8 @@ TEST(E3_2_xpbd_activation, SimRestingBoxIsHeldAndTheReadbackCarriesItsWeight) {
   int contact_rows = 0;
   for (int i = 0; i < 480; ++i) {  // 2 s: fall 0.175 m, settle
     pipeline.collide(s0.body_q.view(), contacts);
-    input.update();
-    ContactsView v = input.view();
+    fill_contact_materials(s.collision, SolverPath::xpbd, contacts);
+    ContactsView v = contacts.view();
     solver.step(s0, s1, c, &v, h);
     solver.update_contacts(v);
     support = box_support_force(contacts, s.model);
@@ -86,14 +86,13 @@ TEST(E3_2_xpbd_activation, SimRecordInsideTheGapDoesNotPush) {
   Model m = b.finalize();
   CollisionModel cm = collision_model_from(m);  // default gap 0.1 m per shape
   CollisionPipeline pipeline(cm);
-  Contacts contacts(m.device, pipeline.rigid_contact_max(), true);
-  XpbdContactInput input(m, cm, contacts);
+  Contacts contacts(m, pipeline.rigid_contact_max(), true);
   State s0 = m.state(), s1 = m.state(), p1 = m.state();
   Control c = m.control();
   pipeline.collide(s0.body_q.view(), contacts);
-  input.update();
+  fill_contact_materials(cm, SolverPath::xpbd, contacts);
   ASSERT_EQ(contacts.checked_count(), 1);  // d = 0.05 m: separated, but inside the gap
-  ContactsView v = input.view();
+  ContactsView v = contacts.view();
   SolverXPBD solver(m);
   solver.step(s0, s1, c, &v, 0.01);
   SolverRigidPredictor(m).step(s0, p1, c, 0.01);
@@ -103,8 +102,8 @@ TEST(E3_2_xpbd_activation, SimRecordInsideTheGapDoesNotPush) {
   std::vector<transform> sunk{{vec3{0, 0, 0.09}, quat_identity()}};  // 1 cm of penetration
   s0.body_q.copy_from_host(sunk.data());
   pipeline.collide(s0.body_q.view(), contacts);
-  input.update();
-  v = input.view();
+  fill_contact_materials(cm, SolverPath::xpbd, contacts);
+  v = contacts.view();
   solver.step(s0, s1, c, &v, 0.01);
   SolverRigidPredictor(m).step(s0, p1, c, 0.01);
   EXPECT_NE(solver.contact_impulse().to_host()[0].lin.z, 0.0);
@@ -117,16 +116,15 @@ TEST(E3_2_xpbd_activation, SimRecordInsideTheGapDoesNotPush) {
 TEST(E1_1_contacts_sample, ContactsDescribeTheCollidedStateNotTheStepped) {
   BoxOnGround s(0.0);  // the box starts 2.5 cm into the ground
   CollisionPipeline pipeline(s.collision);
-  Contacts contacts(s.model.device, pipeline.rigid_contact_max(), true);
-  XpbdContactInput input(s.model, s.collision, contacts);
+  Contacts contacts(s.model, pipeline.rigid_contact_max(), true);
   State s0 = s.model.state(), s1 = s.model.state();
   Control c = s.model.control();
   pipeline.collide(s0.body_q.view(), contacts);
-  input.update();
+  fill_contact_materials(s.collision, SolverPath::xpbd, contacts);
   auto normals_before = contacts.rigid_contact_normal.to_host();
   auto points_before = contacts.rigid_contact_point0.to_host();
   int n_before = contacts.checked_count();
-  ContactsView v = input.view();
+  ContactsView v = contacts.view();
   SolverXPBD(s.model).step(s0, s1, c, &v, 0.01);
   // the record still describes state_in (E1.7-sample-phase) ...
   EXPECT_EQ(contacts.checked_count(), n_before);
@@ -148,13 +146,12 @@ TEST(E1_1_contacts_sample, ContactsDescribeTheCollidedStateNotTheStepped) {
 TEST(E1_7_sample_phase, CollideAgainForPostStepGeometry) {
   BoxOnGround s(0.0);
   CollisionPipeline pipeline(s.collision);
-  Contacts in(s.model.device, pipeline.rigid_contact_max(), true), out(s.model.device, pipeline.rigid_contact_max());
-  XpbdContactInput input(s.model, s.collision, in);
+  Contacts in(s.model, pipeline.rigid_contact_max(), true), out(s.model, pipeline.rigid_contact_max());
   State s0 = s.model.state(), s1 = s.model.state();
   Control c = s.model.control();
   pipeline.collide(s0.body_q.view(), in);
-  input.update();
-  ContactsView v = input.view();
+  fill_contact_materials(s.collision, SolverPath::xpbd, in);
+  ContactsView v = in.view();
   SolverXPBD solver(s.model);
   solver.step(s0, s1, c, &v, 0.01);
   solver.update_contacts(v);  // the solve's forces come from the solver's observation interface

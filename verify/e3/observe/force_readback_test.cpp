@@ -75,9 +75,9 @@ TEST(E3_8_xpbd_force_lifecycle, SimRequestBeforeTheRecordPopulatesForces) {
   State s0 = m.state(), s1 = m.state();
   Control c = m.control();
   ContactAttributes attributes;
-  RigidContacts early(m, 16, attributes);  // made before the request: no force storage
+  Contacts early(m, 16, attributes.force);  // made before the request: no force storage
   request_contact_attributes(attributes, "force");
-  RigidContacts late(m, 16, attributes);
+  Contacts late(m, 16, attributes.force);
   EXPECT_EQ(early.force.size(), 0);
   EXPECT_EQ(late.force.size(), 16);
   SolverXPBD solver(m);
@@ -97,7 +97,7 @@ TEST(E3_8_update_guards, GoldenEachGuardRaisesAndASameCapacityRecordPasses) {
   Control c = m.control();
   ContactAttributes attributes;
   request_contact_attributes(attributes, "force");
-  RigidContacts a(m, 16, attributes), same(m, 16, attributes), bigger(m, 32, attributes);
+  Contacts a(m, 16, attributes.force), same(m, 16, attributes.force), bigger(m, 32, attributes.force);
   collide_fixture(m, s0, a);
   ContactsView va = a.view(), vs = same.view(), vb = bigger.view();
   SolverXPBD solver(m);
@@ -114,8 +114,8 @@ TEST(E3_8_sensor_order, SimSensorFirstGivesAForceCapableRecord) {
   Model m = demo_box_on_plane().finalize();
   ContactAttributes first, second;
   SensorContact sensor(m, first, {0});
-  RigidContacts good(m, 16, first);
-  RigidContacts bad(m, 16, second);
+  Contacts good(m, 16, first.force);
+  Contacts bad(m, 16, second.force);
   SensorContact late(m, second, {0});
   EXPECT_EQ(good.force.size(), 16);
   EXPECT_EQ(bad.force.size(), 0);

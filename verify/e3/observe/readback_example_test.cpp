@@ -10,6 +10,7 @@
 #include "e1/spatial_shift.h"
 #include "e3/collision/collision_pipeline.h"
 #include "e3/collision/model_collision.h"
+#include "e3/contacts/contact_materials.h"
 #include "course/e3/readback_example.h"
 #include "e3/solvers/xpbd/solver_xpbd.h"
 #include "support/generators.h"
@@ -149,8 +150,7 @@ TEST(E3_8_four_objects_table, SimBodyFIsAnInputAndContactsForceTheReaction) {
   Model m = b.finalize();
   CollisionModel cm = collision_model_from(m);
   CollisionPipeline pipeline(cm);
-  Contacts contacts(m.device, pipeline.rigid_contact_max(), true);
-  XpbdContactInput input(m, cm, contacts);
+  Contacts contacts(m, pipeline.rigid_contact_max(), true);
   SolverXPBD solver(m, 4);
   State s0 = m.state(), s1 = m.state();
   Control c = m.control();
@@ -160,8 +160,8 @@ TEST(E3_8_four_objects_table, SimBodyFIsAnInputAndContactsForceTheReaction) {
     std::vector<spatial_vector> f{push};
     s0.body_f.copy_from_host(f.data());
     pipeline.collide(s0.body_q.view(), contacts);
-    input.update();
-    ContactsView v = input.view();
+    fill_contact_materials(cm, SolverPath::xpbd, contacts);
+    ContactsView v = contacts.view();
     solver.step(s0, s1, c, &v, 1.0 / 240);
     solver.update_contacts(v);
     EXPECT_EQ(s0.body_f.to_host()[0].lin.z, -5.0);  // the input was not replaced by a reaction

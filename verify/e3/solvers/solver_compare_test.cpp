@@ -68,7 +68,7 @@ TEST(E3_6_summary_table, SimBoxSlidingToRestEverySolver) {
     EXPECT_TRUE(row.built_here);
     GroundContactFixture fx(m.device, 16, 0.01, mat, true);
     fx.generate(m, s);
-    PenaltyContactsView v = fx.view();
+    ContactsView v = fx.view();
     AnySolver solver(k, m);
     State next = m.state();
     Control c = m.control();
@@ -139,7 +139,7 @@ TEST(E3_1_local_linearization, QuaternionsStayUnitUnderEverySolver) {
   }
 }
 
-// The same sliding box with its contacts from the collision pipeline (PenaltyContactInput) instead
+// The same sliding box with its contacts from the collision pipeline (fill_contact_materials) instead
 // of the analytic fixture. Every solver follows the same trajectory on both sources: to 1e-9 m
 // while the box slides flat (the first 0.2 s), and to 1e-6 m in height at rest. The two explicit
 // penalty paths make the box rock (their stiff Huber friction reverses it); the plane route now

@@ -44,7 +44,7 @@ SolverFeatherstone::SolverFeatherstone(const Model& model, int interval, real sm
   if (!(smoothing > 0)) throw std::invalid_argument("SolverFeatherstone: friction_smoothing must be > 0 m/s");
 }
 
-void SolverFeatherstone::assemble_body_forces(const State& s, const PenaltyContactsView* c, View<spatial_vector> out) {
+void SolverFeatherstone::assemble_body_forces(const State& s, const ContactsView* c, View<spatial_vector> out) {
   auto q = s.joint_q.to_host();
   auto qd = s.joint_qd.to_host();
   auto bs = dyn_.fk(q, qd);
@@ -59,15 +59,15 @@ void SolverFeatherstone::assemble_body_forces(const State& s, const PenaltyConta
   auto f = s.body_f.to_host();
   device_copy(out.data, model_->device, f.data(), Device::cpu, sizeof(spatial_vector) * f.size());
   if (!c) return;
-  if (scratch_A_.size() < c->rigid_contact_max()) {
-    scratch_A_ = Buffer<spatial_vector>(model_->device, c->rigid_contact_max());
-    scratch_B_ = Buffer<spatial_vector>(model_->device, c->rigid_contact_max());
+  if (scratch_A_.size() < c->rigid_contact_max) {
+    scratch_A_ = Buffer<spatial_vector>(model_->device, c->rigid_contact_max);
+    scratch_B_ = Buffer<spatial_vector>(model_->device, c->rigid_contact_max);
   }
   apply_penalty_contacts(*model_, fk_q_.view(), fk_qd_.view(), *c, friction_smoothing, scratch_A_.view(),
                          scratch_B_.view(), out);
 }
 
-void SolverFeatherstone::step(const State& in, State& out, const Control& control, const PenaltyContactsView* c,
+void SolverFeatherstone::step(const State& in, State& out, const Control& control, const ContactsView* c,
                               real h) {
   if (&in == &out) throw std::invalid_argument("SolverFeatherstone.step: state_in and state_out must be different States");
   if (!(h > 0)) throw std::invalid_argument("SolverFeatherstone.step: dt must be > 0 s");
@@ -89,7 +89,7 @@ void SolverFeatherstone::step(const State& in, State& out, const Control& contro
   write_state(m, dyn_.integrate_coords(q, v, h), v, out);
 }
 
-void SolverFeatherstone::update_contacts(PenaltyContactsView&) const {
+void SolverFeatherstone::update_contacts(ContactsView&) const {
   throw UpdateContactsNotImplemented("SolverFeatherstone");
 }
 

@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "e3/solvers/generalized/generalized_dynamics.h"
-#include "e3/contacts/penalty_contacts_view.h"
+#include "e3/contacts/contacts_view.h"
 
 namespace impulse {
 
@@ -26,12 +26,12 @@ class SolverFeatherstone {
   int update_mass_matrix_interval;
   real friction_smoothing;  // [m/s]
 
-  void step(const State& state_in, State& state_out, const Control& control, const PenaltyContactsView* contacts,
+  void step(const State& state_in, State& state_out, const Control& control, const ContactsView* contacts,
             real dt);
   /// body_f + penalty contacts evaluated on the FK of state.joint_q/qd (world wrenches at each COM).
-  void assemble_body_forces(const State& state, const PenaltyContactsView* contacts, View<spatial_vector> out);
+  void assemble_body_forces(const State& state, const ContactsView* contacts, View<spatial_vector> out);
   /// Always throws UpdateContactsNotImplemented (the contact kernel writes body forces only).
-  void update_contacts(PenaltyContactsView& contacts) const;
+  void update_contacts(ContactsView& contacts) const;
   /// body_parent_f of the last step: the wrench each body received from its parent joint (world,
   /// at its COM) [N, N m]. Joint wrenches, kept apart from contact forces (there is no per-contact
   /// producer here).

@@ -255,7 +255,7 @@ struct SolverPADMM::StepData {
 };
 
 // The step, stage by stage (Kamino's Euler integration, course E3 §6).
-void SolverPADMM::step(const State& in, State& out, const Control& control, const PenaltyContactsView* contacts,
+void SolverPADMM::step(const State& in, State& out, const Control& control, const ContactsView* contacts,
                        real h) {
   if (&in == &out) throw std::invalid_argument("SolverPADMM.step: state_in and state_out must be different States");
   if (!(h > 0)) throw std::invalid_argument("SolverPADMM.step: dt must be > 0 s");
@@ -318,17 +318,17 @@ void SolverPADMM::build_joint_rows(StepData& s) {
 }
 
 // Contact rows from the record.
-void SolverPADMM::build_contact_rows(StepData& s, const PenaltyContactsView* contacts) {
+void SolverPADMM::build_contact_rows(StepData& s, const ContactsView* contacts) {
   const Model& m = s.m;
   rows_.clear();
   keys_.clear();
   if (!contacts) return;
   Device d = m.device;
-  int n = view_to_host(contacts->rigid_contact_count, d, 1)[0];
+  const int n = checked_contact_count(*contacts, m, "SolverPADMM.step");
   auto s0 = view_to_host(contacts->rigid_contact_shape0, d, n), s1 = view_to_host(contacts->rigid_contact_shape1, d, n);
   auto p0 = view_to_host(contacts->rigid_contact_point0, d, n), p1 = view_to_host(contacts->rigid_contact_point1, d, n);
   auto nrm = view_to_host(contacts->rigid_contact_normal, d, n);
-  auto t0 = view_to_host(contacts->rigid_contact_thickness0, d, n), t1 = view_to_host(contacts->rigid_contact_thickness1, d, n);
+  auto t0 = view_to_host(contacts->rigid_contact_margin0, d, n), t1 = view_to_host(contacts->rigid_contact_margin1, d, n);
   auto mu = view_to_host(contacts->rigid_contact_mu, d, n);
   auto shape_body = m.shape_body.to_host();
   std::map<std::pair<int, int>, int> ordinal;
@@ -420,7 +420,7 @@ void SolverPADMM::integrate(StepData& s, State& out, real h) {
   last_dt_ = h;
 }
 
-void SolverPADMM::update_contacts(PenaltyContactsView& contacts, const State&) const {
+void SolverPADMM::update_contacts(ContactsView& contacts, const State&) const {
   if (contacts.force.size == 0)
     throw std::invalid_argument("SolverPADMM.update_contacts: contacts.force was not requested");
   int n = view_to_host(contacts.rigid_contact_count, model_->device, 1)[0];

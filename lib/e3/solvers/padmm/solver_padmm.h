@@ -16,7 +16,7 @@
 #include "e1/joints.h"
 #include "e1/model.h"
 #include "e3/solvers/padmm/padmm.h"
-#include "e3/contacts/penalty_contacts_view.h"
+#include "e3/contacts/contacts_view.h"
 
 namespace impulse {
 
@@ -85,12 +85,12 @@ class SolverPADMM {
   /// FREE, BALL, REVOLUTE, PRISMATIC or FIXED (the message names the joint ID and type).
   explicit SolverPADMM(const Model& model, const PADMMSettings& settings = {});
 
-  void step(const State& state_in, State& state_out, const Control& control, const PenaltyContactsView* contacts,
+  void step(const State& state_in, State& state_out, const Control& control, const ContactsView* contacts,
             real dt);
   /// Kamino's update_contacts(contacts, state): writes contacts.force[i] = the last step's average
   /// contact wrench on body0 (f = -C^T p / h [N], tau = r0 x f [N m] about body0's COM, world).
   /// Throws std::invalid_argument when the force array was not requested or the record changed.
-  void update_contacts(PenaltyContactsView& contacts, const State& state) const;
+  void update_contacts(ContactsView& contacts, const State& state) const;
   /// Per-world status of the last step (one world).
   const std::vector<PADMMStatus>& status() const { return status_; }
   /// Contact rows of the last step.
@@ -105,7 +105,7 @@ class SolverPADMM {
   struct StepData;
   void free_velocities(StepData& s, const State& in, const Control& control, real h) const;
   void build_joint_rows(StepData& s);
-  void build_contact_rows(StepData& s, const PenaltyContactsView* contacts);
+  void build_contact_rows(StepData& s, const ContactsView* contacts);
   void assemble_problem(StepData& s, real h);
   void solve_problem(StepData& s);
   void integrate(StepData& s, State& out, real h);

@@ -29,23 +29,23 @@ SolverSemiImplicit::SolverSemiImplicit(const Model& model, real damping, real sm
   for (int t : model.joint_type.to_host()) has_attached_joints_ |= JointType(t) != JointType::free;
 }
 
-void SolverSemiImplicit::assemble_body_forces(const State& s, const Control& control, const PenaltyContactsView* c,
+void SolverSemiImplicit::assemble_body_forces(const State& s, const Control& control, const ContactsView* c,
                                               View<spatial_vector> out) {
   gather_body_wrenches(*model_, s, control, out);
   if (has_attached_joints_)
     apply_penalty_joints(*model_, s.body_q.view(), s.body_qd.view(), control.joint_f, joint_attach_ke, joint_attach_kd,
                          joint_parent_w_.view(), joint_child_w_.view(), out);
   if (!c) return;
-  if (scratch_A_.size() < c->rigid_contact_max()) {
-    scratch_A_ = Buffer<spatial_vector>(model_->device, c->rigid_contact_max());
-    scratch_B_ = Buffer<spatial_vector>(model_->device, c->rigid_contact_max());
+  if (scratch_A_.size() < c->rigid_contact_max) {
+    scratch_A_ = Buffer<spatial_vector>(model_->device, c->rigid_contact_max);
+    scratch_B_ = Buffer<spatial_vector>(model_->device, c->rigid_contact_max);
   }
   apply_penalty_contacts(*model_, s.body_q.view(), s.body_qd.view(), *c, friction_smoothing, scratch_A_.view(),
                          scratch_B_.view(), out);
   ++contact_passes_;
 }
 
-void SolverSemiImplicit::step(const State& in, State& out, const Control& control, const PenaltyContactsView* c,
+void SolverSemiImplicit::step(const State& in, State& out, const Control& control, const ContactsView* c,
                               real dt) {
   if (&in == &out) throw std::invalid_argument("SolverSemiImplicit.step: state_in and state_out must be different States");
   if (!(dt > 0)) throw std::invalid_argument("SolverSemiImplicit.step: dt must be > 0 s");
@@ -57,7 +57,7 @@ void SolverSemiImplicit::step(const State& in, State& out, const Control& contro
   integrate_bodies(*model_, in, wrench_.view(), out, model_->gravity, angular_damping, dt);
 }
 
-void SolverSemiImplicit::update_contacts(PenaltyContactsView&) const {
+void SolverSemiImplicit::update_contacts(ContactsView&) const {
   throw UpdateContactsNotImplemented("SolverSemiImplicit");
 }
 

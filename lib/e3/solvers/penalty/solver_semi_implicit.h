@@ -4,7 +4,7 @@
 #pragma once
 
 #include "e1/model.h"
-#include "e3/contacts/penalty_contacts_view.h"
+#include "e3/contacts/contacts_view.h"
 
 namespace impulse {
 
@@ -31,14 +31,14 @@ class SolverSemiImplicit {
   real joint_attach_kd;     // [N s/m] (also N m s/rad, scaled by 0.01, on the angular rate)
 
   /// Newton's step(state_in, state_out, control, contacts, dt); contacts may be null.
-  void step(const State& state_in, State& state_out, const Control& control, const PenaltyContactsView* contacts,
+  void step(const State& state_in, State& state_out, const Control& control, const ContactsView* contacts,
             real dt);
   /// The once-per-step force assembly on a State: body_f + FREE joint_f + penalty joints + penalty
   /// contacts -> out.
-  void assemble_body_forces(const State& state, const Control& control, const PenaltyContactsView* contacts,
+  void assemble_body_forces(const State& state, const Control& control, const ContactsView* contacts,
                             View<spatial_vector> out);
   /// Always throws UpdateContactsNotImplemented: the contact kernel writes body forces only.
-  void update_contacts(PenaltyContactsView& contacts) const;
+  void update_contacts(ContactsView& contacts) const;
   /// Number of contact-kernel launches so far (one per step with contacts: no iteration).
   long contact_passes() const { return contact_passes_; }
 

@@ -13,18 +13,14 @@
 namespace impulse {
 
 void apply_penalty_contacts(const Model& m, View<const transform> body_q, View<const spatial_vector> body_qd,
-                            const PenaltyContactsView& c, real delta, View<spatial_vector> on_A,
+                            const ContactsView& c, real delta, View<spatial_vector> on_A,
                             View<spatial_vector> on_B, View<spatial_vector> wrench) {
-  const std::int64_t cmax = c.rigid_contact_max();
+  const std::int64_t cmax = c.rigid_contact_max;
   if (on_A.size < cmax || on_B.size < cmax)
     throw std::invalid_argument("apply_penalty_contacts: scratch arrays smaller than rigid_contact_max");
   // The body of each side of every record, grouped by body on the host (entry = 2 * contact + side),
   // so that each body sums its own contributions in contact order: O(bodies + contacts).
-  int count = 0;
-  device_copy(&count, Device::cpu, c.rigid_contact_count.data, m.device, sizeof(int));
-  if (count < 0 || count > cmax)
-    throw std::invalid_argument("apply_penalty_contacts: contact record overflowed (count " + std::to_string(count) +
-                                " > rigid_contact_max " + std::to_string(cmax) + "): the record is incomplete");
+  const int count = checked_contact_count(c, m, "apply_penalty_contacts");
   std::vector<int> s0(std::size_t(count), 0), s1(std::size_t(count), 0);
   if (count > 0) {
     device_copy(s0.data(), Device::cpu, c.rigid_contact_shape0.data, m.device, sizeof(int) * std::size_t(count));
@@ -44,7 +40,7 @@ void apply_penalty_contacts(const Model& m, View<const transform> body_q, View<c
 
   auto shape_body = m.shape_body.view();
   auto com = m.body_com.view();
-  PenaltyContactsView cv = c;
+  ContactsView cv = c;
   parallel_for(m.device, count, IMPULSE_LAMBDA(std::int64_t i) {
     int a = shape_body[cv.rigid_contact_shape0[i]], b = shape_body[cv.rigid_contact_shape1[i]];
     transform X_A = a >= 0 ? body_q[a] : transform_identity();
@@ -57,7 +53,7 @@ void apply_penalty_contacts(const Model& m, View<const transform> body_q, View<c
                         cv.rigid_contact_mu[i]};
     PenaltyContactWrench w = eval_body_contact(X_A, c_A, V_A, X_B, c_B, V_B, cv.rigid_contact_point0[i],
                                                cv.rigid_contact_point1[i], cv.rigid_contact_normal[i],
-                                               cv.rigid_contact_thickness0[i], cv.rigid_contact_thickness1[i], mat, delta);
+                                               cv.rigid_contact_margin0[i], cv.rigid_contact_margin1[i], mat, delta);
     on_A[i] = w.on_A;
     on_B[i] = w.on_B;
   });

@@ -3,7 +3,7 @@
 #pragma once
 
 #include "e1/model.h"
-#include "e3/contacts/penalty_contacts_view.h"
+#include "e3/contacts/contacts_view.h"
 
 namespace impulse {
 
@@ -12,9 +12,10 @@ namespace impulse {
 /// arrays (rigid_contact_max each; entries past the count are left as they are), then each body sums
 /// its contributions in contact order through a body-grouped index (bitwise deterministic,
 /// O(bodies + contacts)). friction_smoothing [m/s] is the Huber delta. Throws std::invalid_argument
-/// for an overflowed record (count > rigid_contact_max) or a shape ID out of range.
+/// for a record made for another Model, an overflowed record (count > rigid_contact_max) or a shape
+/// ID out of range.
 void apply_penalty_contacts(const Model& model, View<const transform> body_q, View<const spatial_vector> body_qd,
-                            const PenaltyContactsView& contacts, real friction_smoothing,
+                            const ContactsView& contacts, real friction_smoothing,
                             View<spatial_vector> scratch_A, View<spatial_vector> scratch_B, View<spatial_vector> wrench);
 
 }  // namespace impulse

@@ -58,17 +58,17 @@ spatial_vector SolverVBD::joint_lambda(int j) const {
   return {joint_lambda_lin_[j], joint_lambda_ang_[j]};
 }
 
-void SolverVBD::update_contacts(PenaltyContactsView&) const {
+void SolverVBD::update_contacts(ContactsView&) const {
   throw UpdateContactsNotImplemented("SolverVBD (use collect_rigid_contact_forces)");
 }
 
-std::vector<SolverVBD::Row> SolverVBD::read_rows(const PenaltyContactsView& c) const {
+std::vector<SolverVBD::Row> SolverVBD::read_rows(const ContactsView& c) const {
   Device d = model_->device;
-  int n = view_to_host(c.rigid_contact_count, d, 1)[0];
+  const int n = checked_contact_count(c, *model_, "SolverVBD");
   auto s0 = view_to_host(c.rigid_contact_shape0, d, n), s1 = view_to_host(c.rigid_contact_shape1, d, n);
   auto p0 = view_to_host(c.rigid_contact_point0, d, n), p1 = view_to_host(c.rigid_contact_point1, d, n);
   auto nrm = view_to_host(c.rigid_contact_normal, d, n);
-  auto t0 = view_to_host(c.rigid_contact_thickness0, d, n), t1 = view_to_host(c.rigid_contact_thickness1, d, n);
+  auto t0 = view_to_host(c.rigid_contact_margin0, d, n), t1 = view_to_host(c.rigid_contact_margin1, d, n);
   auto ke = view_to_host(c.rigid_contact_ke, d, n), kd = view_to_host(c.rigid_contact_kd, d, n), mu = view_to_host(c.rigid_contact_mu, d, n);
   auto shape_body = model_->shape_body.to_host();
   std::map<std::pair<int, int>, int> ordinal;
@@ -136,7 +136,7 @@ struct SolverVBD::StepData {
 };
 
 // The step, stage by stage (course E3 §6).
-void SolverVBD::step(const State& in, State& out, const Control& control, const PenaltyContactsView* contacts, real h) {
+void SolverVBD::step(const State& in, State& out, const Control& control, const ContactsView* contacts, real h) {
   if (&in == &out) throw std::invalid_argument("SolverVBD.step: state_in and state_out must be different States");
   if (!(h > 0)) throw std::invalid_argument("SolverVBD.step: dt must be > 0 s");
   const Model& m = *model_;
@@ -194,7 +194,7 @@ void SolverVBD::gather_forces(StepData& s, const State& in, const Control& contr
   }
 }
 
-void SolverVBD::prepare_rows(StepData& s, const PenaltyContactsView* contacts) const {
+void SolverVBD::prepare_rows(StepData& s, const ContactsView* contacts) const {
   // The attached (non-FREE) joints of each body, in joint order.
   s.body_joints.assign(s.nb, {});
   for (int j = 0; j < s.nj; ++j) {
@@ -339,7 +339,7 @@ void SolverVBD::finish_step(StepData& s, State& out, real h) {
 
 std::vector<VbdContactForce> SolverVBD::collect_rigid_contact_forces(const std::vector<transform>& body_q,
                                                                      const std::vector<transform>& body_q_prev,
-                                                                     const PenaltyContactsView& contacts, real dt) const {
+                                                                     const ContactsView& contacts, real dt) const {
   if (!(dt > 0)) throw std::invalid_argument("collect_rigid_contact_forces: dt must be > 0 s");
   if (int(body_q.size()) != model_->body_count || body_q_prev.size() != body_q.size())
     throw std::invalid_argument("collect_rigid_contact_forces: body_q and body_q_prev need one pose per body");

@@ -13,7 +13,7 @@
 
 #include "core/math.h"
 #include "e1/model.h"
-#include "e3/contacts/penalty_contacts_view.h"
+#include "e3/contacts/contacts_view.h"
 
 namespace impulse {
 
@@ -77,16 +77,16 @@ class SolverVBD {
 
   /// Newton's step(state_in, state_out, control, contacts, dt). Uses the contacts' ke (material k)
   /// and kd; keeps body_q_prev = state_in.body_q (the history this step used).
-  void step(const State& state_in, State& state_out, const Control& control, const PenaltyContactsView* contacts,
+  void step(const State& state_in, State& state_out, const Control& control, const ContactsView* contacts,
             real dt);
   /// The generic update_contacts is not this solver's readback: always throws.
-  void update_contacts(PenaltyContactsView& contacts) const;
+  void update_contacts(ContactsView& contacts) const;
   /// Forces of the last step's contacts evaluated at body_q with the separation speed from
   /// (body_q - body_q_prev) / dt and the solver's multipliers: the force on body1 (opposite to the
   /// Contacts.force body0 convention). body_q_prev must be the history that step used.
   std::vector<VbdContactForce> collect_rigid_contact_forces(const std::vector<transform>& body_q,
                                                             const std::vector<transform>& body_q_prev,
-                                                            const PenaltyContactsView& contacts, real dt) const;
+                                                            const ContactsView& contacts, real dt) const;
   /// The pose history the last step started from.
   const std::vector<transform>& body_q_prev() const { return body_q_prev_; }
   /// Multipliers of joint j after the last step: the force [N] and torque [N m] (world) the joint
@@ -105,13 +105,13 @@ class SolverVBD {
   // The stages of step(), in order, on one step's host copies and rows (vbd_rigid.cpp).
   struct StepData;
   void gather_forces(StepData& s, const State& in, const Control& control);
-  void prepare_rows(StepData& s, const PenaltyContactsView* contacts) const;
+  void prepare_rows(StepData& s, const ContactsView* contacts) const;
   void predict_targets(StepData& s, real h) const;
   void sweep_bodies(StepData& s, real h) const;
   void dual_update(StepData& s, real h);
   void finish_step(StepData& s, State& out, real h);
 
-  std::vector<Row> read_rows(const PenaltyContactsView& c) const;
+  std::vector<Row> read_rows(const ContactsView& c) const;
   real gap(const Row& r, const std::vector<transform>& q) const;
   /// Slip of body1's contact point relative to body0's between two pose sets, divided by dt [m/s].
   vec3 slip_velocity(const Row& r, const std::vector<transform>& now, const std::vector<transform>& prev, real dt) const;

@@ -285,8 +285,8 @@ void SolverXPBD::solve_contacts(State& out, const ContactsView& c, int it, real 
       XpbdSide A = make_side(ba, q, qd, com_B, inv_m, inv_I, flags);
       XpbdSide Bs = make_side(bb, q, qd, com_B, inv_m, inv_I, flags);
       r = xpbd_contact_delta(A, Bs, c.rigid_contact_point0[i], c.rigid_contact_point1[i], c.rigid_contact_offset0[i],
-                             c.rigid_contact_offset1[i], c.rigid_contact_normal[i], c.rigid_contact_thickness0[i],
-                             c.rigid_contact_thickness1[i], c.rigid_contact_mu[i], c.rigid_contact_mu_torsional[i],
+                             c.rigid_contact_offset1[i], c.rigid_contact_normal[i], c.rigid_contact_margin0[i],
+                             c.rigid_contact_margin1[i], c.rigid_contact_mu[i], c.rigid_contact_mu_torsional[i],
                              c.rigid_contact_mu_rolling[i], relax, h);
     }
     a_out[i] = r.dA;

@@ -55,7 +55,7 @@ void SolverXPBD::apply_restitution(State& out, const ContactsView& c, real h) {
         const vec3 n = c.rigid_contact_normal[i];
         const vec3 p0 = c.rigid_contact_point0[i], p1 = c.rigid_contact_point1[i];
         const vec3 xa = ba >= 0 ? transform_point(qp[ba], p0) : p0, xb = bb >= 0 ? transform_point(qp[bb], p1) : p1;
-        r.depth = dot(n, xb - xa) - (c.rigid_contact_thickness0[i] + c.rigid_contact_thickness1[i]);
+        r.depth = dot(n, xb - xa) - (c.rigid_contact_margin0[i] + c.rigid_contact_margin1[i]);
         r.point_a = xa;
         // point velocities at the predicted state (zero on the world)
         const vec3 va = ba >= 0 ? qdp[ba].lin + cross(qdp[ba].ang, xa - transform_point(qp[ba], com_B[ba])) : vec3{};

@@ -334,7 +334,7 @@ TEST(E3_6_shared_penalty_kernel, SameBodyForcesInBothSolvers) {
   eval_fk(m, s.joint_q.view(), s.joint_qd.view(), s);
   GroundContactFixture fx(m.device, 16, 0.01, PenaltyMaterial{1e4, 50, 100, 0, 0.5});
   fx.generate(m, s);
-  PenaltyContactsView v = fx.view();
+  ContactsView v = fx.view();
   Control c = m.control();
   SolverSemiImplicit semi(m);
   SolverFeatherstone fs(m);
@@ -349,7 +349,7 @@ TEST(E3_6_shared_penalty_kernel, SameBodyForcesInBothSolvers) {
 TEST(E3_6_no_update_contacts, FeatherstoneHasNoProducer) {
   Model m = pendulum_chain_model(1, 1, 1, 0.05, 0);
   SolverFeatherstone fs(m);
-  PenaltyContactsView v;
+  ContactsView v;
   EXPECT_THROW(fs.update_contacts(v), UpdateContactsNotImplemented);
 }
 
@@ -588,7 +588,7 @@ TEST(E3_6_no_update_contacts, FeatherstoneJointWrenchIsNotAContactForce) {
   Control c = m.control();
   GroundContactFixture fx(m.device, 16, 0.01, PenaltyMaterial{1e5, 300, 100, 0, 0.5}, true);
   fx.generate(m, s0);
-  PenaltyContactsView v = fx.view();
+  ContactsView v = fx.view();
   SolverFeatherstone fs(m);
   fs.step(s0, s1, c, &v, 1e-3);
   EXPECT_VEC3_NEAR(fs.body_parent_f()[0].lin, (vec3{}), 1e-9);

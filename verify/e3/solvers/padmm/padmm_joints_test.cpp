@@ -330,7 +330,7 @@ TEST(E3_6_padmm_convergence, SimPendulumRestsOnGroundJointAndContactConverge) {
     int contact_steps = 0, exhausted = 0, most = 0;
     for (int k = 0; k < 150; ++k) {
       fx.generate(m, s0);
-      PenaltyContactsView v = fx.view();
+      ContactsView v = fx.view();
       solver.step(s0, s1, c, &v, h);
       std::swap(s0, s1);
       contact_steps += fx.count() > 0;
@@ -381,7 +381,7 @@ TEST(E3_6_padmm_convergence, SimDivergedSolveThrowsAndWritesNothing) {
   bool threw = false;
   for (int k = 0; k < 150 && !threw; ++k) {
     fx.generate(m, s0);
-    PenaltyContactsView v = fx.view();
+    ContactsView v = fx.view();
     const transform before = s1.body_q.to_host()[0];
     try {
       solver.step(s0, s1, c, &v, real(0.01));

@@ -55,7 +55,7 @@ PADMMStatus sphere_on_ground_status(const PADMMSettings& st, int steps = 1) {
   SolverPADMM solver(m, st);
   for (int i = 0; i < steps; ++i) {
     fx.generate(m, s0);
-    PenaltyContactsView v = fx.view();
+    ContactsView v = fx.view();
     solver.step(s0, s1, c, &v, 0.01);
     std::swap(s0, s1);
   }
@@ -237,7 +237,7 @@ TEST(E3_6_kamino_status, OneEntryPerWorldWithUnits) {
   GroundContactFixture fx(m.device, 16, 0.01, PenaltyMaterial{0, 0, 0, 0, 0.5});
   SolverPADMM solver(m);
   fx.generate(m, s0);
-  PenaltyContactsView v = fx.view();
+  ContactsView v = fx.view();
   solver.step(s0, s1, c, &v, 0.01);
   ASSERT_EQ(solver.status().size(), 1u);
   EXPECT_TRUE(solver.status()[0].converged);
@@ -255,11 +255,11 @@ TEST(E3_6_kamino_overview, SimBoxRestsAndUpdateContactsGivesWeight) {
   SolverPADMM solver(m);
   for (int i = 0; i < 50; ++i) {
     fx.generate(m, s0);
-    PenaltyContactsView v = fx.view();
+    ContactsView v = fx.view();
     solver.step(s0, s1, c, &v, h);
     std::swap(s0, s1);
   }
-  PenaltyContactsView v = fx.view();
+  ContactsView v = fx.view();
   EXPECT_EQ(fx.count(), 4);  // the last step's record: the four bottom corners
   solver.update_contacts(v, s0);
   vec3 total{};
@@ -308,7 +308,7 @@ TEST(E3_6_padmm_convergence, SimIslandsSolveLikeTheirBodiesAlone) {
     worst = PADMMStatus{};
     for (int k = 0; k < 5; ++k) {
       fx.generate(m, s0);
-      PenaltyContactsView v = fx.view();
+      ContactsView v = fx.view();
       solver.step(s0, s1, c, &v, 0.01);
       std::swap(s0, s1);
       worst.iterations = std::max(worst.iterations, solver.status()[0].iterations);

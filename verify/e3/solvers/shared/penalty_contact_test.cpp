@@ -93,7 +93,7 @@ TEST(E3_6_penalty_write_and_adhesion, GoldenSignPushesOutOfGround) {
   SolverSemiImplicit solver(m);
   Control c = m.control();
   Buffer<spatial_vector> f(m.device, 1);
-  PenaltyContactsView v = fx.view();
+  ContactsView v = fx.view();
   s.clear_forces();
   solver.assemble_body_forces(s, c, &v, f.view());
   spatial_vector got = f.to_host()[0];
@@ -153,7 +153,7 @@ TEST(E3_6_symplectic_stability, SimContactSpringOfSemiImplicit) {
     real mx = 0;
     for (int i = 0; i < 2000; ++i) {
       fx.generate(m, s0);
-      PenaltyContactsView v = fx.view();
+      ContactsView v = fx.view();
       s0.clear_forces();
       solver.step(s0, s1, c, &v, h);
       std::swap(s0, s1);
@@ -176,7 +176,7 @@ TEST(E3_6_semiimplicit_single_pass, OneContactPassPerStep) {
   SolverSemiImplicit solver(m);
   for (int i = 0; i < 7; ++i) {
     fx.generate(m, s0);
-    PenaltyContactsView v = fx.view();
+    ContactsView v = fx.view();
     solver.step(s0, s1, c, &v, 1e-3);
     std::swap(s0, s1);
   }
@@ -215,7 +215,7 @@ TEST(E3_6_no_update_contacts, SemiImplicitHasNoProducer) {
   Control c = m.control();
   GroundContactFixture fx(m.device, 4, 0.01, PenaltyMaterial{}, true);
   fx.generate(m, s0);
-  PenaltyContactsView v = fx.view();
+  ContactsView v = fx.view();
   std::vector<spatial_vector> sentinel(4, spatial_vector{{NAN, NAN, NAN}, {NAN, NAN, NAN}});
   device_copy(v.force.data, m.device, sentinel.data(), Device::cpu, sizeof(spatial_vector) * 4);
   SolverSemiImplicit solver(m);
@@ -241,7 +241,7 @@ std::vector<transform> sphere_grid_run(Device d) {
   s0.body_qd.copy_from_host(qd.data());
   for (int i = 0; i < 30; ++i) {
     fx.generate(m, s0);
-    PenaltyContactsView v = fx.view();
+    ContactsView v = fx.view();
     s0.clear_forces();
     solver.step(s0, s1, c, &v, 1e-3);
     std::swap(s0, s1);

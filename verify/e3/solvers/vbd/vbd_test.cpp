@@ -30,7 +30,7 @@ DropResult sphere_drop(SolverVBD& solver, Model& m, int n, real ke, real kd, rea
   DropResult r;
   for (int i = 0; i < n; ++i) {
     fx.generate(m, s0);
-    PenaltyContactsView v = fx.view();
+    ContactsView v = fx.view();
     solver.step(s0, s1, c, &v, h);
     std::swap(s0, s1);
     if (i == n - 1) {
@@ -113,7 +113,7 @@ TEST(E3_6_vbd_readback, ForceOnBody1AndPoseHistory) {
   EXPECT_VEC3_NEAR(rest.forces[0].force_on_body1, (vec3{0, 0, 9.81}), 1e-3);
   vec3 on_body0 = -rest.forces[0].force_on_body1;
   EXPECT_LT(on_body0.z, 0);
-  PenaltyContactsView none;
+  ContactsView none;
   EXPECT_THROW(solver.update_contacts(none), UpdateContactsNotImplemented);
 
   Model fast = ground_sphere_model(1, 0.1, {0, 0, 0.1005});
@@ -125,7 +125,7 @@ TEST(E3_6_vbd_readback, ForceOnBody1AndPoseHistory) {
   GroundContactFixture fx(fast.device, 4, 0.05, PenaltyMaterial{1e4, 50, 0, 0, 0});
   SolverVBD impact(fast);
   fx.generate(fast, s0);
-  PenaltyContactsView v = fx.view();
+  ContactsView v = fx.view();
   impact.step(s0, s1, c, &v, 0.01);
   auto q = s1.body_q.to_host();
   auto used = impact.collect_rigid_contact_forces(q, impact.body_q_prev(), v, 0.01);

@@ -422,7 +422,7 @@ TEST(E3_4_jacobi_atomics, SimReversedContactOrderAgreesWithinRounding) {
   for (int k = 0; k < 20; ++k) w.step(kH);
   collide_fixture(*w.model, *w.state_0, *w.contacts);
   int n = w.contacts->count();
-  RigidContacts reversed(*w.model, 256, w.attributes);
+  Contacts reversed(*w.model, 256, w.attributes.force);
   auto rev = [n](auto& dst, const auto& src) {
     auto h = src.to_host();
     std::reverse(h.begin(), h.begin() + n);
@@ -436,8 +436,8 @@ TEST(E3_4_jacobi_atomics, SimReversedContactOrderAgreesWithinRounding) {
   rev(reversed.rigid_contact_offset0, w.contacts->rigid_contact_offset0);
   rev(reversed.rigid_contact_offset1, w.contacts->rigid_contact_offset1);
   rev(reversed.rigid_contact_normal, w.contacts->rigid_contact_normal);
-  rev(reversed.rigid_contact_thickness0, w.contacts->rigid_contact_thickness0);
-  rev(reversed.rigid_contact_thickness1, w.contacts->rigid_contact_thickness1);
+  rev(reversed.rigid_contact_margin0, w.contacts->rigid_contact_margin0);
+  rev(reversed.rigid_contact_margin1, w.contacts->rigid_contact_margin1);
   rev(reversed.rigid_contact_mu, w.contacts->rigid_contact_mu);
   rev(reversed.rigid_contact_mu_torsional, w.contacts->rigid_contact_mu_torsional);
   rev(reversed.rigid_contact_mu_rolling, w.contacts->rigid_contact_mu_rolling);
@@ -553,7 +553,7 @@ TEST(SolverXPBD, BadInputIsRefusedWithClearErrors) {
   EXPECT_THROW(w.solver->step(*w.state_0, *w.state_1, w.control, &v, kH), std::invalid_argument);
   w.solver->iterations = 2;
   Model other = demo_box_on_plane().finalize();
-  RigidContacts foreign(other, 4, w.attributes);
+  Contacts foreign(other, 4, w.attributes.force);
   ContactsView fv = foreign.view();
   EXPECT_THROW(w.solver->step(*w.state_0, *w.state_1, w.control, &fv, kH), std::invalid_argument);
   int too_many = 5;

@@ -3,6 +3,7 @@
 
 #include <cmath>
 
+#include "e3/contacts/contacts.h"
 #include "e3/solvers/xpbd/solver_xpbd.h"
 #include "support/tolerance.h"
 
@@ -154,7 +155,7 @@ TEST(E3_8_joint_f_is_input, SimJointTorqueIsReadNotMeasured) {
       {
         ContactAttributes a;
         request_contact_attributes(a, "force");
-        RigidContacts none(m, 4, a);
+        Contacts none(m, 4, a.force);
         ContactsView v = none.view();
         solver.update_contacts(v);
       },

@@ -1,0 +1,66 @@
+// Per-row materials of a Contacts record, one row a thread (course E3 §3).
+#include "e3/contacts/contact_materials.h"
+
+#include <stdexcept>
+
+#include "core/parallel_for.h"
+#include "e3/collision/collision_model.h"
+
+namespace impulse {
+
+void fill_contact_materials(const CollisionModel& collision, SolverPath path, Contacts& c) {
+  if (path != SolverPath::xpbd && path != SolverPath::semi_implicit && path != SolverPath::featherstone &&
+      path != SolverPath::vbd)
+    throw std::invalid_argument("fill_contact_materials: path must be xpbd, semi_implicit, featherstone or vbd");
+  if (c.device != collision.device)
+    throw std::invalid_argument("fill_contact_materials: the record lives on another device than the collision "
+                                "model");
+  if (c.model != collision.model)
+    throw std::invalid_argument("fill_contact_materials: the record was made for another Model than the "
+                                "collision model");
+  int n = c.count();
+  if (n > c.rigid_contact_max) n = c.rigid_contact_max;  // readers refuse an overflowed record themselves
+  View<const ShapeMaterial> mat = collision.shape_material.view();
+  View<const int> s0 = c.rigid_contact_shape0.view(), s1 = c.rigid_contact_shape1.view();
+  View<real> mu = c.rigid_contact_mu.view();
+  if (path == SolverPath::xpbd) {
+    View<real> mt = c.rigid_contact_mu_torsional.view(), mr = c.rigid_contact_mu_rolling.view(),
+               e = c.rigid_contact_restitution.view();
+    parallel_for(c.device, n, IMPULSE_LAMBDA(std::int64_t i) {
+      const ShapeMaterial& a = mat[s0[i]];
+      const ShapeMaterial& b = mat[s1[i]];
+      XpbdContactMaterial f = xpbd_friction_mix(a, b);
+      mu[i] = f.mu;
+      mt[i] = f.mu_torsional;
+      mr[i] = f.mu_rolling;
+      e[i] = xpbd_restitution_mix(a, b);
+    });
+    return;
+  }
+  View<const real> stiffness = c.rigid_contact_stiffness.view(), damping = c.rigid_contact_damping.view(),
+                   friction = c.rigid_contact_friction.view();
+  View<real> ke = c.rigid_contact_ke.view(), kd = c.rigid_contact_kd.view(), kf = c.rigid_contact_kf.view(),
+             ka = c.rigid_contact_ka.view();
+  const bool vbd = path == SolverPath::vbd;
+  parallel_for(c.device, n, IMPULSE_LAMBDA(std::int64_t i) {
+    const ShapeMaterial& a = mat[s0[i]];
+    const ShapeMaterial& b = mat[s1[i]];
+    if (vbd) {
+      VbdContactMaterial m = vbd_mix(a, b);
+      ke[i] = m.ke;
+      kd[i] = m.kd;
+      kf[i] = 0;
+      ka[i] = 0;
+      mu[i] = m.mu;
+    } else {
+      PenaltyContactMaterial m = penalty_mix(a, b, ContactOverrides{stiffness[i], damping[i], friction[i]});
+      ke[i] = m.ke;
+      kd[i] = m.kd;
+      kf[i] = m.kf;
+      ka[i] = m.ka;
+      mu[i] = m.mu;
+    }
+  });
+}
+
+}  // namespace impulse

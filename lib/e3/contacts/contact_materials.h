@@ -1,0 +1,27 @@
+// The material stage of the chain (course E3 §3): after each collide, the two shapes' materials of
+// every row of the Contacts record are combined for the solver path that will read it, into the
+// record's own material columns. The formulas are the functions of materials.h.
+#pragma once
+
+#include "e3/contacts/contacts.h"
+#include "e3/contacts/materials.h"
+
+namespace impulse {
+
+struct CollisionModel;
+
+/// Fills the per-row material columns of rows [0, min(count, rigid_contact_max)) for one path:
+///   xpbd:                        mu, mu_torsional, mu_rolling (E3.3-xpbd-friction-mix),
+///                                restitution (E3.3-xpbd-restitution-mix)
+///   semi_implicit, featherstone: ke, kd, kf, ka, mu = penalty_mix of the two shapes' materials with
+///                                the record's per-contact overrides (stiffness, damping,
+///                                friction; 0 = unset) (E3.3-penalty-mix); SolverPADMM reads these too
+///   vbd:                         ke, kd, mu = vbd_mix (overrides ignored); kf = ka = 0, which VBD
+///                                reads neither of (E3.3-vbd-mix)
+/// The other columns keep what they held. An overflowed record is filled up to its capacity and
+/// left for the solvers to refuse (E3.2-overflow-policy). Throws std::invalid_argument for a path
+/// without a solver here (mujoco, kamino), for a record on another device, or for a record made for a
+/// Model other than the one the collision model was built from.
+void fill_contact_materials(const CollisionModel& collision, SolverPath path, Contacts& contacts);
+
+}  // namespace impulse
