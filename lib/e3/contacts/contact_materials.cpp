@@ -18,8 +18,17 @@ void fill_contact_materials(const CollisionModel& collision, SolverPath path, Co
   if (c.model != collision.model)
     throw std::invalid_argument("fill_contact_materials: the record was made for another Model than the "
                                 "collision model");
-  int n = c.count();
-  if (n > c.rigid_contact_max) n = c.rigid_contact_max;  // readers refuse an overflowed record themselves
+  // Rows to launch over: on a GPU the capacity, each row reading the count on the device (no host
+  // round trip between collide and the step); on the CPU device memory is host memory, so the count
+  // is read in place. Rows past the count (or past the capacity of an overflowed record, which the
+  // readers refuse themselves) do nothing.
+  const int cap = c.rigid_contact_max;
+  int n = cap;
+  if (c.device == Device::cpu) {
+    const int k = c.rigid_contact_count.data()[0];
+    n = k < 0 ? 0 : (k > cap ? cap : k);
+  }
+  View<const int> count = c.rigid_contact_count.view();
   View<const ShapeMaterial> mat = collision.shape_material.view();
   View<const int> s0 = c.rigid_contact_shape0.view(), s1 = c.rigid_contact_shape1.view();
   View<real> mu = c.rigid_contact_mu.view();
@@ -27,6 +36,7 @@ void fill_contact_materials(const CollisionModel& collision, SolverPath path, Co
     View<real> mt = c.rigid_contact_mu_torsional.view(), mr = c.rigid_contact_mu_rolling.view(),
                e = c.rigid_contact_restitution.view();
     parallel_for(c.device, n, IMPULSE_LAMBDA(std::int64_t i) {
+      if (i >= count[0]) return;
       const ShapeMaterial& a = mat[s0[i]];
       const ShapeMaterial& b = mat[s1[i]];
       XpbdContactMaterial f = xpbd_friction_mix(a, b);
@@ -43,6 +53,7 @@ void fill_contact_materials(const CollisionModel& collision, SolverPath path, Co
              ka = c.rigid_contact_ka.view();
   const bool vbd = path == SolverPath::vbd;
   parallel_for(c.device, n, IMPULSE_LAMBDA(std::int64_t i) {
+    if (i >= count[0]) return;
     const ShapeMaterial& a = mat[s0[i]];
     const ShapeMaterial& b = mat[s1[i]];
     if (vbd) {
