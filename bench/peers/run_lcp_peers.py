@@ -25,11 +25,12 @@ import datetime
 import json
 import os
 import pathlib
-import platform
 import shutil
 import statistics
 import subprocess
 import sys
+
+from run_peers import machine  # the same machine line as the pile part
 
 SETS = ("scenes", "held-out")
 SMALL_N = 30  # the report splits each set's ratios at this LCP size (small problems favour less setup)
@@ -48,18 +49,6 @@ def bad_input(msg):
     """Bad input: one line naming the argument, exit 2 (nothing written)."""
     print(msg, file=sys.stderr)
     sys.exit(2)
-
-
-def machine():
-    model = platform.machine()
-    try:
-        for line in open("/proc/cpuinfo", encoding="utf-8"):
-            if line.startswith("model name"):
-                model = line.split(":", 1)[1].strip()
-                break
-    except OSError:
-        pass
-    return f"{model}, {os.cpu_count()} logical cores"
 
 
 def write_sets(a, root):
