@@ -39,24 +39,45 @@ __global__ void parallel_for_kernel(std::int64_t n, F f) {
 }
 #endif
 
+namespace detail {
+// The GPU launch of both loops below: true when it ran there.
+template <class F>
+bool launch_on_device(Device d, std::int64_t n, const F& f) {  // by reference: a copy of a host-device lambda allocates (nvcc)
+  if (d != Device::cuda) return false;
+#if defined(__CUDACC__)
+  const int block = 256;
+  std::int64_t grid = (n + block - 1) / block;
+  parallel_for_kernel<<<static_cast<unsigned>(grid), block>>>(n, f);
+  cudaError_t e = cudaDeviceSynchronize();
+  if (e == cudaSuccess) e = cudaGetLastError();
+  if (e != cudaSuccess) throw std::runtime_error(std::string("parallel_for on cuda: ") + cudaGetErrorString(e));
+  return true;
+#else
+  throw std::runtime_error("parallel_for on cuda: this translation unit was not compiled by nvcc");
+#endif
+}
+}  // namespace detail
+
 template <class F>
 void parallel_for(Device d, std::int64_t n, F f) {
   if (n <= 0) return;
   count_launch();
-  if (d == Device::cuda) {
-#if defined(__CUDACC__)
-    const int block = 256;
-    std::int64_t grid = (n + block - 1) / block;
-    parallel_for_kernel<<<static_cast<unsigned>(grid), block>>>(n, f);
-    cudaError_t e = cudaDeviceSynchronize();
-    if (e == cudaSuccess) e = cudaGetLastError();
-    if (e != cudaSuccess) throw std::runtime_error(std::string("parallel_for on cuda: ") + cudaGetErrorString(e));
-    return;
-#else
-    throw std::runtime_error("parallel_for on cuda: this translation unit was not compiled by nvcc");
-#endif
-  }
+  if (detail::launch_on_device(d, n, f)) return;
 #pragma omp parallel for schedule(static) if (n >= 1024)
+  for (std::int64_t i = 0; i < n; ++i) f(i);
+}
+
+/// parallel_for for items of very different cost (the narrow phase: a sphere pair is a few
+/// flops, a box pair a clipping of faces): on the CPU threads take chunks of 16 items as they
+/// finish, so no thread waits on a static share that happens to hold the expensive items. The
+/// same contract (each i writes its own outputs), so results do not depend on the schedule; the
+/// GPU launch is the same as parallel_for's.
+template <class F>
+void parallel_for_uneven(Device d, std::int64_t n, F f) {
+  if (n <= 0) return;
+  count_launch();
+  if (detail::launch_on_device(d, n, f)) return;
+#pragma omp parallel for schedule(dynamic, 16) if (n >= 1024)
   for (std::int64_t i = 0; i < n; ++i) f(i);
 }
 

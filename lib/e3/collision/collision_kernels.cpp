@@ -255,7 +255,7 @@ void broad_phase_explicit(const CollisionModel& m, View<const aabb> boxes, Broad
 void narrow_phase(const CollisionModel& m, View<const transform> pose, View<const real> speed, real dt, real cap,
                   View<const std::int64_t> pairs, View<PairContacts> out, View<int> count) {
   const ShapeView sv = shape_view(m);
-  parallel_for(m.device, pairs.size, IMPULSE_LAMBDA(std::int64_t p) {
+  parallel_for_uneven(m.device, pairs.size, IMPULSE_LAMBDA(std::int64_t p) {
     const int s0 = pair_key_first(pairs[p]), s1 = pair_key_second(pairs[p]);
     const real accept = speculative_gap(sv.gap[s0] + sv.gap[s1], speed[s0] + speed[s1], dt, cap);
     out[p] = collide_shape_pair(sv, s0, s1, pose[s0], pose[s1], accept);
