@@ -170,6 +170,49 @@ void finish(LcpResult& res, const Eigen::MatrixXd& M, const Eigen::VectorXd& q, 
   }
 }
 
+// Reads z from the basis, then recomputes it from the final complementary basis: with S the basic
+// z indices, w_S = 0 and z outside S is 0, so M_SS z_S = -q_S (z0 is nonbasic or zero). Keeps
+// whichever fits M, q better.
+void read_solution(const Tableau& t, const Eigen::MatrixXd& M, const Eigen::VectorXd& q, const LcpOptions& opt,
+                   LcpResult& res) {
+  const int n = t.n;
+  Eigen::VectorXd z_tab = Eigen::VectorXd::Zero(n);
+  std::vector<int> S;
+  bool z0_basic = false;
+  for (int i = 0; i < n; ++i) {
+    const int v = t.basis[i];
+    if (v >= n && v < 2 * n) {
+      z_tab(v - n) = t.xB(i);
+      S.push_back(v - n);
+    }
+    if (v == t.z0()) z0_basic = true;
+  }
+  res.z = z_tab;
+  // A ray reached while z0 is negligible (not below z0_small, but below what the residual check
+  // accepts): the current point, checked against M and q, solves the LCP.
+  if (res.status == LcpStatus::ray_termination) {
+    if (lcp_solved(M, q, z_tab, opt)) {
+      res.status = LcpStatus::solved;
+      res.message = "ray reached with z0 negligible; the current point solves the LCP";
+    }
+  }
+  if ((!z0_basic || res.status == LcpStatus::solved) && !S.empty()) {
+    Eigen::MatrixXd Mss(S.size(), S.size());
+    Eigen::VectorXd qs(S.size());
+    for (std::size_t a = 0; a < S.size(); ++a) {
+      qs(a) = -q(S[a]);
+      for (std::size_t b = 0; b < S.size(); ++b) Mss(a, b) = M(S[a], S[b]);
+    }
+    const Eigen::VectorXd zs = Mss.partialPivLu().solve(qs);
+    Eigen::VectorXd z_lu = Eigen::VectorXd::Zero(n);
+    for (std::size_t a = 0; a < S.size(); ++a) z_lu(S[a]) = zs(a);
+    double c1, f1, c2, f2;
+    lcp_residuals(M, q, z_tab, c1, f1);
+    lcp_residuals(M, q, z_lu, c2, f2);
+    if (z_lu.allFinite() && std::max(c2, f2) < std::max(c1, f1)) res.z = z_lu;
+  }
+}
+
 }  // namespace
 
 LcpResult solve_lcp(const Eigen::MatrixXd& M, const Eigen::VectorXd& q, const LcpOptions& opt) {
@@ -253,44 +296,7 @@ LcpResult solve_lcp(const Eigen::MatrixXd& M, const Eigen::VectorXd& q, const Lc
     }
   }
 
-  // Read z from the basis, then recompute it from the final complementary basis: with S the basic
-  // z indices, w_S = 0 and z outside S is 0, so M_SS z_S = -q_S (z0 is nonbasic or zero). Keep
-  // whichever fits M, q better.
-  Eigen::VectorXd z_tab = Eigen::VectorXd::Zero(n);
-  std::vector<int> S;
-  bool z0_basic = false;
-  for (int i = 0; i < n; ++i) {
-    const int v = t.basis[i];
-    if (v >= n && v < 2 * n) {
-      z_tab(v - n) = t.xB(i);
-      S.push_back(v - n);
-    }
-    if (v == t.z0()) z0_basic = true;
-  }
-  res.z = z_tab;
-  // A ray reached while z0 is negligible (not below z0_small, but below what the residual check
-  // accepts): the current point, checked against M and q, solves the LCP.
-  if (res.status == LcpStatus::ray_termination) {
-    if (lcp_solved(M, q, z_tab, opt)) {
-      res.status = LcpStatus::solved;
-      res.message = "ray reached with z0 negligible; the current point solves the LCP";
-    }
-  }
-  if ((!z0_basic || res.status == LcpStatus::solved) && !S.empty()) {
-    Eigen::MatrixXd Mss(S.size(), S.size());
-    Eigen::VectorXd qs(S.size());
-    for (std::size_t a = 0; a < S.size(); ++a) {
-      qs(a) = -q(S[a]);
-      for (std::size_t b = 0; b < S.size(); ++b) Mss(a, b) = M(S[a], S[b]);
-    }
-    const Eigen::VectorXd zs = Mss.partialPivLu().solve(qs);
-    Eigen::VectorXd z_lu = Eigen::VectorXd::Zero(n);
-    for (std::size_t a = 0; a < S.size(); ++a) z_lu(S[a]) = zs(a);
-    double c1, f1, c2, f2;
-    lcp_residuals(M, q, z_tab, c1, f1);
-    lcp_residuals(M, q, z_lu, c2, f2);
-    if (z_lu.allFinite() && std::max(c2, f2) < std::max(c1, f1)) res.z = z_lu;
-  }
+  read_solution(t, M, q, opt, res);
   finish(res, M, q, opt);
   return res;
 }

@@ -57,6 +57,21 @@ struct XpbdRestitutionCandidate {
   real target;                      // [m/s] target normal velocity (E3.5-restitution-target)
 };
 
+/// The restitution pass's manifolds on the device (group_restitution_manifolds), shared by its
+/// stages within one step.
+struct XpbdRestitutionPass {
+  int manifolds = 0;
+  Buffer<std::int64_t> start;                  // per manifold: its first entry in rows (manifolds + 1)
+  Buffer<int> rows, flip;                      // per manifold row: contact row; 1 when its shape0 is the pair's second body
+  Buffer<real> target;                         // per manifold row: target normal velocity [m/s]
+  Buffer<int> bodies;                          // per manifold: its two bodies (lower id first)
+  Buffer<std::int64_t> body_start, body_entry; // per body: (manifold * 2 + side), in manifold order
+  Buffer<spatial_vector> delta;                // per manifold side: velocity change of the last sweep [m/s, rad/s]
+  Buffer<int> fired;                           // per manifold: some row took an impulse
+  Buffer<real> lambda_min;                     // per outer iteration, per manifold: smallest row impulse [N s]
+  Buffer<spatial_vector> body_dv;              // per body: the pass's accumulated velocity change
+};
+
 class SolverXPBD {
  public:
   /// The Model must outlive the solver. Gravity is cached (notify_model_changed after set_gravity).
@@ -115,6 +130,10 @@ class SolverXPBD {
   void apply_joint_deltas(State& out, real h);
   void store_impulses(const State& in, const Control& control, const ContactsView* contacts, real h);
   void apply_restitution(State& out, const ContactsView& c, real h);
+  void restitution_candidates(const ContactsView& c, int count, real h);
+  XpbdRestitutionPass group_restitution_manifolds(const XpbdRestitutionCandidate* rows, int count);
+  void restitution_sweep_manifolds(State& out, const ContactsView& c, XpbdRestitutionPass& pass, int outer);
+  void restitution_mean_body_deltas(State& out, XpbdRestitutionPass& pass);
   void restore_kinematic(const State& in, State& out);
   void finish_trace(const ContactsView* contacts);
 
