@@ -58,6 +58,70 @@ JointRun hang(JointType type, real compliance = 0) {
 
 }  // namespace
 
+// Newton 1.6.1's SolverXPBD relaxes joint rows by joint_linear_relaxation = 0.7 and
+// joint_angular_relaxation = 0.4 (solver_xpbd.py:100-114, newton-source-notes.md (c)). Analytic
+// golden for the angular row, one step with one iteration: a free-standing 0.2 m cube (isotropic
+// inertia I, COM at its origin) is held by a FIXED joint to the world at its COM, at rest, without
+// gravity, and turned by theta about a unit axis n. The row's rotation error is e = theta n and
+// w = n^T I^-1 n = 1/I, so with alpha = 0
+//   L = relaxation (-theta / (h w)) n,   dw = I^-1 L = -relaxation theta / h n
+// (the gyroscopic term vanishes: omega = 0 and I isotropic), and the quaternion update
+// q1 = normalize(q0 + (h/2) (dw, 0) (x) q0) with dw parallel to n turns the half angle by
+// -atan(relaxation theta / 2):
+//   theta_1 = theta - 2 atan(relaxation theta / 2),   omega_1 = -relaxation theta / h n.
+// The anchor sits at the COM, so no linear row acts. With relaxation 0.7 (the linear value)
+// theta_1 would be 0.0300 rad instead of 0.0600 rad for theta = 0.1 rad.
+TEST(E3_4_joint_helper_denominator, OneIterationTurnsAFixedJointBackByNewtonsAngularRelaxation) {
+  ModelBuilder b(Axis::z, vec3{0, 0, 0});
+  const real theta = real(0.1), h = real(0.01);
+  const vec3 n = normalize(vec3{1, 2, 2});
+  int body = b.add_link({{0, 0, 1}, quat_from_axis_angle(n, theta)});
+  b.add_shape_box(body, transform_identity(), real(0.1), real(0.1), real(0.1));
+  int j = b.add_joint_fixed(-1, body, {{0, 0, 1}, quat_identity()}, transform_identity());
+  b.add_articulation({j});
+  Model m = b.finalize();
+  State s0 = m.state(), s1 = m.state();
+  Control c = m.control();
+  SolverXPBD solver(m, 1);
+  EXPECT_EQ(solver.joint.angular_relaxation, real(0.4));
+  EXPECT_EQ(solver.joint.linear_relaxation, real(0.7));
+  solver.step(s0, s1, c, nullptr, h);
+  const transform X = s1.body_q.to_host()[0];
+  const vec3 e1 = quat_rotation_vector(X.q);
+  const real theta1 = theta - 2 * std::atan(real(0.4) * theta / 2);
+  EXPECT_NEAR(length(e1), theta1, 1e-12);
+  EXPECT_NEAR(dot(e1, n), theta1, 1e-12);  // about the same axis
+  EXPECT_NEAR(length(X.p - vec3{0, 0, 1}), 0, 1e-12);
+  const vec3 w1 = s1.body_qd.to_host()[0].ang;
+  EXPECT_NEAR(length(w1 + (real(0.4) * theta / h) * n), 0, 1e-9);
+}
+
+// The linear row's two relaxations, analytic, one step with one iteration: the same cube (mass m,
+// isotropic I) hangs by a BALL joint whose anchor is r = (0.5, 0, 0) m from its COM, the world's
+// anchor 0.01 m above the cube's: err = -0.01 m along n = z, w = 1/m + |r x n|^2 / I, and with
+// dlambda = -err / (h w) the translation takes 0.7 dlambda n and the rotation r x (0.4 dlambda n):
+//   v_1 = 0.7 dlambda / m n,   omega_1 = 0.4 dlambda / I (r x n).
+TEST(E3_4_joint_helper_denominator, OneIterationRelaxesABallJointsTranslationAndRotationApart) {
+  ModelBuilder b(Axis::z, vec3{0, 0, 0});
+  const real h = real(0.01), err = real(-0.01);
+  int body = b.add_link({{0, 0, 1}, quat_identity()});
+  b.add_shape_box(body, transform_identity(), real(0.1), real(0.1), real(0.1));
+  const vec3 r{real(0.5), 0, 0}, n{0, 0, 1};
+  int j = b.add_joint_ball(-1, body, {r + vec3{0, 0, 1 - err}, quat_identity()}, {r, quat_identity()});
+  b.add_articulation({j});
+  Model m = b.finalize();
+  const real mass = m.body_mass.to_host()[0], I = m.body_inertia.to_host()[0].m[0][0];
+  State s0 = m.state(), s1 = m.state();
+  Control c = m.control();
+  SolverXPBD solver(m, 1);
+  solver.step(s0, s1, c, nullptr, h);
+  const vec3 rn = cross(r, n);
+  const real w = 1 / mass + dot(rn, rn) / I, dlambda = -err / (h * w);
+  const spatial_vector v1 = s1.body_qd.to_host()[0];
+  EXPECT_NEAR(length(v1.lin - (real(0.7) * dlambda / mass) * n), 0, 1e-9);
+  EXPECT_NEAR(length(v1.ang - (real(0.4) * dlambda / I) * rn), 0, 1e-9);
+}
+
 TEST(E3_4_joint_helper_denominator, SimRevoluteKeepsAnchorAndAxis) {
   JointRun r = hang(JointType::revolute);
   EXPECT_LT(r.anchor_error, 2e-3);
