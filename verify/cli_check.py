@@ -3,6 +3,7 @@
 Usage: cli_check.py IMPULSE_BINARY"""
 import json
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -261,10 +262,10 @@ with tempfile.TemporaryDirectory() as d:
            err_has="nest.toml:2")
     expect(["exercises", "check", "--file", d], 2, err_has=d)
 
-# The tutor: which part, by how much, tolerance, hint; no key until --reveal or the third try.
+# The tutor: which part, the tolerance and a hint; nothing derived from the key before the solution.
 r = expect(["exercises", "check", "E1.11-ex2", "8", "0.0334", "1", "0.004167"], 1, out_has="I_xx_density_kept: incorrect")
 if r.returncode == 1:
-    for want in ("off by", "tolerance: ", "4 significant figures", "hint: course E1", "E1.4-scaling-laws", "--reveal"):
+    for want in ("tolerance: ", "4 significant figures", "hint: course E1", "E1.4-scaling-laws", "--reveal"):
         if want not in r.stdout:
             failures.append(f"the tutor's reply to a wrong E1.11-ex2 lacks '{want}':\n{r.stdout}")
     if "why:" in r.stdout or "0.0333333" in r.stdout:
@@ -273,6 +274,104 @@ expect(["exercises", "check", "E1.11-ex2", "8", "0.03333", "1", "0.004167"], 0, 
 expect(["exercises", "check", "E1.11-ex3", "0", "0.2", "0", "--reveal"], 1, out_has="why:")
 expect(["exercises", "check", "E1.11-ex1", "9", "8", "z"], 2, err_has="not one of the options")
 expect(["exercises", "check", "E1.11-ex1", "9", "8", "b", "--bogus"], 2, err_has="--bogus")
+
+NUMBER = re.compile(r"(?<![\w.])[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?(?:/\d+)?")
+ID_OR_SECTION = re.compile(r"\b(?:E1|E3|ST)\.[\w.-]+|§\d+|\(recorded in [^)]*\)")
+
+
+def key_of(exercise_id):
+    """The key and the shape of an exercise, read from its revealed solution: ['0.8', '800'], ..."""
+    r = run("exercises", "check", exercise_id, "--reveal")
+    line = next((l for l in r.stdout.splitlines() if l.strip().startswith("answer:")), "")
+    return [v.split("=", 1)[1].strip() for v in line.split(":", 1)[1].split(";") if "=" in v] if line else []
+
+
+# Every numeric exercise, answered wrongly on a first try: the reply names parts, tolerance and hint,
+# and holds no number but the student's own, the try count, the significant figures and the three
+# tries; no 'off by', no percentage, no command that would print the key.
+with tempfile.TemporaryDirectory() as d:
+    listing = run("exercises", "list", "--json")
+    ids = [e["id"] for e in json.loads(listing.stdout)] if listing.returncode == 0 else []
+    numeric = 0
+    for exercise_id in ids:
+        shown = json.loads(run("exercises", "show", exercise_id, "--json").stdout)
+        if all(p["kind"] != "number" for p in shown["answer"]):
+            continue
+        numeric += 1
+        wrong = []  # numbers off the key; a choice part keeps its (right) label
+        for part, k in zip(shown["answer"], key_of(exercise_id)):
+            if part["kind"] != "number":
+                wrong.append(k)
+                continue
+            for x in NUMBER.findall(k.split(" ")[0] if not k.startswith("(") else k):
+                wrong.append(repr(1.25 * float(x) + 0.37))
+        env = dict(os.environ, IMPULSE_TRIES_FILE=os.path.join(d, f"{exercise_id}.json"))
+        r = subprocess.run([BIN, "exercises", "check", exercise_id, *wrong], capture_output=True, text=True, env=env)
+        checks += 1
+        text = ID_OR_SECTION.sub(" ", r.stdout)
+        allowed = set(wrong) | {"1", "3", "4", "0"} | {str(n) for n in range(1, 7)}
+        leaked = [x for x in NUMBER.findall(text) if x not in allowed and x.lstrip("+") not in allowed]
+        if r.returncode != 1 or leaked or "hint:" not in r.stdout or "tolerance:" not in r.stdout:
+            failures.append(f"{exercise_id}: a first wrong answer {wrong}: exit {r.returncode}, numbers beyond the "
+                            f"student's own: {leaked}\n{r.stdout}")
+        for banned in ("off by", "%", "impulse calc", "  answer:"):
+            if banned in r.stdout:
+                failures.append(f"{exercise_id}: a first wrong answer's reply holds '{banned}':\n{r.stdout}")
+    if numeric < 11:
+        failures.append(f"only {numeric} exercises with numeric parts were tried")
+
+# A typical mistake is named: F_avg given as the impulse itself, p_n without the relaxation.
+r = expect(["exercises", "check", "E3.10-ex2-xpbd-normal", "1", "0.8"], 1, out_has="that is the impulse itself")
+if "did you leave it out" not in r.stdout:
+    failures.append(f"E3.10-ex2 with p_n = 1 (no relaxation) did not name the mistake:\n{r.stdout}")
+
+# Answers as students write them.
+expect(["exercises", "check", "E3.10-ex3-readback-scale", "1/3"], 0, out_has="correct (yours 1/3)")
+expect(["exercises", "check", "E3.10-ex3-readback-scale", "0.333"], 0, out_has="correct")
+expect(["exercises", "check", "E3.10-ex3-readback-scale", "0.33"], 1, out_has="to 3 significant figures")
+expect(["exercises", "check", "E3.10-ex2-xpbd-normal", "1.6N", "800"], 2, err_has="write the number without its unit")
+expect(["exercises", "check", "E3.10-ex2-xpbd-normal", "0.8", "800", "N"], 2, err_has="write the number without its unit")
+expect(["exercises", "check", "E3.10-ex3-readback-scale", "1,6"], 2, err_has="the comma separates vector components")
+expect(["exercises", "check", "E3.10-ex3-readback-scale", "1/0"], 2, err_has="divides by zero")
+expect(["exercises", "check", "E3.10-ex2", "0.8", "800"], 2, err_has="did you mean E3.10-ex2-xpbd-normal?")
+expect(["exercises", "check", "E3.10-ex2-xpbd-normla", "0.8", "800"], 2, err_has="did you mean E3.10-ex2-xpbd-normal?")
+r = expect(["exercises", "list"], 0)
+order = [l.split()[0] for l in r.stdout.splitlines() if l.strip()]
+if "E3.10-ex10-static-vs-kinematic-scale" in order and order.index("E3.10-ex10-static-vs-kinematic-scale") < order.index("E3.10-ex9-matching-warmstart"):
+    failures.append("exercises list is not in natural order (ex10 before ex9)")
+r = expect(["exercises", "check", "E3.10-ex2-xpbd-normal", "--reveal"], 0, out_has="why:")
+if "no try counted" not in r.stdout:
+    failures.append(f"--reveal without an answer:\n{r.stdout}")
+r = expect(["exercises", "show", "E3.10-ex2-xpbd-normal"], 0,
+           out_has="impulse exercises check E3.10-ex2-xpbd-normal p_n F_avg")
+if "..." in r.stdout or "p_n: to 3 significant figures" not in r.stdout:
+    failures.append(f"show names no real command or no precision:\n{r.stdout}")
+r = expect(["exercises", "show", "E3.10-ex8-mujoco-torque"], 0)
+if any(l.strip() in ("a", "b", "c") for l in r.stdout.splitlines()):
+    failures.append(f"show prints bare option labels under the question:\n{r.stdout}")
+
+# Tries are counted exactly under concurrency (a lock around each read-modify-write), and a corrupt
+# record is refused and kept.
+with tempfile.TemporaryDirectory() as d:
+    record = os.path.join(d, "tries.json")
+    env = dict(os.environ, IMPULSE_TRIES_FILE=record)
+    procs = [subprocess.Popen([BIN, "exercises", "check", "E1.11-ex3", "0", "0.2", "0"], env=env,
+                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL) for _ in range(30)]
+    codes = [p.wait() for p in procs]
+    checks += 1
+    with open(record) as f:
+        counted = json.load(f).get("E1.11-ex3")
+    if counted != 30 or codes != [1] * 30:
+        failures.append(f"30 concurrent wrong tries recorded {counted} (exit codes {sorted(set(codes))})")
+    with open(record, "w") as f:
+        f.write("{not json")
+    r = subprocess.run([BIN, "exercises", "check", "E1.11-ex3", "0", "0.2", "0"], capture_output=True, text=True, env=env)
+    checks += 1
+    with open(record) as f:
+        kept = f.read()
+    if r.returncode != 2 or "is not a JSON object" not in r.stderr or kept != "{not json":
+        failures.append(f"a corrupt tries file: exit {r.returncode}, {r.stderr.strip()}, file now {kept!r}")
+
 WRONG_EX8 = "a"  # E1.11-ex8 is a choice whose answer is b
 for k in range(3):
     r = expect(["exercises", "check", "E1.11-ex8", WRONG_EX8], 1)

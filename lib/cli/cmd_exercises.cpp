@@ -1,4 +1,5 @@
 // impulse exercises list | show | check
+#include <cctype>
 #include <cmath>
 #include <cstdlib>
 #include <filesystem>
@@ -10,6 +11,8 @@
 #include "cli/commands.h"
 #include "course/exercises.h"
 #include "course/toml_values.h"
+#include "course/tries_file.h"
+#include "course/tutor.h"
 
 namespace impulse::cli {
 
@@ -20,7 +23,7 @@ namespace {
 
 const Exercise& require_exercise(const std::string& id) {
   const Exercise* e = find_exercise(id);
-  if (!e) throw BadInput("unknown exercise '" + id + "' (see 'impulse exercises list')");
+  if (!e) throw BadInput(unknown_exercise_message(id, "'impulse exercises list'"));
   return *e;
 }
 
@@ -32,105 +35,35 @@ std::string answer_shape(const Exercise& e) {
       s += p.name + ": one option label";
     } else {
       int n = answer_size(p);
-      s += p.name + ": " + std::to_string(n) + (n == 1 ? " number" : " numbers") + (p.unit.empty() ? "" : " [" + p.unit + "]");
+      s += p.name + ": " + std::to_string(n) + (n == 1 ? " number" : " numbers") + (p.unit.empty() || p.unit == "-" ? "" : " [" + p.unit + "]");
     }
   }
   return s;
 }
 
-// Tries are counted per exercise in a small JSON file the student owns; after kTriesBeforeSolution
-// wrong answers to one exercise the worked solution is shown. IMPULSE_TRIES_FILE names the file
-// (default $HOME/.impulse/tries.json); IMPULSE_TRIES_FILE=off keeps no record.
-constexpr int kTriesBeforeSolution = 3;
-
-std::string tries_path() {
-  if (const char* p = std::getenv("IMPULSE_TRIES_FILE")) return p;
-  if (const char* h = std::getenv("HOME")) return std::string(h) + "/.impulse/tries.json";
-  return "off";
+std::string trim_end(std::string s) {
+  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back()))) s.pop_back();
+  return s;
 }
 
-json read_tries(const std::string& path) {
-  if (path == "off") return json::object();
-  std::ifstream f(path);
-  if (!f) return json::object();
-  try {
-    json j = json::parse(f);
-    if (j.is_object()) return j;
-  } catch (const std::exception&) {
+// The words of a check command with the parts' names in place of the numbers:
+// "p_n F_avg", "v_B.x v_B.y v_B.z", "statement".
+std::string answer_placeholders(const Exercise& e) {
+  std::string s;
+  for (const AnswerPart& p : e.parts) {
+    const int n = answer_size(p);
+    for (int i = 0; i < n; ++i) s += (s.empty() ? "" : " ") + p.name + (n == 3 ? std::string(".") + "xyz"[i] : n > 1 ? "." + std::to_string(i + 1) : "");
   }
-  throw BadInput("tries file '" + path + "' is not a JSON object of exercise -> count (delete it to start over)");
+  return s;
 }
 
-// Writes the record next to itself first, so a crash never leaves half a file.
-void write_tries(const std::string& path, const json& j) {
-  if (path == "off") return;
-  std::error_code ec;
-  const std::filesystem::path p(path);
-  if (p.has_parent_path()) std::filesystem::create_directories(p.parent_path(), ec);
-  const std::string tmp = path + ".tmp";
-  {
-    std::ofstream f(tmp);
-    if (!f) return;  // a read-only home: grading still works, only the count is not kept
-    f << j.dump(2) << '\n';
-  }
-  std::filesystem::rename(tmp, p, ec);
-}
-
-std::string number_text(double x) {
-  std::ostringstream o;
-  o.precision(3);
-  o << x;
-  return o.str();
-}
-
-void report_part(const PartGrade& p) {
-  std::cout << "  " << p.name << ": " << (p.correct ? "correct" : "incorrect");
-  if (p.kind == "choice") {
-    std::cout << " (yours " << p.given << ")\n";
-  } else {
-    const std::string unit = p.unit.empty() || p.unit == "-" ? "" : " " + p.unit;
-    std::cout << " (yours " << p.given << unit << ")\n";
-    if (!p.correct) {
-      const double key = p.key[std::size_t(p.worst)];
-      std::cout << "    " << (p.key.size() > 1 ? "component " + std::to_string(p.worst + 1) + " is off by " : "off by ")
-                << number_text(p.worst_error) << unit;
-      if (key != 0) std::cout << " (" << number_text(100 * p.worst_error / std::abs(key)) << "% of the key's size)";
-      std::cout << '\n';
-    }
-    if (p.tolerance.exact)
-      std::cout << "    tolerance: exact (a count)\n";
-    else
-      std::cout << "    tolerance: " << number_text(p.tolerance.absolute) << unit << " = " << p.tolerance.significant
-                << " significant figures, as the course prints this answer\n";
-  }
-  if (!p.correct) std::cout << "    hint: " << p.hint << '\n';
-}
-
-// Prints the verdict; returns true when correct. The key and the worked solution are shown only
-// when revealed (--reveal, or kTriesBeforeSolution recorded wrong tries).
-bool report(const Exercise& e, const Grade& g, bool reveal) {
+// Grades tokens, counts a wrong try in the student's record (lib/course/tries_file.h) and prints
+// the tutor's verdict (lib/course/tutor.h); returns true when correct.
+bool report(const Exercise& e, const std::vector<std::string>& tokens, bool reveal) {
+  const Grade g = grade(e, tokens);
   const std::string path = tries_path();
-  json tries = read_tries(path);
-  int wrong_tries = tries.value(e.id, 0);
-  if (!g.correct) {
-    tries[e.id] = ++wrong_tries;
-    write_tries(path, tries);
-  }
-  int wrong_parts = 0;
-  for (const PartGrade& p : g.parts) wrong_parts += p.correct ? 0 : 1;
-  std::cout << e.id << ": " << (g.correct ? "correct" : "incorrect");
-  if (!g.correct) std::cout << " (" << wrong_parts << " of " << g.parts.size() << " parts wrong; try " << wrong_tries << ")";
-  std::cout << '\n';
-  for (const PartGrade& p : g.parts) report_part(p);
-  const bool show = reveal || g.correct || wrong_tries >= kTriesBeforeSolution;
-  if (show) {
-    std::cout << "  answer:";
-    for (const PartGrade& p : g.parts) std::cout << ' ' << p.name << " = " << p.expected << ';';
-    std::cout << "\n  why: " << e.explanation << '\n';
-  } else {
-    std::cout << "  the worked solution: add --reveal, or it is shown after " << kTriesBeforeSolution
-              << " wrong tries (recorded in " << path << ")\n";
-  }
+  const int tries = g.correct ? recorded_tries(path, e.id) : record_wrong_try(path, e.id);
+  std::cout << verdict_text(tutor_verdict(e, g, tries, reveal), path == "off" ? "" : path);
   return g.correct;
 }
 
@@ -150,6 +83,7 @@ int check_file(const std::string& path, bool reveal) {
   }
   if (t.empty()) throw BadInput(path + ": no answers (expected tables like [\"E1.11-ex3\"] answer = [...])");
   int wrong = 0;
+  std::vector<std::pair<const Exercise*, std::vector<std::string>>> answers;
   for (const auto& [key, node] : t) {
     std::string id(key.str());
     const toml::table* et = node.as_table();
@@ -181,20 +115,21 @@ int check_file(const std::string& path, bool reveal) {
     } else {
       throw BadInput(where(*an, path) + ": answer must be a number, a label or an array");
     }
-    Grade g;
     try {
-      g = grade(e, tokens);
+      grade(e, tokens);  // every answer is read before any is graded: bad input prints nothing
     } catch (const std::invalid_argument& ex) {
       throw BadInput(where(*an, path) + ": " + ex.what());
     }
-    if (!report(e, g, reveal)) ++wrong;
+    answers.emplace_back(&e, tokens);
   }
+  for (const auto& [e, tokens] : answers)
+    if (!report(*e, tokens, reveal)) ++wrong;
   return wrong == 0 ? 0 : 1;
 }
 
 }  // namespace
 
-int cmd_exercises_list(const std::string& chapter, bool as_json) {
+int cmd_exercises_list(const std::string& chapter, bool as_json) {  // exercises() is in natural order
   json rows = json::array();
   for (const Exercise& e : exercises()) {
     if (!chapter.empty() && e.chapter != chapter) continue;
@@ -219,10 +154,17 @@ int cmd_exercises_show(const std::string& id, bool as_json) {
               << '\n';
     return 0;
   }
-  std::cout << e.id << ": " << e.title << "\n(" << e.source << ")\n\n" << e.question << '\n';
+  std::cout << e.id << ": " << e.title << "\n(" << e.source << ")\n\n" << trim_end(e.question) << '\n';
   for (const AnswerPart& p : e.parts)
-    for (const std::string& o : p.options) std::cout << "  " << o << '\n';
-  std::cout << "\nanswer: " << answer_shape(e) << "\n  impulse exercises check " << e.id << " ...\n";
+    for (const std::string& o : p.options)  // bare labels: the statements are in the question already
+      if (trim_end(o) != option_label(o)) std::cout << "  " << trim_end(o) << '\n';
+  std::cout << "\nanswer: " << answer_shape(e) << '\n';
+  for (const AnswerPart& p : e.parts)
+    if (p.kind == "number")
+      std::cout << "  " << p.name << ": " << tolerance_words(answer_tolerance(p, answer_key(p)))
+                << "; a decimal or a fraction such as 1/3, without the unit\n";
+  std::cout << "check it with:\n  impulse exercises check " << e.id << ' ' << answer_placeholders(e)
+            << "\n  (your answer in place of each name)\n";
   return 0;
 }
 
@@ -239,12 +181,15 @@ int cmd_exercises_check(const std::vector<std::string>& all) {
                  "                                                  a choice as its option label, e.g. b)\n"
                  "impulse exercises check --file F [--reveal]      grade a TOML file of answers:\n"
                  "  [\"E1.11-ex3\"]\n  answer = [0, -0.2, 0]\n"
-                 "A wrong answer names the part and component that is off, by how much, the tolerance and unit\n"
-                 "that applied, and a hint (course section, formula, calculator). The key and worked solution\n"
-                 "are shown with --reveal, or after 3 wrong tries of one exercise, counted in\n"
-                 "$IMPULSE_TRIES_FILE (default ~/.impulse/tries.json; 'off' keeps no count).\n"
-                 "Tolerance: agree with the key to the significant figures the course prints (3 to 4);\n"
-                 "counts exactly.\n"
+                 "impulse exercises check ID --reveal              the worked solution without an answer\n"
+                 "Answers are decimals or fractions (1/3), written without their unit.\n"
+                 "A wrong answer names the part (and component) that is wrong, the tolerance that applied and\n"
+                 "a hint: where to look again and, when the answer shows one, the typical mistake; never how\n"
+                 "far it is from the key. The key and worked solution are shown with --reveal, or after 3\n"
+                 "wrong tries of one exercise, counted in $IMPULSE_TRIES_FILE (default ~/.impulse/tries.json;\n"
+                 "'off' keeps no count).\n"
+                 "Tolerance: agree with the key to the significant figures the course prints (3 to 4; a\n"
+                 "fraction such as 1/3 to 3); counts exactly.\n"
                  "example:\n  impulse exercises check E1.11-ex3 0 -0.2 0\n"
                  "exit 0 when all are correct, 1 when one is wrong, 2 on bad input\n";
     return 0;
@@ -255,16 +200,23 @@ int cmd_exercises_check(const std::vector<std::string>& all) {
   }
   const Exercise& e = require_exercise(args[0]);
   std::vector<std::string> tokens(args.begin() + 1, args.end());
-  if (tokens.empty()) throw BadInput(e.id + " needs an answer: " + answer_shape(e));
   for (const std::string& t : tokens)
     if (t.size() > 2 && t.rfind("--", 0) == 0) throw BadInput("exercises check: unknown option '" + t + "' (see --help)");
-  Grade g;
+  if (tokens.empty() && reveal) {
+    const std::string path = tries_path();
+    try {
+      std::cout << verdict_text(reveal_verdict(e, recorded_tries(path, e.id)), "");
+    } catch (const std::invalid_argument& ex) {
+      throw BadInput(ex.what());
+    }
+    return 0;
+  }
+  if (tokens.empty()) throw BadInput(e.id + " needs an answer: " + answer_shape(e));
   try {
-    g = grade(e, tokens);
+    return report(e, tokens, reveal) ? 0 : 1;
   } catch (const std::invalid_argument& ex) {
     throw BadInput(ex.what());
   }
-  return report(e, g, reveal) ? 0 : 1;
 }
 
 }  // namespace impulse::cli

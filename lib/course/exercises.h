@@ -13,6 +13,11 @@
 //   formula = "E1.6-origin-velocity"; output = "v_B"
 //   inputs = { v_C = [0,0,0], omega = [0,0,2], q = [0,0,0,1], c_B = [0.1,0,0] }
 //   course = [0, -0.2, 0]; abs_tol = 1e-9; rel_tol = 1e-6
+//   printed = "1/3"   # when the course prints its answer as a fraction (sets the precision: 3 figures)
+//   hint = "where to look and the mistake students make most"   # shown with a wrong answer
+//   [[answer.mistake]]   # a typical mistake, recognised in the answer and named in the hint
+//   inputs = { relaxation = 1 }   # the calculator's inputs it changes (or output = "...": another output)
+//   says = "the relaxation multiplies the correction: did you leave it out?"
 //   # choice parts: options = ["a) ...", "b) ..."]; correct = "b"; backed_by = "Suite.Test"
 #pragma once
 
@@ -23,6 +28,14 @@
 
 namespace impulse::course {
 
+/// A typical mistake: the answer the calculator gives with some inputs changed (or another of its
+/// outputs), and the sentence that names the mistake without a number.
+struct Mistake {
+  Values inputs;       // overrides of the part's inputs
+  std::string output;  // another output of the calculator ("" = the part's own)
+  std::string says;
+};
+
 struct AnswerPart {
   std::string name;
   std::string unit;
@@ -32,6 +45,11 @@ struct AnswerPart {
   std::string output;   // which output of that calculator
   Values inputs;
   std::vector<double> course;  // the course's printed answer
+  // Significant figures the course prints for this answer (its largest over the components); a
+  // fraction (printed = "1/3") counts as the fewest the rule allows (3): 0.333 and 1/3 both agree.
+  int course_significant = 0;
+  std::string hint;               // what to look at again (course section words, a typical mistake)
+  std::vector<Mistake> mistakes;  // recognised wrong answers
   // How closely the engine's key must reproduce `course` (checked by the exercise tests, not used to
   // grade): |key_i - course_i| <= abs_tol + rel_tol |course_i|. Grading follows the one rule of
   // answer_tolerance; there abs_tol only serves as the floor for keys at or near zero, and
@@ -58,6 +76,17 @@ Exercise parse_exercise(const std::string& text, const std::string& file);
 const std::vector<Exercise>& exercises();
 const Exercise* find_exercise(const std::string& id);
 
+/// IDs close to a mistyped or shortened one (a prefix up to a '-', or an edit distance of at most
+/// 3, case ignored), nearest first; at most 3.
+std::vector<std::string> similar_exercise_ids(const std::string& id);
+
+/// "unknown exercise 'E3.10-ex2' (did you mean E3.10-ex2-xpbd-normal?; see 'impulse exercises list')"
+/// with `listing` naming where the list is ("'impulse exercises list'" or "impulse.exercises()").
+std::string unknown_exercise_message(const std::string& id, const std::string& listing);
+
+/// IDs in natural order: E3.10-ex2 before E3.10-ex10 (digit runs compare as numbers).
+bool natural_less(const std::string& a, const std::string& b);
+
 /// The key of a numeric part, computed by its calculator.
 std::vector<double> answer_key(const AnswerPart& p);
 
@@ -80,6 +109,11 @@ Tolerance answer_tolerance(const AnswerPart& p, const std::vector<double>& key);
 /// Significant figures of x as its shortest round-trip decimal writes it (0.0333333 -> 6, 9 -> 1, 0 -> 1).
 int significant_figures(double x);
 
+/// One answer number as a student writes it: a decimal ("0.333", "1e-3") or a fraction ("1/3",
+/// "-2/6"). Throws std::invalid_argument with what: "'1.6N' ...: write the number without its unit"
+/// or "... is not a number"; `what` names the answer in the message ("answer '1.6N' for E3.10-ex2 (p_n)").
+double parse_answer_number(const std::string& token, const std::string& what);
+
 struct PartGrade {
   std::string name;
   std::string kind;      // "number" or "choice"
@@ -92,7 +126,7 @@ struct PartGrade {
   Tolerance tolerance;
   int worst = -1;          // index of the component furthest off (-1 when all agree)
   double worst_error = 0;  // |given - key| of that component [unit]
-  std::string hint;        // course section, formula ID and the calculator to try, or the test
+  std::string hint;        // where to look and, when recognised, the mistake (never a number from the key)
 };
 
 struct Grade {
@@ -100,9 +134,10 @@ struct Grade {
   std::vector<PartGrade> parts;
 };
 
-/// Grades answer tokens (numbers; commas also separate; or an option label). Throws
-/// std::invalid_argument for the wrong count, a token that is not a finite number, or a choice that
-/// is not one of the part's option labels.
+/// Grades answer tokens (numbers or fractions; commas also separate vector components; or an option
+/// label). Throws std::invalid_argument for the wrong count (saying, when a comma split a token, that
+/// the comma separates components), a number written with its unit, a token that is not a finite
+/// number, or a choice that is not one of the part's option labels.
 Grade grade(const Exercise& e, const std::vector<std::string>& tokens);
 
 /// |given - key| <= abs_tol + rel_tol * |key|, componentwise.

@@ -143,23 +143,30 @@ def calc(item_id, **inputs):
 
 
 class Grade:
-    """The checker's verdict: truthy when every part is right; .parts lists each part."""
+    """The tutor's verdict, the same as `impulse exercises check` prints: truthy when every part is
+    right. .parts lists each part (name, correct, given, tolerance, hint; "expected" only once the
+    solution is revealed); .tries counts the wrong tries recorded for the exercise (the same record
+    as the command line's, IMPULSE_TRIES_FILE); .revealed says whether the key and .explanation are
+    in it (reveal=True, a correct answer, or the third wrong try). print() shows the CLI's text."""
 
-    def __init__(self, exercise_id, correct, parts):
-        self.id, self.correct, self.parts = exercise_id, correct, parts
+    def __init__(self, verdict):
+        self.id, self.correct, self.parts = verdict["id"], verdict["correct"], verdict["parts"]
+        self.tries, self.revealed = verdict["tries"], verdict["revealed"]
+        self.explanation = verdict.get("explanation")
+        self._text = verdict["text"]
 
     def __bool__(self):
         return self.correct
 
     def __repr__(self):
-        lines = [f"{self.id}: {'correct' if self.correct else 'not correct'}"]
-        for p in self.parts:
-            lines.append(f"  {p['name']}: {'ok' if p['correct'] else 'wrong'} (given {p['given']})")
-        return "\n".join(lines)
+        return self._text.rstrip("\n")
+
+    __str__ = __repr__
 
 
 def exercises(chapter=None):
-    """Every course exercise (dicts: id, title, question, parts, ...), optionally of one chapter."""
+    """Every course exercise (dicts: id, title, question, parts with their tolerance), optionally of
+    one chapter; the worked explanations come with a reveal: check(ID, reveal=True)."""
     all_ = _core.exercises()
     if chapter is None:
         return all_
@@ -168,13 +175,20 @@ def exercises(chapter=None):
     return [e for e in all_ if e["chapter"] == chapter]
 
 
-def check(exercise_id, *answers):
-    """Grades an answer: numbers (or arrays of them) in the order of the parts, or an option label."""
+def check(exercise_id, *answers, reveal=False):
+    """Grades an answer as `impulse exercises check` does: numbers (or arrays of them, or fraction
+    strings such as "1/3") in the order of the parts, or an option label. With reveal=True and no
+    answer, the worked solution alone (no try counted)."""
+    if not isinstance(exercise_id, str):
+        raise ValueError(f"exercise_id must be an exercise ID string such as 'E1.11-ex3', got {exercise_id!r}")
     tokens = []
     for a in answers:
         if isinstance(a, str):
             tokens.append(a)
         else:
-            tokens.extend(repr(float(x)) for x in np.asarray(a, dtype=float).ravel())
-    correct, parts = _core.grade(exercise_id, tokens)
-    return Grade(exercise_id, correct, parts)
+            try:
+                values = np.asarray(a, dtype=float).ravel()
+            except (TypeError, ValueError):
+                raise ValueError(f"check {exercise_id}: answer {a!r} is not a number, an array or a label") from None
+            tokens.extend(repr(float(x)) for x in values)
+    return Grade(_core.check(exercise_id, tokens, bool(reveal)))

@@ -7,9 +7,12 @@
 
 #include <sstream>
 
+#include "core/text.h"
 #include "course/exercises.h"
 #include "course/registry.h"
 #include "course/scenes.h"
+#include "course/tries_file.h"
+#include "course/tutor.h"
 
 namespace py = pybind11;
 
@@ -93,16 +96,45 @@ py::tuple run_scene(const std::string& name, const std::map<std::string, std::st
   return py::make_tuple(rc, log.str(), tables);
 }
 
+// An exercise as impulse.exercises() lists it: the statement and the shape of the answer, never the
+// key, the course's printed answer or the worked solution (those come with a reveal).
 py::dict exercise_dict(const Exercise& e) {
   py::list parts;
-  for (const AnswerPart& p : e.parts)
-    parts.append(py::dict(py::arg("name") = p.name, py::arg("unit") = p.unit, py::arg("kind") = p.kind,
-                          py::arg("formula") = p.formula, py::arg("output") = p.output,
-                          py::arg("options") = p.options, py::arg("size") = answer_size(p),
-                          py::arg("abs_tol") = p.abs_tol, py::arg("rel_tol") = p.rel_tol));
+  for (const AnswerPart& p : e.parts) {
+    py::dict d(py::arg("name") = p.name, py::arg("unit") = p.unit, py::arg("kind") = p.kind,
+               py::arg("options") = p.options, py::arg("size") = answer_size(p));
+    if (p.kind == "number") {
+      d["formula"] = p.formula;
+      d["tolerance"] = tolerance_words(answer_tolerance(p, answer_key(p)));
+    }
+    parts.append(d);
+  }
   return py::dict(py::arg("id") = e.id, py::arg("chapter") = e.chapter, py::arg("title") = e.title,
-                  py::arg("source") = e.source, py::arg("question") = e.question,
-                  py::arg("explanation") = e.explanation, py::arg("parts") = parts);
+                  py::arg("source") = e.source, py::arg("question") = e.question, py::arg("parts") = parts);
+}
+
+const Exercise& require_exercise(const std::string& id) {
+  const Exercise* e = find_exercise(id);
+  if (!e) throw std::invalid_argument(unknown_exercise_message(id, "impulse.exercises()"));
+  return *e;
+}
+
+// The tutor's verdict (lib/course/tutor.h) as a dict, with the text the command line prints.
+py::dict verdict_dict(const Verdict& v, const std::string& tries_where) {
+  py::list parts;
+  for (const PartVerdict& p : v.parts) {
+    py::dict d(py::arg("name") = p.name, py::arg("kind") = p.kind, py::arg("unit") = p.unit,
+               py::arg("correct") = p.correct, py::arg("given") = p.given, py::arg("tolerance") = p.tolerance,
+               py::arg("hint") = p.hint);
+    if (p.component > 0) d["component"] = p.component;
+    if (v.revealed) d["expected"] = p.answer;
+    parts.append(d);
+  }
+  py::dict out(py::arg("id") = v.id, py::arg("answered") = v.answered, py::arg("correct") = v.correct,
+               py::arg("tries") = v.tries, py::arg("revealed") = v.revealed, py::arg("parts") = parts,
+               py::arg("text") = verdict_text(v, tries_where));
+  if (v.revealed) out["explanation"] = v.explanation;
+  return out;
 }
 
 }  // namespace
@@ -122,16 +154,19 @@ void bind_course(py::module_& m) {
     for (const Exercise& e : exercises()) out.append(exercise_dict(e));
     return out;
   });
-  m.def("grade", [](const std::string& id, const std::vector<std::string>& tokens) {
-    const Exercise* e = find_exercise(id);
-    if (!e) throw std::invalid_argument("unknown exercise '" + id + "' (see impulse.exercises())");
-    const Grade g = grade(*e, tokens);
-    py::list parts;
-    for (const PartGrade& p : g.parts)
-      parts.append(py::dict(py::arg("name") = p.name, py::arg("correct") = p.correct, py::arg("given") = p.given,
-                            py::arg("expected") = p.expected));
-    return py::make_tuple(g.correct, parts);
-  }, py::arg("id"), py::arg("tokens"));
+  m.def("check", [](const std::string& id, const std::vector<std::string>& tokens, bool reveal) {
+    const Exercise& e = require_exercise(id);
+    const std::string path = tries_path();
+    const std::string where = path == "off" ? "" : path;
+    if (tokens.empty()) {
+      if (!reveal) throw std::invalid_argument(one_line(id + " needs an answer (or reveal=True for the worked solution)"));
+      return verdict_dict(reveal_verdict(e, recorded_tries(path, e.id)), "");
+    }
+    const Grade g = grade(e, tokens);
+    const int tries = g.correct ? recorded_tries(path, e.id) : record_wrong_try(path, e.id);
+    return verdict_dict(tutor_verdict(e, g, tries, reveal), where);
+  }, py::arg("id"), py::arg("tokens"), py::arg("reveal"),
+        "Grades an answer as `impulse exercises check` does: the same verdict, tolerance, hint and tries record.");
 
   m.def("scenes", [] {
     py::list out;

@@ -78,6 +78,52 @@ def test_E3_10_ex2_checker_grades_right_and_wrong():
         impulse.check("E3.10-ex2-xpbd-normal", 0.8)
 
 
+def _impulse_cli():
+    return ROOT / "build" / "bin" / "impulse"
+
+
+def test_E3_10_check_is_the_command_lines_tutor(tmp_path, monkeypatch):
+    # The same verdict as `impulse exercises check`: tolerance, hint naming the typical mistake,
+    # tries counted in the same record; no key (no "expected") until the solution is revealed.
+    import json
+    import os
+    import subprocess
+    record = tmp_path / "tries.json"
+    monkeypatch.setenv("IMPULSE_TRIES_FILE", str(record))
+    g = impulse.check("E3.10-ex2-xpbd-normal", 0.8, 0.8)
+    assert not g and g.tries == 1 and not g.revealed and g.explanation is None
+    wrong = g.parts[1]
+    assert "expected" not in wrong and wrong["tolerance"] == "to 3 significant figures, as the course prints this answer"
+    assert "that is the impulse itself" in wrong["hint"]
+    assert json.loads(record.read_text()) == {"E3.10-ex2-xpbd-normal": 1}
+    if _impulse_cli().is_file():  # the command line counts on in the same record, with the same words
+        r = subprocess.run([str(_impulse_cli()), "exercises", "check", "E3.10-ex2-xpbd-normal", "0.8", "0.8"],
+                           capture_output=True, text=True, env=dict(os.environ))
+        assert "try 2" in r.stdout
+        g3 = impulse.check("E3.10-ex2-xpbd-normal", 0.8, 0.8)
+        assert g3.tries == 3 and g3.revealed and g3.parts[1]["expected"] == "800 N"
+        def part_lines(text):  # the per-part lines, between the verdict line and the solution's
+            lines = text.splitlines()[1:]
+            return [l for l in lines[:next(i for i, l in enumerate(lines) if not l.startswith(("  p_n", "  F_avg", "    "))) ]]
+        assert part_lines(repr(g3)) == part_lines(r.stdout)
+    solution = impulse.check("E3.10-ex2-xpbd-normal", reveal=True)
+    assert solution.revealed and "0.8 N s" in solution.explanation and "no try counted" in repr(solution)
+    assert "explanation" not in impulse.exercises("E3")[0]
+
+
+def test_E3_10_answers_as_students_write_them():
+    assert impulse.check("E3.10-ex3-readback-scale", "1/3")
+    assert impulse.check("E3.10-ex3-readback-scale", 0.333)  # the course prints 1/3: three figures
+    with pytest.raises(ValueError, match="write the number without its unit"):
+        impulse.check("E3.10-ex2-xpbd-normal", "1.6N", 800)
+    with pytest.raises(ValueError, match="the comma separates vector components"):
+        impulse.check("E3.10-ex3-readback-scale", "1,6")
+    with pytest.raises(ValueError, match=r"did you mean E3.10-ex2-xpbd-normal\? see impulse.exercises\(\)"):
+        impulse.check("E3.10-ex2", 0.8, 800)
+    ids = [e["id"] for e in impulse.exercises("E3")]
+    assert ids.index("E3.10-ex9-matching-warmstart") < ids.index("E3.10-ex10-static-vs-kinematic-scale")
+
+
 def test_E1_11_ex3_checker_takes_a_vector():
     # seed 003 Q L460, A L477: v_B = (0, -0.2, 0) m/s
     assert impulse.check("E1.11-ex3", np.array([0, -0.2, 0]))
