@@ -131,6 +131,13 @@ struct PyContacts {
   }
 };
 
+// update_contacts writes contacts.force: refuse a record made without it, in Python's words.
+void require_force(const PyContacts& c, const char* solver) {
+  if (!c.contacts.has_force())
+    bad(std::string(solver) + ".update_contacts: contacts has no force column; make it with "
+        "pipeline.contacts(request_force=True)");
+}
+
 // One step of a solver that reads penalty rows: the shared argument checks, then the record's
 // materials filled for the solver's path.
 template <class Solver>
@@ -303,6 +310,7 @@ void bind_engine(py::module_& m) {
            "One XPBD step of dt [s] (E3 §4); contacts may be None.")
       .def("update_contacts",
            [](const SolverXPBD& s, PyContacts& contacts) {
+             require_force(contacts, "SolverXPBD");
              ContactsView v = contacts.contacts.view();
              s.update_contacts(v);
            },
@@ -340,7 +348,7 @@ void bind_engine(py::module_& m) {
              ContactsView v = contacts.contacts.view();
              s.update_contacts(v);
            },
-           py::arg("contacts"), "Writes contacts.force: the penalty forces of the last step (E3 §8).");
+           py::arg("contacts"), "Raises NotImplementedError: the semi-implicit path has no per-contact force producer (E3 §6).");
 
   py::class_<SolverFeatherstone>(m, "SolverFeatherstone")
       .def(py::init([](const Model& model, int update_mass_matrix_interval, double friction_smoothing) {
@@ -383,11 +391,39 @@ void bind_engine(py::module_& m) {
            py::arg("state_in"), py::arg("state_out"), py::arg("control"), py::arg("contacts"), py::arg("dt"),
            "One VBD step of dt [s]; contacts may be None.")
       .def("update_contacts",
-           [](const SolverVBD& s, PyContacts& contacts) {
-             ContactsView v = contacts.contacts.view();
-             s.update_contacts(v);
+           [](const SolverVBD&, PyContacts&) {
+             PyErr_SetString(PyExc_NotImplementedError,
+                             "SolverVBD.update_contacts: VBD's readback is solver.collect_rigid_contact_forces(state, "
+                             "contacts, dt) (the force on body1 of each contact), not update_contacts");
+             throw py::error_already_set();
            },
-           py::arg("contacts"), "Raises: VBD's readback is collect_rigid_contact_forces, not update_contacts.")
+           py::arg("contacts"), "Raises: VBD's readback is collect_rigid_contact_forces(state, contacts, dt).")
+      .def("collect_rigid_contact_forces",
+           [](const SolverVBD& s, const State& state, PyContacts& contacts, double dt) {
+             positive("SolverVBD.collect_rigid_contact_forces", "dt", "s", dt);
+             const std::vector<VbdContactForce> f =
+                 s.collect_rigid_contact_forces(state.body_q.to_host(), s.body_q_prev(), contacts.contacts.view(), real(dt));
+             const py::ssize_t n = py::ssize_t(f.size());
+             py::array_t<int> b0(n), b1(n);
+             py::array_t<double> p0({n, py::ssize_t(3)}), p1({n, py::ssize_t(3)}), fb1({n, py::ssize_t(3)});
+             for (py::ssize_t i = 0; i < n; ++i) {
+               b0.mutable_at(i) = f[i].body0;
+               b1.mutable_at(i) = f[i].body1;
+               const vec3 rows[3] = {f[i].point0_world, f[i].point1_world, f[i].force_on_body1};
+               py::array_t<double>* arrays[3] = {&p0, &p1, &fb1};
+               for (int a = 0; a < 3; ++a) {
+                 arrays[a]->mutable_at(i, 0) = rows[a].x;
+                 arrays[a]->mutable_at(i, 1) = rows[a].y;
+                 arrays[a]->mutable_at(i, 2) = rows[a].z;
+               }
+             }
+             return py::dict(py::arg("body0") = b0, py::arg("body1") = b1, py::arg("point0_world") = p0,
+                             py::arg("point1_world") = p1, py::arg("force_on_body1") = fb1);
+           },
+           py::arg("state"), py::arg("contacts"), py::arg("dt"),
+           "VBD's contact readback (E3 §6): after step(state_in, state, control, contacts, dt), the force [N] "
+           "on body1 of each contact, world (Contacts.force's body0 convention is its negative), with the "
+           "contacts' bodies and world points [m]; dicts of NumPy arrays.")
       .def("reset", &SolverVBD::reset)
       .def_readwrite("iterations", &SolverVBD::iterations);
 
@@ -396,7 +432,12 @@ void bind_engine(py::module_& m) {
       .def_readonly("iterations", &PADMMStatus::iterations)
       .def_readonly("r_p", &PADMMStatus::r_p, "primal residual [N s]")
       .def_readonly("r_d", &PADMMStatus::r_d, "dual residual [m/s]")
-      .def_readonly("r_c", &PADMMStatus::r_c, "complementarity residual [J]");
+      .def_readonly("r_c", &PADMMStatus::r_c, "complementarity residual [J]")
+      .def("__repr__", [](const PADMMStatus& st) {
+        return "PADMMStatus(converged=" + std::string(st.converged ? "True" : "False") +
+               ", iterations=" + std::to_string(st.iterations) + ", r_p=" + num(st.r_p) + " N s, r_d=" + num(st.r_d) +
+               " m/s, r_c=" + num(st.r_c) + " J)";
+      });
 
   py::class_<SolverPADMM>(m, "SolverPADMM")
       .def(py::init([](const Model& model, int max_iterations, double primal_tolerance, double dual_tolerance,
@@ -423,6 +464,7 @@ void bind_engine(py::module_& m) {
            "One PADMM step of dt [s]; contacts may be None.")
       .def("update_contacts",
            [](const SolverPADMM& s, PyContacts& contacts, const State& state) {
+             require_force(contacts, "SolverPADMM");
              ContactsView v = contacts.contacts.view();
              s.update_contacts(v, state);
            },

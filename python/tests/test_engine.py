@@ -139,7 +139,7 @@ def test_E3_6_semi_implicit_penalty_rest_depth_and_no_force_readback():
     s0, contacts = _settle(model, solver, 2000)
     assert 0.025 - s0.body_q[0, 2] == pytest.approx(1.0 * G / (4 * 2.5e3), rel=0.05)
     assert abs(s0.body_qd[0, 2]) < 1e-4
-    with pytest.raises(RuntimeError, match="no per-contact force producer"):
+    with pytest.raises(NotImplementedError, match="no per-contact force producer"):
         solver.update_contacts(contacts)
     with pytest.raises(ValueError, match=r"friction_smoothing must be a finite number > 0 \[m/s\], got 0"):
         impulse.SolverSemiImplicit(model, friction_smoothing=0.0)
@@ -159,11 +159,19 @@ def test_E3_6_summary_table_every_solver_rests_a_box_through_the_pipeline(name):
     if name == "SolverPADMM":
         status = solver.status[0]
         assert status.iterations >= 1 and status.r_p >= 0
+        assert repr(status).startswith(f"PADMMStatus(converged={status.converged}, iterations={status.iterations}, r_p=")
         solver.update_contacts(contacts, s0)
         total_fz = sum(contacts.force[i, 2] for i in range(contacts.rigid_contact_count))
         assert abs(total_fz) == pytest.approx(1.0 * G, rel=0.05)  # the ground carries m g
+    elif name == "SolverVBD":
+        with pytest.raises(NotImplementedError, match=r"collect_rigid_contact_forces\(state, contacts, dt\)"):
+            solver.update_contacts(contacts)
+        # VBD's own readback: the ground carries m g, pushing the box (body1 or body0) up.
+        f = solver.collect_rigid_contact_forces(s0, contacts, 1e-3)
+        up = sum(fz if b1 == 0 else -fz for b1, fz in zip(f["body1"], f["force_on_body1"][:, 2]))
+        assert up == pytest.approx(1.0 * G, rel=0.05)
     else:
-        with pytest.raises(RuntimeError):
+        with pytest.raises(NotImplementedError, match="no per-contact force producer"):
             solver.update_contacts(contacts)
 
 
@@ -177,3 +185,18 @@ def test_E3_6_summary_table_bad_solver_arguments_name_the_argument():
         impulse.SolverPADMM(model, max_iterations=0)
     with pytest.raises(ValueError, match=r"dual_tolerance must be a finite number > 0 \[m/s\], got nan"):
         impulse.SolverPADMM(model, dual_tolerance=float("nan"))
+
+
+def test_E3_8_messages_name_python_calls_and_classes_their_public_names():
+    # A record made without its force column: the message names the Python call that makes one,
+    # not the C++ request_contact_attributes.
+    model = _box_on_ground(0.03)
+    solver = impulse.SolverXPBD(model)
+    s0, contacts = _settle(model, solver, 5, request_force=False)
+    with pytest.raises(ValueError, match=r"pipeline.contacts\(request_force=True\)") as e:
+        solver.update_contacts(contacts)
+    assert "request_contact_attributes" not in str(e.value)
+    for cls in (impulse.ModelBuilder, impulse.Model, impulse.State, impulse.SolverXPBD, impulse.SolverVBD,
+                impulse.CollisionPipeline, impulse.Contacts, impulse.PADMMStatus):
+        assert cls.__module__ == "impulse", cls
+    assert "_core" not in impulse.SolverXPBD.step.__doc__
