@@ -1,9 +1,13 @@
 """Executes one notebook with nbclient and writes the executed copy (outputs included).
 
-    python3 docs/tools/run_notebook.py notebooks/e3.ipynb --out build/notebooks/e3.ipynb
+    python3 docs/tools/run_notebook.py notebooks/e3.ipynb            # -> build/notebooks/e3.ipynb
+    python3 docs/tools/run_notebook.py notebooks/e3.ipynb --out e3-run.ipynb
 
-A cell that raises stops the run and exits 1 with the cell's error; the executed copy is written
-only when every cell ran (no half-executed notebook is left for the book).
+The kernel imports the module built by `./run build` (build/python of this checkout) unless
+PYTHONPATH already names one; nbclient and the kernel are Debian's python3-nbclient and
+python3-ipykernel, which ./run installs. A cell that raises stops the run and exits 1 with the
+cell's error; the executed copy is written only when every cell ran (no half-executed notebook is
+left for the book).
 """
 import argparse
 import os
@@ -14,10 +18,24 @@ import nbclient
 import nbformat
 
 
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+
+
+def module_path():
+    """Where the kernel finds `impulse`: PYTHONPATH when set, else this checkout's build/python."""
+    if os.environ.get("PYTHONPATH"):
+        return os.environ["PYTHONPATH"]
+    built = ROOT / "build" / "python"
+    if not any(built.glob("impulse/_core*.so")):
+        return None
+    return str(built)
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("notebook", type=pathlib.Path)
-    ap.add_argument("--out", type=pathlib.Path, required=True, help="where the executed copy goes")
+    ap.add_argument("--out", type=pathlib.Path,
+                    help="where the executed copy goes (default: build/notebooks/NAME in this checkout)")
     ap.add_argument("--timeout", type=int, default=600, help="seconds per cell (default 600)")
     a = ap.parse_args()
     if not a.notebook.is_file():
@@ -26,6 +44,13 @@ def main():
     if a.timeout <= 0:
         print(f"run_notebook: --timeout must be > 0 seconds, got {a.timeout}", file=sys.stderr)
         return 2
+    path = module_path()
+    if path is None:
+        print(f"run_notebook: the impulse module is not built ({ROOT / 'build' / 'python'} has no impulse/_core*.so): "
+              "run ./run build first, or set PYTHONPATH to a directory holding impulse", file=sys.stderr)
+        return 2
+    os.environ["PYTHONPATH"] = path  # the kernel is a child process: it inherits this
+    out = a.out or ROOT / "build" / "notebooks" / a.notebook.name
     nb = nbformat.read(a.notebook, as_version=4)
     # The kernel draws with the inline backend, so that plt.show() leaves a PNG output for the book
     # (an inherited MPLBACKEND=Agg would draw nothing).
@@ -38,11 +63,11 @@ def main():
     except nbclient.exceptions.CellExecutionError as e:
         print(f"run_notebook: {a.notebook} failed:\n{e}", file=sys.stderr)
         return 1
-    a.out.parent.mkdir(parents=True, exist_ok=True)
-    tmp = a.out.with_suffix(".tmp")
+    out.parent.mkdir(parents=True, exist_ok=True)
+    tmp = out.with_suffix(".tmp")
     nbformat.write(nb, tmp)
-    tmp.replace(a.out)
-    print(f"run_notebook: {a.notebook.name}: {len(nb.cells)} cells executed -> {a.out}")
+    tmp.replace(out)
+    print(f"run_notebook: {a.notebook.name}: {len(nb.cells)} cells executed -> {out}")
     return 0
 
 
