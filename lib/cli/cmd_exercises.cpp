@@ -160,9 +160,11 @@ int cmd_exercises_show(const std::string& id, bool as_json) {
       if (trim_end(o) != option_label(o)) std::cout << "  " << trim_end(o) << '\n';
   std::cout << "\nanswer: " << answer_shape(e) << '\n';
   for (const AnswerPart& p : e.parts)
-    if (p.kind == "number")
-      std::cout << "  " << p.name << ": " << tolerance_words(answer_tolerance(p, answer_key(p)))
-                << "; a decimal or a fraction such as 1/3, without the unit\n";
+    if (p.kind == "number") {
+      const Tolerance t = answer_tolerance(p, answer_key(p));
+      std::cout << "  " << p.name << ": " << tolerance_words(t)
+                << (t.exact ? "; a whole number\n" : "; a decimal or a fraction such as 1/3, without the unit\n");
+    }
   std::cout << "check it with:\n  impulse exercises check " << e.id << ' ' << answer_placeholders(e)
             << "\n  (your answer in place of each name)\n";
   return 0;
