@@ -52,35 +52,48 @@ mathjax2_config = {
     "messageStyle": "none",
 }
 
-# Long code names in table cells (test names, function paths, IDs) get line-break opportunities
-# after ".", "_", "/" and "::" and between the words of a CamelCase name (<wbr>, invisible and not
-# copied), so a table fits its column without breaking a word letter by letter
-# (docs/tools/check_rendered.py fails a page on either).
+# Long names in table cells (test names, function paths, IDs, in code or plain text) get
+# line-break opportunities after ".", "_", "/", "-" and "::" and between the words of a CamelCase name
+# (<wbr>, invisible and not copied), so a table fits its column without breaking a word letter by
+# letter (docs/tools/check_rendered.py fails a page on either).
 import re as _re
 
 from docutils import nodes as _nodes
 
-_BREAK = _re.compile(r"(?<=[._/:])(?=[^._/:])|(?<=[a-z0-9])(?=[A-Z])")
+_BREAK = _re.compile(r"(?<=[._/:-])(?=[^._/:-])|(?<=[a-z0-9])(?=[A-Z])")
+_LONG = _re.compile(r"\S{10,}")
 
 
-def _table_code_breaks(app, doctree, docname):
+def _with_breaks(text):
+    """text as Text and <wbr> nodes, breaks only inside its runs of 10 or more non-spaces."""
+    out, last = [], 0
+    for m in _LONG.finditer(text):
+        parts = _BREAK.split(m.group(0))
+        if len(parts) == 1:
+            continue
+        out.append(_nodes.Text(text[last:m.start()] + parts[0]))
+        for part in parts[1:]:
+            out += [_nodes.raw("", "<wbr>", format="html"), _nodes.Text(part)]
+        last = m.end()
+    if not out:
+        return None
+    out.append(_nodes.Text(text[last:]))
+    return [n for n in out if not (isinstance(n, _nodes.Text) and not n.astext())]
+
+
+def _table_breaks(app, doctree, docname):
     if app.builder.format != "html":
         return
-    for lit in list(doctree.findall(_nodes.literal)):
-        parent, in_cell = lit.parent, False
-        while parent is not None and not in_cell:
-            in_cell = isinstance(parent, _nodes.entry)
-            parent = parent.parent
-        text = lit.astext()
-        if not in_cell or len(text) < 16 or len(lit.children) != 1 or not isinstance(lit[0], _nodes.Text):
-            continue
-        parts = _BREAK.split(text)
-        lit.children = []
-        for i, part in enumerate(parts):
-            if i:
-                lit += _nodes.raw("", "<wbr>", format="html")
-            lit += _nodes.Text(part)
+    for entry in list(doctree.findall(_nodes.entry)):
+        for text in list(entry.findall(_nodes.Text)):
+            parent = text.parent
+            if isinstance(parent, (_nodes.math, _nodes.literal_block, _nodes.raw)):
+                continue
+            pieces = _with_breaks(text.astext())
+            if pieces:
+                i = parent.index(text)
+                parent[i:i + 1] = pieces
 
 
 def setup(app):
-    app.connect("doctree-resolved", _table_code_breaks)
+    app.connect("doctree-resolved", _table_breaks)

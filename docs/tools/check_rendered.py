@@ -14,8 +14,9 @@ read back. A page fails when
 With --edition student, a page also fails when it shows an instructor-only block: the answer
 tables of the exercise pages (their header "Computed or shown by") or the self-test answers.
 
-The pages of the book (not the lecture decks under slides/) are laid out at 1280 x 900 px, and a
-script added to a copy of each page measures the result. A page also fails when
+The pages are laid out at 1280 x 900 px, and a script added to a copy of each page measures the
+result. A lecture deck (under slides/) fails when one of its slides is taller or wider than the
+1280 x 720 px of a slide. A page of the book also fails when
 
   - a table is wider than the text column it stands in (it would be clipped or need scrolling),
   - a table cell breaks a word across lines inside a run of letters or digits (a break at a
@@ -162,12 +163,42 @@ LAYOUT_JS = r"""
 """
 
 
-def probe_copy(page, folder):
+# The same for a lecture deck (reveal.js, 1280 x 720): a slide whose content is taller or wider
+# than the slide is cut off when shown.
+DECK_JS = r"""
+(function () {
+  function measure() {
+    var out = [];
+    Reveal.getSlides().forEach(function (s, i) {
+      var shown = s.style.display;
+      s.style.display = "block";
+      var h = s.scrollHeight, right = 0, box = s.getBoundingClientRect();
+      s.querySelectorAll("*").forEach(function (e) { right = Math.max(right, e.getBoundingClientRect().right - box.left); });
+      s.style.display = shown;
+      var title = (s.querySelector("h1, h2") || s).textContent.trim().replace(/\s+/g, " ").slice(0, 50);
+      if (h > 720) out.push("slide " + (i + 1) + " ('" + title + "') is " + h + " px tall, more than the 720 px of a slide");
+      if (right > box.width + 1) out.push("slide " + (i + 1) + " ('" + title + "') reaches " + Math.round(right) +
+                                          " px across, wider than the slide's " + Math.round(box.width) + " px");
+    });
+    var pre = document.createElement("pre");
+    pre.id = "impulse-layout";
+    pre.textContent = out.join("\n");
+    document.body.appendChild(pre);
+  }
+  window.addEventListener("load", function () {
+    function after() { if (window.Reveal && Reveal.isReady && !Reveal.isReady()) Reveal.on("ready", measure); else measure(); }
+    if (window.MathJax && MathJax.Hub) MathJax.Hub.Queue(after); else after();
+  });
+})();
+"""
+
+
+def probe_copy(page, folder, script):
     """A copy of page in folder that loads everything from page's own folder (a <base>) and runs
-    LAYOUT_JS."""
+    script."""
     text = page.read_text(encoding="utf-8")
     text = re.sub(r"<head>", f'<head><base href="{page.as_uri()}">', text, count=1)
-    text = text.replace("</body>", f"<script>{LAYOUT_JS}</script></body>", 1)
+    text = text.replace("</body>", f"<script>{script}</script></body>", 1)
     copy = pathlib.Path(folder) / "probe.html"
     copy.write_text(text, encoding="utf-8")
     return copy
@@ -195,7 +226,7 @@ def check_page(browser, prefix, root, page, edition):
     had_math = 'class="math' in source
     deck = "slides" in page.relative_to(root).parts
     with tempfile.TemporaryDirectory(prefix="impulse-chromium-") as profile:
-        dom = render(browser, prefix, page if deck else probe_copy(page, profile), profile)
+        dom = render(browser, prefix, probe_copy(page, profile, DECK_JS if deck else LAYOUT_JS), profile)
     layout = re.search(r'<pre id="impulse-layout">(.*?)</pre>', dom, re.S)
     v = VisibleText()
     v.feed(dom)
@@ -217,11 +248,10 @@ def check_page(browser, prefix, root, page, edition):
                 problems.append(f"the student edition shows an instructor-only answer ('{marker}')")
     for url in v.remote:
         problems.append(f"loads {url} from the network")
-    if not deck:
-        if layout is None:
-            problems.append("the layout check did not report (the page did not finish loading)")
-        else:
-            problems += [html.unescape(line) for line in layout.group(1).splitlines() if line.strip()]
+    if layout is None:
+        problems.append("the layout check did not report (the page did not finish loading)")
+    else:
+        problems += [html.unescape(line) for line in layout.group(1).splitlines() if line.strip()]
     if (root / "slides").is_dir():
         for href in re.findall(r'class="slides-link">[^<]*<a href="([^"]+)"', source):
             if not (page.parent / href).resolve().is_file():

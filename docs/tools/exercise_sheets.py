@@ -34,15 +34,41 @@ def paragraphs(text):
     return [" ".join(p.split()) for p in text.strip().split("\n\n") if p.strip()]
 
 
+def question_parts(text):
+    """The question's paragraphs, and the options it lists inline ("  a) ..." lines, continued by
+    more deeply indented lines), each option as one line."""
+    paras, options = [], []
+    for block in text.strip("\n").split("\n\n"):
+        prose, in_option = [], False
+        for line in block.split("\n"):
+            if re.match(r"^\s+[a-z]\) ", line):
+                options.append(line.strip())
+                in_option = True
+            elif in_option and line.startswith("   "):
+                options[-1] += " " + line.strip()
+            else:
+                prose.append(line.strip())
+                in_option = False
+        if any(prose):
+            paras.append(" ".join(w for w in prose if w))
+    return paras, options
+
+
 def number(v):
     return f"{v:.10g}"
 
 
-def answer_value(a):
+def choices(a, inline):
+    """An answer's options with their text: its own list, or the question's inline list when the
+    answer lists bare letters."""
+    return inline if inline and all(len(o) == 1 for o in a["options"]) else a["options"]
+
+
+def answer_value(a, inline):
     """The key of one answer part as a reader writes it: numbers with the unit, or the option."""
     if a.get("kind") == "choice":
         letter = a["correct"]
-        text = next((o for o in a["options"] if o.startswith(letter + ")")), letter)
+        text = next((o for o in choices(a, inline) if o.startswith(letter + ")")), letter)
         return escape(text)
     values = a.get("course", [])
     shown = ", ".join(number(v) for v in values)
@@ -72,20 +98,22 @@ def sheet(chapter, files):
            "```", ""]
     for n, f in enumerate(files, 1):
         ex = tomllib.loads(f.read_text(encoding="utf-8"))
-        out += [f"## {n}. {escape(ex['title'])}", "", f"`{ex['id']}` · course: {escape(ex.get('source', ''))}", ""]
-        out += [escape(p) + "\n" for p in paragraphs(ex["question"])]
+        out += [":::{container} sheet-exercise",
+                f"**{n}. {escape(ex['title'])}** · `{ex['id']}` · course: {escape(ex.get('source', ''))}", ""]
+        prose, inline = question_parts(ex["question"])
+        out += [escape(p) + "\n" for p in prose]
         answers = ex.get("answer", [])
         for a in answers:
             if a.get("kind") == "choice":
                 out += [f"{escape(a['name'])}, choose one:", ""]
-                out += [f"- {escape(o)}" for o in a["options"]]
+                out += [f"- {escape(o)}" for o in choices(a, inline)]
                 out.append("")
         out += ["```{container} answer-lines"] + [blank(a) + "\n" for a in answers] + ["```", ""]
         out += ["```{only} instructor",
-                "**Answer.** " + "; ".join(f"{escape(a['name'])} = {answer_value(a)}" for a in answers), ""]
+                "**Answer.** " + "; ".join(f"{escape(a['name'])} = {answer_value(a, inline)}" for a in answers), ""]
         out += ["**Worked solution.** " + escape(paragraphs(ex["explanation"])[0])] + \
                ["\n" + escape(p) for p in paragraphs(ex["explanation"])[1:]]
-        out += ["```", ""]
+        out += ["```", ":::", ""]
     return "\n".join(out)
 
 

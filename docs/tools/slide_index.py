@@ -7,6 +7,7 @@ each deck by its title (its first heading). Prints MyST Markdown.
 import pathlib
 import sys
 
+PER_SLIDE = 7  # decks listed on one slide of the index
 NAMES = {"e1": "E1 · Model, coordinates, state and time", "e3": "E3 · Contacts, solvers and force observation",
          "st": "ST · Stewart and Trinkle 1996"}
 
@@ -30,11 +31,13 @@ def main():
         decks = sorted((src / ch).glob("*.md")) if (src / ch).is_dir() else []
         if not decks:
             continue
-        out += [f"## {name}", ""]
-        for d in decks:
-            out.append(f"- {{doc}}`{title(d)} <{ch}/{d.stem}>`")
-            toc.append(f"{ch}/{d.stem}")
-        out.append("")
+        parts = [decks[i:i + PER_SLIDE] for i in range(0, len(decks), PER_SLIDE)]
+        for k, part in enumerate(parts, 1):
+            out += [f"## {name}" + (f" ({k}/{len(parts)})" if len(parts) > 1 else ""), ""]
+            for d in part:
+                out.append(f"- {{doc}}`{title(d)} <{ch}/{d.stem}>`")
+                toc.append(f"{ch}/{d.stem}")
+            out.append("")
     print("\n".join(out + toc + ["```"]))
     return 0
 
