@@ -15,7 +15,8 @@ With --edition student, a page also fails when it shows an instructor-only block
 tables of the exercise pages (their header "Computed or shown by") or the self-test answers.
 
 The pages are laid out at 1280 x 900 px, and a script added to a copy of each page measures the
-result. A lecture deck (under slides/) fails when one of its slides is taller or wider than the
+result, once as shown and once with the print style sheet's rules on a 718 px column (A4 with
+10 mm margins). A lecture deck (under slides/) fails when one of its slides is taller or wider than the
 1280 x 720 px of a slide. A page of the book also fails when
 
   - a table is wider than the text column it stands in (it would be clipped or need scrolling),
@@ -110,13 +111,23 @@ def chromium_binary():
 # and writes what it found into <pre id="impulse-layout"> (one problem a line), for --dump-dom.
 LAYOUT_JS = r"""
 (function () {
-  function tableProblems(out) {
+  // the rules of @media print in the book's style sheets, applied as if printing
+  var PRINT_CSS = "";
+  Array.prototype.forEach.call(document.styleSheets, function (sheet) {
+    try {
+      Array.prototype.forEach.call(sheet.cssRules, function (r) {
+        if (r.media && Array.prototype.indexOf.call(r.media, "print") >= 0)
+          Array.prototype.forEach.call(r.cssRules, function (x) { PRINT_CSS += x.cssText + "\n"; });
+      });
+    } catch (e) {}
+  });
+  function tableProblems(out, where) {
     var art = document.querySelector("article") || document.body;
     var column = art.clientWidth;
     art.querySelectorAll("table").forEach(function (t, ti) {
       var head = (t.querySelector("th") || t).textContent.trim().replace(/\s+/g, " ").slice(0, 40);
       var w = t.getBoundingClientRect().width;
-      if (w > column + 1) out.push("table " + (ti + 1) + " ('" + head + "') is " + Math.round(w) +
+      if (w > column + 1) out.push(where + "table " + (ti + 1) + " ('" + head + "') is " + Math.round(w) +
                                    " px wide in a " + column + " px column");
       var broken = 0;
       t.querySelectorAll("td, th").forEach(function (c) {
@@ -132,7 +143,7 @@ LAYOUT_JS = r"""
             Array.prototype.forEach.call(r.getClientRects(), function (x) { if (x.width > 0) tops[Math.round(x.top)] = 1; });
             if (Object.keys(tops).length > 1) {
               broken = 1;
-              out.push("table " + (ti + 1) + " ('" + head + "'): the word '" + m[0] + "' is split across lines in the cell '" +
+              out.push(where + "table " + (ti + 1) + " ('" + head + "'): the word '" + m[0] + "' is split across lines in the cell '" +
                        c.textContent.trim().replace(/\s+/g, " ").slice(0, 60) + "'");
             }
           }
@@ -148,7 +159,13 @@ LAYOUT_JS = r"""
   }
   function measure() {
     var out = [];
-    tableProblems(out);
+    tableProblems(out, "");
+    // printed on A4 (190 mm of text at 96 px/in is 718 px): the print style sheet's column
+    var print = document.createElement("style");
+    print.textContent = PRINT_CSS + " article { width: 718px !important; max-width: 718px !important; padding: 0 !important; }";
+    document.head.appendChild(print);
+    tableProblems(out, "printed: ");
+    print.remove();
     var cjk = /[\u3400-\u9fff]/.exec(document.body.innerText);
     if (!cjk) return report(out);
     document.fonts.load('16px "impulse CJK"', cjk[0]).then(function (faces) {
