@@ -12,7 +12,8 @@ read back. A page fails when
   - the page loads a script or style sheet from the network.
 
 With --edition student, a page also fails when it shows an instructor-only block: the answer
-tables of the exercise pages (their header "Computed or shown by") or the self-test answers.
+tables of the exercise pages (their header "Computed or shown by"), the self-test answers or the
+worked solutions of the exercise sheets.
 
 The pages are laid out at 1280 x 900 px, and a script added to a copy of each page measures the
 result, once as shown and once with the print style sheet's rules on a 718 px column (A4 with
@@ -235,7 +236,7 @@ def render(browser, prefix, page, profile):
     return r.stdout
 
 
-INSTRUCTOR_ONLY = ("Computed or shown by", "Check the impulse, the state and the residuals")
+INSTRUCTOR_ONLY = ("Computed or shown by", "Check the impulse, the state and the residuals", "Worked solution.")
 
 
 def check_page(browser, prefix, root, page, edition):
