@@ -19,7 +19,11 @@ myst_enable_extensions = ["dollarmath", "amsmath", "colon_fence", "deflist"]
 myst_heading_anchors = 3
 breathe_projects = {"impulse": os.environ.get("IMPULSE_DOXYGEN_XML", "../build/book/doxygen/xml")}
 breathe_default_project = "impulse"
-exclude_patterns = ["**/README.md"]
+# chapters/*/slides/ hold the lecture decks, built by their own Sphinx run (docs/slides/conf.py).
+exclude_patterns = ["**/README.md", "chapters/*/slides/**"]
+# No copies of the page sources: the student edition must not carry the instructor blocks.
+html_copy_source = False
+html_show_sourcelink = False
 
 # Furo (Debian package `furo`): a maintained theme that reads on a laptop and on a projector,
 # with a light and a dark scheme; it wraps every table in a horizontally scrolling box, so a wide
@@ -47,3 +51,49 @@ mathjax2_config = {
     "showMathMenu": False,
     "messageStyle": "none",
 }
+
+# Long names in table cells (test names, function paths, IDs, in code or plain text) get
+# line-break opportunities after ".", "_", "/", "-" and "::" and between the words of a CamelCase name
+# (<wbr>, invisible and not copied), so a table fits its column without breaking a word letter by
+# letter (docs/tools/check_rendered.py fails a page on either).
+import re as _re
+
+from docutils import nodes as _nodes
+
+_BREAK = _re.compile(r"(?<=[._/:-])(?=[^._/:-])|(?<=[a-z0-9])(?=[A-Z])")
+_LONG = _re.compile(r"\S{10,}")
+
+
+def _with_breaks(text):
+    """text as Text and <wbr> nodes, breaks only inside its runs of 10 or more non-spaces."""
+    out, last = [], 0
+    for m in _LONG.finditer(text):
+        parts = _BREAK.split(m.group(0))
+        if len(parts) == 1:
+            continue
+        out.append(_nodes.Text(text[last:m.start()] + parts[0]))
+        for part in parts[1:]:
+            out += [_nodes.raw("", "<wbr>", format="html"), _nodes.Text(part)]
+        last = m.end()
+    if not out:
+        return None
+    out.append(_nodes.Text(text[last:]))
+    return [n for n in out if not (isinstance(n, _nodes.Text) and not n.astext())]
+
+
+def _table_breaks(app, doctree, docname):
+    if app.builder.format != "html":
+        return
+    for entry in list(doctree.findall(_nodes.entry)):
+        for text in list(entry.findall(_nodes.Text)):
+            parent = text.parent
+            if isinstance(parent, (_nodes.math, _nodes.literal_block, _nodes.raw)):
+                continue
+            pieces = _with_breaks(text.astext())
+            if pieces:
+                i = parent.index(text)
+                parent[i:i + 1] = pieces
+
+
+def setup(app):
+    app.connect("doctree-resolved", _table_breaks)

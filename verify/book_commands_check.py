@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Every `impulse ...` command the book quotes runs as printed.
 
-Reads the chapters (chapters/**/*.md) and the guide (docs/guide/*.md, docs/index.md), takes every
+Reads the chapters and their lecture decks (chapters/**/*.md), the guide (docs/guide/*.md,
+docs/index.md) and the teaching plans (docs/teaching/*.md), takes every
 inline code span and code-block line that starts with `impulse ` or `./run impulse `, and runs it
 with the given binary. A command fails the check when it exits non-zero and the paragraph around it
 does not announce that exit ("exit 1", "exits 2", "refused", "fails" ...).
@@ -82,7 +83,7 @@ def small(words, out_dir):
 
 def main():
     binary, root = sys.argv[1], pathlib.Path(sys.argv[2])
-    files = sorted(root.glob("chapters/**/*.md")) + sorted(root.glob("docs/guide/*.md")) + [root / "docs/index.md"]
+    files = sorted(root.glob("chapters/**/*.md")) + sorted(root.glob("docs/guide/*.md")) + sorted(root.glob("docs/teaching/*.md")) + [root / "docs/index.md"]
     ran = templates = names = 0
     failures = []
     seen = set()

@@ -12,13 +12,29 @@ read back. A page fails when
   - the page loads a script or style sheet from the network.
 
 With --edition student, a page also fails when it shows an instructor-only block: the answer
-tables of the exercise pages (their header "Computed or shown by") or the self-test answers.
+tables of the exercise pages (their header "Computed or shown by"), the self-test answers or the
+worked solutions of the exercise sheets.
+
+The pages are laid out at 1280 x 900 px, and a script added to a copy of each page measures the
+result, once as shown and once with the print style sheet's rules on a 718 px column (A4 with
+10 mm margins). A lecture deck (under slides/) fails when one of its slides is taller or wider than the
+1280 x 720 px of a slide. A page of the book also fails when
+
+  - a table is wider than the text column it stands in (it would be clipped or need scrolling),
+  - a table cell breaks a word across lines inside a run of letters or digits (a break at a
+    hyphen, underscore, dot, slash or between the words of a CamelCase name is fine), or
+  - the page holds Chinese text and the book's CJK font ("impulse CJK", shipped in _static/fonts)
+    did not load;
+
+and a "slides for this section" link fails when the book was built with its slides/ folder and the
+deck it points to is not there.
 
 Usage: check_rendered.py HTML_DIR [--jobs N] [--edition student|instructor]
 Exit 0 when every page passes, 1 when one fails, 2 when Chromium is missing.
 """
 import argparse
 import concurrent.futures
+import html
 import html.parser
 import os
 import pathlib
@@ -92,11 +108,126 @@ def chromium_binary():
     return None
 
 
+# Run in the page once it has loaded and MathJax has typeset: measures tables and the CJK font
+# and writes what it found into <pre id="impulse-layout"> (one problem a line), for --dump-dom.
+LAYOUT_JS = r"""
+(function () {
+  // the rules of @media print in the book's style sheets, applied as if printing
+  var PRINT_CSS = "";
+  Array.prototype.forEach.call(document.styleSheets, function (sheet) {
+    try {
+      Array.prototype.forEach.call(sheet.cssRules, function (r) {
+        if (r.media && Array.prototype.indexOf.call(r.media, "print") >= 0)
+          Array.prototype.forEach.call(r.cssRules, function (x) { PRINT_CSS += x.cssText + "\n"; });
+      });
+    } catch (e) {}
+  });
+  function tableProblems(out, where) {
+    var art = document.querySelector("article") || document.body;
+    var column = art.clientWidth;
+    art.querySelectorAll("table").forEach(function (t, ti) {
+      var head = (t.querySelector("th") || t).textContent.trim().replace(/\s+/g, " ").slice(0, 40);
+      var w = t.getBoundingClientRect().width;
+      if (w > column + 1) out.push(where + "table " + (ti + 1) + " ('" + head + "') is " + Math.round(w) +
+                                   " px wide in a " + column + " px column");
+      var broken = 0;
+      t.querySelectorAll("td, th").forEach(function (c) {
+        if (broken) return;
+        var walk = document.createTreeWalker(c, NodeFilter.SHOW_TEXT), n, m;
+        while (!broken && (n = walk.nextNode())) {
+          var re = /[A-Z]?[a-z]+|[A-Z]+(?![a-z])|[0-9]+/g;
+          while ((m = re.exec(n.data)) && !broken) {
+            if (m[0].length < 2) continue;
+            var r = document.createRange();
+            r.setStart(n, m.index); r.setEnd(n, m.index + m[0].length);
+            var tops = {};
+            Array.prototype.forEach.call(r.getClientRects(), function (x) { if (x.width > 0) tops[Math.round(x.top)] = 1; });
+            if (Object.keys(tops).length > 1) {
+              broken = 1;
+              out.push(where + "table " + (ti + 1) + " ('" + head + "'): the word '" + m[0] + "' is split across lines in the cell '" +
+                       c.textContent.trim().replace(/\s+/g, " ").slice(0, 60) + "'");
+            }
+          }
+        }
+      });
+    });
+  }
+  function report(out) {
+    var pre = document.createElement("pre");
+    pre.id = "impulse-layout";
+    pre.textContent = out.join("\n");
+    document.body.appendChild(pre);
+  }
+  function measure() {
+    var out = [];
+    tableProblems(out, "");
+    // printed on A4 (190 mm of text at 96 px/in is 718 px): the print style sheet's column
+    var print = document.createElement("style");
+    print.textContent = PRINT_CSS + " article { width: 718px !important; max-width: 718px !important; padding: 0 !important; }";
+    document.head.appendChild(print);
+    tableProblems(out, "printed: ");
+    print.remove();
+    var cjk = /[\u3400-\u9fff]/.exec(document.body.innerText);
+    if (!cjk) return report(out);
+    document.fonts.load('16px "impulse CJK"', cjk[0]).then(function (faces) {
+      if (!faces.length) out.push("the page has Chinese text but the book's CJK font (_static/fonts/impulse-cjk.woff) did not load");
+      report(out);
+    }, function () { out.push("the book's CJK font failed to load"); report(out); });
+  }
+  window.addEventListener("load", function () {
+    if (window.MathJax && MathJax.Hub) MathJax.Hub.Queue(measure); else measure();
+  });
+})();
+"""
+
+
+# The same for a lecture deck (reveal.js, 1280 x 720): a slide whose content is taller or wider
+# than the slide is cut off when shown.
+DECK_JS = r"""
+(function () {
+  function measure() {
+    var out = [];
+    Reveal.getSlides().forEach(function (s, i) {
+      var shown = s.style.display;
+      s.style.display = "block";
+      var h = s.scrollHeight, right = 0, box = s.getBoundingClientRect();
+      s.querySelectorAll("*").forEach(function (e) { right = Math.max(right, e.getBoundingClientRect().right - box.left); });
+      s.style.display = shown;
+      var title = (s.querySelector("h1, h2") || s).textContent.trim().replace(/\s+/g, " ").slice(0, 50);
+      if (h > 720) out.push("slide " + (i + 1) + " ('" + title + "') is " + h + " px tall, more than the 720 px of a slide");
+      if (right > box.width + 1) out.push("slide " + (i + 1) + " ('" + title + "') reaches " + Math.round(right) +
+                                          " px across, wider than the slide's " + Math.round(box.width) + " px");
+    });
+    var pre = document.createElement("pre");
+    pre.id = "impulse-layout";
+    pre.textContent = out.join("\n");
+    document.body.appendChild(pre);
+  }
+  window.addEventListener("load", function () {
+    function after() { if (window.Reveal && Reveal.isReady && !Reveal.isReady()) Reveal.on("ready", measure); else measure(); }
+    if (window.MathJax && MathJax.Hub) MathJax.Hub.Queue(after); else after();
+  });
+})();
+"""
+
+
+def probe_copy(page, folder, script):
+    """A copy of page in folder that loads everything from page's own folder (a <base>) and runs
+    script."""
+    text = page.read_text(encoding="utf-8")
+    text = re.sub(r"<head>", f'<head><base href="{page.as_uri()}">', text, count=1)
+    text = text.replace("</body>", f"<script>{script}</script></body>", 1)
+    copy = pathlib.Path(folder) / "probe.html"
+    copy.write_text(text, encoding="utf-8")
+    return copy
+
+
 def render(browser, prefix, page, profile):
     cmd = prefix + [
         browser, "--headless=new", "--no-sandbox", "--disable-gpu", "--no-first-run",
         "--disable-extensions", "--disable-background-networking", "--disable-sync",
         "--host-resolver-rules=MAP * ~NOTFOUND", "--proxy-server=http://127.0.0.1:9",
+        "--window-size=1280,900", "--allow-file-access-from-files",
         f"--user-data-dir={profile}", "--virtual-time-budget=30000", "--dump-dom", page.as_uri(),
     ]
     r = subprocess.run(cmd, capture_output=True, text=True, timeout=180)
@@ -105,14 +236,16 @@ def render(browser, prefix, page, profile):
     return r.stdout
 
 
-INSTRUCTOR_ONLY = ("Computed or shown by", "Check the impulse, the state and the residuals")
+INSTRUCTOR_ONLY = ("Computed or shown by", "Check the impulse, the state and the residuals", "Worked solution.")
 
 
 def check_page(browser, prefix, root, page, edition):
     source = page.read_text(encoding="utf-8")
     had_math = 'class="math' in source
+    deck = "slides" in page.relative_to(root).parts
     with tempfile.TemporaryDirectory(prefix="impulse-chromium-") as profile:
-        dom = render(browser, prefix, page, profile)
+        dom = render(browser, prefix, probe_copy(page, profile, DECK_JS if deck else LAYOUT_JS), profile)
+    layout = re.search(r'<pre id="impulse-layout">(.*?)</pre>', dom, re.S)
     v = VisibleText()
     v.feed(dom)
     text = "".join(v.text)
@@ -133,6 +266,14 @@ def check_page(browser, prefix, root, page, edition):
                 problems.append(f"the student edition shows an instructor-only answer ('{marker}')")
     for url in v.remote:
         problems.append(f"loads {url} from the network")
+    if layout is None:
+        problems.append("the layout check did not report (the page did not finish loading)")
+    else:
+        problems += [html.unescape(line) for line in layout.group(1).splitlines() if line.strip()]
+    if (root / "slides").is_dir():
+        for href in re.findall(r'class="slides-link">[^<]*<a href="([^"]+)"', source):
+            if not (page.parent / href).resolve().is_file():
+                problems.append(f"its slides link {href} leads to no deck")
     return str(page.relative_to(root)), had_math, v.typeset, problems
 
 

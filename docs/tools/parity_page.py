@@ -1,8 +1,11 @@
 """Writes the book's "Newton parity" page and its figures from build/parity/report.json.
 
-Usage: parity_page.py --report build/parity/report.json --out SRC/generated
-The report is written by verify/parity/parity.py and oracles.py (./run parity). Without a report
-the page says how to make one; nothing here computes a verdict.
+Usage: parity_page.py --report build/parity/report.json [--report-archived docs/parity/report.json]
+                      --out SRC/generated
+The report is written by verify/parity/parity.py and oracles.py (./run parity). Without one (Newton
+could not be installed, e.g. offline) the page shows the archived report, committed in the
+repository, and says so in its first line with that report's date; without either it says how to
+make one. Nothing here computes a verdict.
 """
 
 import argparse
@@ -60,11 +63,18 @@ def plots(entries, versions, figdir):
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--report", required=True)
+    ap.add_argument("--report-archived", default="", help="a committed report, shown when --report is missing")
     ap.add_argument("--out", required=True)
     args = ap.parse_args()
     os.makedirs(os.path.join(args.out, "figures"), exist_ok=True)
     page = os.path.join(args.out, "parity.md")
     L = ["(newton-parity)=", "# Newton parity", ""]
+    if not os.path.exists(args.report) and args.report_archived and os.path.exists(args.report_archived):
+        args.report = args.report_archived
+        with open(args.report) as f:
+            made = json.load(f).get("date", "an earlier date")
+        L += [f"*Newton was not run when this book was built (`./run parity` could not install it or was not run); "
+              f"this page shows the report kept in the repository (`docs/parity/report.json`), made on {made}.*", ""]
     if not os.path.exists(args.report):
         L += ["No parity report was found when this book was built. `./run parity` runs every case in",
               "impulse and in Newton and writes `build/parity/report.json`; `./run test` and `./run book` run it."]

@@ -1,10 +1,12 @@
 """Slide versions of the book's figures: every docs/plots script drawn again at 16:9 with large
-text, into one folder (./run book --slides writes build/book/slides/).
+text, into one folder (./run book --slides draws them for the lecture decks).
 
     python3 docs/tools/slides.py docs/plots/*.py --data build/book/data --out build/book/slides
 
 Each script runs unchanged; before each of its figures is saved, the figure is resized to
-13.33 x 7.5 in (16:9) and every text is enlarged to at least 16 pt.
+13.33 x 7.5 in (16:9) and every text is enlarged to at least 16 pt. The scripts that run the
+engine use --impulse (default: $IMPULSE_BIN, else build/bin/impulse of this checkout); --data is
+the folder of scene CSV files that ./run book writes.
 """
 import argparse
 import os
@@ -14,6 +16,7 @@ import sys
 
 import matplotlib
 
+ROOT = pathlib.Path(__file__).resolve().parents[2]
 matplotlib.use("Agg")
 import matplotlib.figure  # noqa: E402
 import matplotlib.text  # noqa: E402
@@ -36,10 +39,17 @@ def main():
     ap.add_argument("scripts", nargs="+", type=pathlib.Path)
     ap.add_argument("--data", type=pathlib.Path, required=True, help="the scenes' CSV folder of the book")
     ap.add_argument("--out", type=pathlib.Path, required=True)
+    ap.add_argument("--impulse", type=pathlib.Path,
+                    default=pathlib.Path(os.environ.get("IMPULSE_BIN", ROOT / "build" / "bin" / "impulse")),
+                    help="the impulse command (default: $IMPULSE_BIN, else build/bin/impulse)")
     a = ap.parse_args()
     if not a.data.is_dir():
         print(f"slides: --data {a.data} is not a folder (run ./run book first)", file=sys.stderr)
         return 2
+    if not os.access(a.impulse, os.X_OK):
+        print(f"slides: --impulse {a.impulse} is not an executable (run ./run build first)", file=sys.stderr)
+        return 2
+    os.environ["IMPULSE_BIN"] = str(a.impulse.resolve())
     a.out.mkdir(parents=True, exist_ok=True)
     os.environ["IMPULSE_BOOK_DATA"] = str(a.data)
     os.environ["IMPULSE_BOOK_FIGURES"] = str(a.out)

@@ -20,7 +20,7 @@ def _cited(page):
 def test_E3_10_pitfalls_table_every_row_names_existing_tests():
     names = _test_names()
     suites = {n.split(".")[0] for n in names}
-    text = (ROOT / "chapters" / "e3" / "11-pitfalls-and-exercises.md").read_text()
+    text = (ROOT / "chapters" / "e3" / "12-pitfalls-and-exercises.md").read_text()
     rows = [l for l in text.splitlines() if re.match(r"\| (\d+) \|", l)]
     assert len(rows) == 10  # the course's ten rows (seed 000 L518-L560)
     for row in rows:
@@ -32,7 +32,7 @@ def test_E3_10_pitfalls_table_every_row_names_existing_tests():
 
 def test_E3_9_readback_page_names_existing_tests():
     names = _test_names()
-    cited = _cited("10-readback-example.md")
+    cited = _cited("11-readback-example.md")
     assert cited
     for suite, case in cited:
         assert f"{suite}.{case}" in names, f"{suite}.{case}"

@@ -13,7 +13,7 @@ def test_E3_4_contact_weighting_pyramid_tables_are_arrays():
     # the array owns the scene's storage, handed over (not a copy of another NumPy array)
     assert not t["t_s"].flags.owndata and type(t["t_s"].base).__name__ == "PyCapsule"
     on, off = t["weighting"] == 1, t["weighting"] == 0
-    # Weighting on (chapters/e3/05-xpbd-step.md): the top cube has 8 contacts, each middle cube 12,
+    # Weighting on (chapters/e3/06-xpbd-step.md): the top cube has 8 contacts, each middle cube 12,
     # so its support reads 2/(8+12) / (1/8) = 0.8 m g, not the statics' 1 m g.
     assert t["top_over_mg"][on][-1] == pytest.approx(0.8, rel=1e-3)
     # Weighting off: pair impulses are equal and opposite; averaged over the last second the

@@ -32,6 +32,7 @@ import math
 import os
 import subprocess
 import sys
+import time
 import tomllib
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -226,7 +227,8 @@ def main():
         print(f"parity: {counts['agree']} agree, {counts['differ']} differ, {counts['not_comparable']} not comparable"
               f"{tail}   (Newton {v}, warp-lang {newton_meta[v]['warp']})")
     with open(os.path.join(args.out, "report.json"), "w") as f:
-        json.dump({"baseline": args.baseline, "versions": newton_meta, "entries": report}, f, indent=1)
+        json.dump({"baseline": args.baseline, "date": time.strftime("%Y-%m-%d", time.gmtime()),
+                   "versions": newton_meta, "entries": report}, f, indent=1)
     if failures:
         print(f"parity: {failures} unexplained difference(s) on Newton {args.baseline}", file=sys.stderr)
         return 1

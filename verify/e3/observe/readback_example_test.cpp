@@ -132,6 +132,43 @@ RC_GTEST_PROP(E3_7_kinematics_gradient, FrozenNormalGradientMatchesFiniteDiffere
   RC_ASSERT(plus.count == base.count && minus.count == base.count);  // the set never moves with the pose
 }
 
+// The gradient reaches the orientation as well. Turning body b by a small angle theta about a unit
+// axis a (through its origin x_b) moves its core point p by theta a x (p - x_b), so with the row's
+// normal frozen
+//   dd/dtheta = sign * n . (a x (p - x_b))          sign = +1 for side 1, -1 for side 0
+// A box resting on the ground has lever arms with horizontal parts, so this is not zero.
+RC_GTEST_PROP(E3_7_kinematics_gradient, FrozenNormalRotationGradientMatchesFiniteDifference, ()) {
+  ModelBuilder b;
+  b.add_ground_plane();
+  int box = b.add_body({vec3{0, 0, 0.0249}, quat_identity()});  // 0.1 mm into the ground
+  b.add_shape_box(box, transform_identity(), 0.1, 0.05, 0.025);
+  Model m = b.finalize();
+  CollisionModel cm = collision_model_from(m);
+  CollisionPipeline pipeline(cm);
+  Contacts c(m.device, pipeline.rigid_contact_max());
+  State st = m.state();
+  pipeline.collide(st.body_q.view(), c);
+  ContactGeometrySnapshot base = snapshot_contact_geometry(cm, st.body_q.view(), c);
+  RC_ASSERT(base.count >= 4);
+  std::vector<int> s1 = c.rigid_contact_shape1.to_host(), shape_body = m.shape_body.to_host();
+  std::vector<transform> q0 = st.body_q.to_host();
+  int row = *rc::gen::inRange(0, base.count);
+  bool on_side1 = shape_body[s1[row]] == box;
+  vec3 p = on_side1 ? base.point1_world_m[row] : base.point0_world_m[row];
+  vec3 axis = *gen::unit_vector();
+  const real eps = 1e-6;
+  std::vector<transform> qp = q0, qm = q0;
+  qp[box].q = quat_mul(quat_from_axis_angle(axis, eps), q0[box].q);
+  qm[box].q = quat_mul(quat_from_axis_angle(axis, -eps), q0[box].q);
+  Buffer<transform> bp(Device::cpu, qp), bm(Device::cpu, qm);
+  ContactGeometrySnapshot plus = snapshot_contact_geometry(cm, bp.view(), c);
+  ContactGeometrySnapshot minus = snapshot_contact_geometry(cm, bm.view(), c);
+  real fd = (plus.distance_m[row] - minus.distance_m[row]) / (2 * eps);
+  real analytic = (on_side1 ? 1 : -1) * dot(base.normal_world[row], cross(axis, p - q0[box].p));
+  RC_ASSERT(std::abs(fd - analytic) < 1e-6);
+  for (int i = 0; i < base.count; ++i) RC_ASSERT(tol::near(plus.normal_world[i], base.normal_world[i], 0.0));
+}
+
 // Kamino converts with the COM of the State it is given: a COM shifted by dC changes the torque by
 // (-dC) x f, exactly the E3.8 point transfer.
 RC_GTEST_PROP(E3_8_kamino_wrench_conversion, ShiftedComChangesTorqueByTheTransfer, ()) {
