@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "cli/commands.h"
+#include "course/api.h"
 #include "course/exercises.h"
 #include "course/toml_values.h"
 
@@ -39,9 +40,8 @@ std::string answer_shape(const Exercise& e) {
 }
 
 // Tries are counted per exercise in a small JSON file the student owns; after kTriesBeforeSolution
-// wrong answers to one exercise the worked solution is shown. IMPULSE_TRIES_FILE names the file
-// (default $HOME/.impulse/tries.json); IMPULSE_TRIES_FILE=off keeps no record.
-constexpr int kTriesBeforeSolution = 3;
+// (lib/course/api.h) wrong answers to one exercise the worked solution is shown. IMPULSE_TRIES_FILE
+// names the file (default $HOME/.impulse/tries.json); IMPULSE_TRIES_FILE=off keeps no record.
 
 std::string tries_path() {
   if (const char* p = std::getenv("IMPULSE_TRIES_FILE")) return p;
@@ -134,7 +134,20 @@ bool report(const Exercise& e, const Grade& g, bool reveal) {
   return g.correct;
 }
 
-int check_file(const std::string& path, bool reveal) {
+// The verdict as data (check_json, the same the page's impulse.check returns); the tries are
+// counted in the same file as the text report's.
+json verdict(const Exercise& e, const std::vector<std::string>& tokens, bool reveal) {
+  const std::string path = tries_path();
+  json tries = read_tries(path);
+  json v = check_json(e.id, tokens, tries.value(e.id, 0), reveal);
+  if (!v["correct"].get<bool>()) {
+    tries[e.id] = v["tries"];
+    write_tries(path, tries);
+  }
+  return v;
+}
+
+int check_file(const std::string& path, bool reveal, bool as_json) {
   std::error_code ec;
   if (!std::filesystem::is_regular_file(path, ec)) throw BadInput("answers file '" + path + "' is not a readable file");
   if (std::filesystem::file_size(path, ec) > (1u << 20)) throw BadInput("answers file '" + path + "' is larger than 1 MiB");
@@ -150,6 +163,7 @@ int check_file(const std::string& path, bool reveal) {
   }
   if (t.empty()) throw BadInput(path + ": no answers (expected tables like [\"E1.11-ex3\"] answer = [...])");
   int wrong = 0;
+  json verdicts = json::array();
   for (const auto& [key, node] : t) {
     std::string id(key.str());
     const toml::table* et = node.as_table();
@@ -184,11 +198,13 @@ int check_file(const std::string& path, bool reveal) {
     Grade g;
     try {
       g = grade(e, tokens);
+      if (as_json) verdicts.push_back(verdict(e, tokens, reveal));
     } catch (const std::invalid_argument& ex) {
       throw BadInput(where(*an, path) + ": " + ex.what());
     }
-    if (!report(e, g, reveal)) ++wrong;
+    if (as_json ? !g.correct : !report(e, g, reveal)) ++wrong;
   }
+  if (as_json) std::cout << verdicts.dump(2) << '\n';
   return wrong == 0 ? 0 : 1;
 }
 
@@ -208,15 +224,7 @@ int cmd_exercises_list(const std::string& chapter, bool as_json) {
 int cmd_exercises_show(const std::string& id, bool as_json) {
   const Exercise& e = require_exercise(id);
   if (as_json) {
-    json parts = json::array();
-    for (const AnswerPart& p : e.parts) {
-      json j{{"name", p.name}, {"kind", p.kind}, {"unit", p.unit}};
-      if (p.kind == "choice") j["options"] = p.options;
-      else j["size"] = answer_size(p);
-      parts.push_back(j);
-    }
-    std::cout << json{{"id", e.id}, {"title", e.title}, {"source", e.source}, {"question", e.question}, {"answer", parts}}.dump(2)
-              << '\n';
+    std::cout << exercise_json(e.id).dump(2) << '\n';
     return 0;
   }
   std::cout << e.id << ": " << e.title << "\n(" << e.source << ")\n\n" << e.question << '\n';
@@ -227,15 +235,16 @@ int cmd_exercises_show(const std::string& id, bool as_json) {
 }
 
 int cmd_exercises_check(const std::vector<std::string>& all) {
-  bool reveal = false;
+  bool reveal = false, as_json = false;
   std::vector<std::string> args;
   for (const std::string& a : all) {
     if (a == "--reveal") reveal = true;
+    else if (a == "--json") as_json = true;
     else args.push_back(a);
   }
   if (args.empty()) throw BadInput("check needs an exercise ID and an answer, or --file answers.toml (see --help)");
   if (args[0] == "--help" || args[0] == "-h") {
-    std::cout << "impulse exercises check ID VALUE... [--reveal]   grade one answer (vectors as x y z or x,y,z;\n"
+    std::cout << "impulse exercises check ID VALUE... [--reveal] [--json]   grade one answer (vectors as x y z or x,y,z;\n"
                  "                                                  a choice as its option label, e.g. b)\n"
                  "impulse exercises check --file F [--reveal]      grade a TOML file of answers:\n"
                  "  [\"E1.11-ex3\"]\n  answer = [0, -0.2, 0]\n"
@@ -245,19 +254,31 @@ int cmd_exercises_check(const std::vector<std::string>& all) {
                  "$IMPULSE_TRIES_FILE (default ~/.impulse/tries.json; 'off' keeps no count).\n"
                  "Tolerance: agree with the key to the significant figures the course prints (3 to 4);\n"
                  "counts exactly.\n"
+                 "--json: the verdict as data (the book's checker gets the same): per part correct, given, hint,\n"
+                 "tolerance; key, offset and worked solution only once released.\n"
                  "example:\n  impulse exercises check E1.11-ex3 0 -0.2 0\n"
                  "exit 0 when all are correct, 1 when one is wrong, 2 on bad input\n";
     return 0;
   }
   if (args[0] == "--file") {
     if (args.size() != 2) throw BadInput("--file takes exactly one path");
-    return check_file(args[1], reveal);
+    return check_file(args[1], reveal, as_json);
   }
   const Exercise& e = require_exercise(args[0]);
   std::vector<std::string> tokens(args.begin() + 1, args.end());
   if (tokens.empty()) throw BadInput(e.id + " needs an answer: " + answer_shape(e));
   for (const std::string& t : tokens)
     if (t.size() > 2 && t.rfind("--", 0) == 0) throw BadInput("exercises check: unknown option '" + t + "' (see --help)");
+  if (as_json) {
+    json v;
+    try {
+      v = verdict(e, tokens, reveal);
+    } catch (const std::invalid_argument& ex) {
+      throw BadInput(ex.what());
+    }
+    std::cout << v.dump(2) << '\n';
+    return v["correct"].get<bool>() ? 0 : 1;
+  }
   Grade g;
   try {
     g = grade(e, tokens);

@@ -1,0 +1,79 @@
+// The course as data: one function for each answer the command line prints as JSON and the browser
+// module (lib/web) hands to the page's JavaScript (impulse.calc, .check, .run, .lcp). The command
+// line prints what these return; the page receives the same text, so no formula, domain, key or
+// message is written a second time for the browser.
+//
+// Every function throws std::invalid_argument with the command line's one-line message for bad
+// input (unknown ID, an input outside its domain, a malformed answer or LCP); the command line turns
+// it into exit 2, the browser module into a JavaScript Error with the same text.
+#pragma once
+
+#include <map>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "course/exercises.h"
+#include "course/scenes.h"
+
+namespace impulse::course {
+
+/// One calculator input as typed: "0.5", or "x,y,z" / "x,y,z,w" / "v1,v2,..." (SI units).
+/// Throws std::invalid_argument "input --NAME: ..." when a piece is not a number.
+std::vector<double> parse_calc_input(const std::string& name, const std::string& text);
+
+/// `impulse calc ID --name value ... --json`: {"id", "inputs": {name: [..]}, "outputs": {name:
+/// {"value": [..], "unit"}}}, evaluated by the registry entry (domain checks included).
+nlohmann::json calc_json(const std::string& id, const std::map<std::string, std::string>& inputs);
+
+/// What a form for item ID needs (`impulse calc ID --help` as data): title, section, function,
+/// inputs with unit, dim, doc, the allowed range in words and the course's example value (the
+/// inputs of the first golden check of this item, empty when it has none), outputs with units.
+nlohmann::json calc_form_json(const std::string& id);
+
+/// `impulse exercises show ID --json`: statement and the shape of the answer (never the key).
+nlohmann::json exercise_json(const std::string& id);
+
+/// Wrong tries of one exercise after which its worked solution is shown.
+constexpr int kTriesBeforeSolution = 3;
+
+/// `impulse exercises check ID ANSWER... --json`: grades tokens with the tutor (grade()) and returns
+/// its verdict as data: {"id", "correct", "tries" (wrong tries including this one), "released",
+/// "parts": [{"name", "kind", "unit", "correct", "given", "hint", "tolerance": {"exact",
+/// "significant"}, "component" (1-based, the one furthest off, when wrong)}]}. Nothing derived from
+/// the key (the key, the offset, the absolute tolerance) is in it until it is released (a correct
+/// answer, reveal, or kTriesBeforeSolution wrong tries): then "answer" per part, "key",
+/// "off_by", "tolerance.absolute" and "explanation" are added.
+/// wrong_tries_before: the wrong tries recorded for this exercise before this answer.
+nlohmann::json check_json(const std::string& id, const std::vector<std::string>& tokens, int wrong_tries_before,
+                          bool reveal);
+
+/// `impulse scenes --json`: every scene with its options (unit, default, doc) and each option's
+/// domain (kind number|integer|choice, lo, hi, open ends, choices, and in words), from which the
+/// page builds its sliders.
+nlohmann::json scenes_json();
+
+/// The ceilings on a run's output (`impulse run --max-output`): default and largest allowed [bytes].
+constexpr double kDefaultMaxOutput = 268435456;  // 256 MiB
+constexpr double kMaxMaxOutput = 4294967296;     // 4 GiB
+
+struct CheckedSceneRun {
+  SceneOutput out;
+  int rc = 0;       // the scene's code: 0 ran, 1 a check inside the scene failed
+  std::string log;  // the scene's summary
+};
+
+/// Runs scene NAME with options ("--name value" pairs) as `impulse run` does: options parsed and
+/// checked against their domains (step ceilings included), then the run refused (nothing kept)
+/// when its CSV output exceeds max_output bytes or holds a cell that is not finite.
+CheckedSceneRun run_scene_checked(const std::string& name, const std::vector<std::string>& options, double max_output);
+
+/// A checked run's tables as `impulse run` writes them: {"scene", "rc", "log", "tables": {file:
+/// CSV text}} (text files such as an LCP among them).
+nlohmann::json scene_run_json(const std::string& name, const std::vector<std::string>& options, double max_output);
+
+/// `impulse lcp FILE --json [--trace]` for an LCP given as text (the format of st/lcp_file.h; src
+/// names it in messages): status, z, w, residuals, pivots, message and, with trace, the pivot path.
+nlohmann::json lcp_json(const std::string& text, const std::string& src, bool trace);
+
+}  // namespace impulse::course
