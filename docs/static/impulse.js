@@ -10,6 +10,8 @@
 //       -> {scene, rc, log, tables: {"st-bounce.csv": CSV text, ...}}, as `impulse run` writes them
 //   await impulse.lcp("2\n2 1\n1 2\n-5 -6\n", {trace: true})
 //       -> what `impulse lcp FILE --json --trace` prints
+//   await impulse.bench("e3-spheres", {n: 1000, steps: 20})
+//       -> what `impulse bench e3-spheres --n 1000 --steps 20 --json` prints (measured in this page)
 //   impulse.csv(text) -> {columns: [names], rows: [[numbers or strings]]}
 //
 // Every call returns a Promise. Bad input rejects with an Error whose message is the command line's
@@ -129,6 +131,7 @@
       if (maxOutput !== undefined) args.max_output = maxOutput;
       return request("run", args);
     },
+    bench: function (scene, opts) { return request("bench", {scene: scene, options: options(opts)}); },
     lcp: function (text, opts) {
       return request("lcp", {text: String(text), src: (opts && opts.src) || "lcp", trace: !!(opts && opts.trace)});
     },

@@ -287,6 +287,64 @@
     };
   }
 
+  // Lemke's method on an LCP the reader edits: impulse.lcp with the pivot trace, shown one pivot at
+  // a time (entering and leaving variable, z0 after the pivot), then z, w and the residuals. A
+  // malformed LCP is refused line by line with the message of `impulse lcp`.
+  function lcpWidget(box) {
+    const text = box.querySelector("textarea");
+    const initial = text.value;
+    box.textContent = "";
+    box.appendChild(el("p", {"class": "impulse-live-title"},
+                       "Lemke's method, pivot by pivot (edit the LCP: n, the n rows of M, then q)"));
+    box.appendChild(text);
+    text.value = initial;
+    const controls = el("div", {"class": "impulse-scene-controls"});
+    const solveB = el("button", {type: "button"}, "Solve");
+    const stepB = el("button", {type: "button"}, "Next pivot");
+    controls.appendChild(solveB);
+    controls.appendChild(stepB);
+    box.appendChild(controls);
+    const out = el("div", {"class": "impulse-lcp-out", "aria-live": "polite"});
+    box.appendChild(out);
+    let result = null, shown = 0;
+    function render() {
+      out.textContent = "";
+      if (!result) return;
+      result.trace.slice(0, shown).forEach(function (p, i) {
+        out.appendChild(el("div", {"class": "impulse-calc-out"},
+                           "pivot " + (i + 1) + ": " + p.entering + " enters, " + p.leaving + " leaves, z0 = " + num(p.z0)));
+      });
+      if (shown >= result.trace.length) {
+        out.appendChild(el("div", {"class": "impulse-calc-out"}, "status: " + result.status + " (" + result.message + ")"));
+        out.appendChild(el("div", {"class": "impulse-calc-out"}, "z = " + value(result.z) + ", w = " + value(result.w)));
+        out.appendChild(el("div", {"class": "impulse-calc-out"}, "complementarity " + num(result.complementarity) +
+                           ", feasibility " + num(result.feasibility) + " (relative residuals)"));
+      }
+      box.dataset.shown = String(shown);
+    }
+    function solve() {
+      return window.impulse.lcp(text.value, {trace: true, src: "lcp"}).then(function (r) {
+        result = r;
+        shown = 0;
+        box.dataset.result = JSON.stringify(r);
+        box.dataset.error = "";
+        render();
+      }, function (e) {
+        result = null;
+        box.dataset.result = "";
+        box.dataset.error = e.message;
+        out.textContent = "";
+        out.appendChild(el("div", {"class": "impulse-live-error"}, e.message));
+      });
+    }
+    solveB.addEventListener("click", solve);
+    stepB.addEventListener("click", function () {
+      if (result && shown < result.trace.length) { shown += 1; render(); }
+    });
+    box.impulseSolve = function () { return solve().then(function () { if (result) { shown = result.trace.length; render(); } }); };
+    return solve();
+  }
+
   function fail(box, e) {
     box.textContent = "";
     box.appendChild(el("p", {"class": "impulse-live-error"}, "The live part of this page could not start: " + e.message));
@@ -300,6 +358,7 @@
       let job;
       if (box.classList.contains("impulse-calc")) job = window.impulse.form(id).then(function (f) { return calculator(box, f); });
       else if (box.classList.contains("impulse-check")) job = window.impulse.exercise(id).then(function (x) { checker(box, x); });
+      else if (box.classList.contains("impulse-lcp")) job = lcpWidget(box);
       else if (box.classList.contains("impulse-scene")) job = window.impulse.scenes().then(function (all) { return sceneWidget(box, all); });
       else return Promise.resolve();
       return job.catch(function (e) { fail(box, e); });

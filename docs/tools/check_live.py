@@ -359,6 +359,33 @@ def check_scenes(page, impulse, problems, shots, stats):
     return n
 
 
+def check_lcp(page, impulse, problems):
+    """The Lemke stepper: its LCP as shown, and a malformed edit, against `impulse lcp FILE --json --trace`."""
+    n = 0
+    count = page.eval("document.querySelectorAll('.impulse-lcp').length")
+    for k in range(count):
+        text = page.eval(f"document.querySelectorAll('.impulse-lcp')[{k}].querySelector('textarea').value")
+        for label, lcp in (("as shown", text), ("malformed", text.replace("1 2\n", "1 2 3\n", 1))):
+            got = page.eval(f"(() => {{ const b = document.querySelectorAll('.impulse-lcp')[{k}];"
+                            f" b.querySelector('textarea').value = {json.dumps(lcp)};"
+                            " return b.impulseSolve().then(() => ({result: b.dataset.result, error: b.dataset.error})); })()")
+            with tempfile.TemporaryDirectory() as d:  # a file named lcp: the page names its text so
+                (pathlib.Path(d) / "lcp").write_text(lcp)
+                r = subprocess.run([impulse, "lcp", "lcp", "--json", "--trace"], capture_output=True, text=True, cwd=d)
+            if r.returncode == 2:
+                want, err = None, r.stderr.strip().removeprefix("impulse: error: ")
+            else:
+                want, err = json.loads(r.stdout), None
+            page_v = json.loads(got["result"]) if got["result"] else None
+            if (err or got["error"]) and err != got["error"]:
+                problems.append(f"Lemke stepper {label}: page says '{got['error']}', command line '{err}'")
+            elif not err and page_v != want:
+                problems.append(f"Lemke stepper {label}: page {page_v} != command line {want}")
+            else:
+                n += 1
+    return n
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("html_dir")
@@ -367,6 +394,7 @@ def main():
     ap.add_argument("--screenshots")
     a = ap.parse_args()
     root = pathlib.Path(a.html_dir).resolve()
+    a.impulse = str(pathlib.Path(a.impulse).resolve())
     binary = chromium_binary()
     if not binary:
         print("check_live: chromium not found (Debian package chromium)", file=sys.stderr)
@@ -377,7 +405,7 @@ def main():
     pages = sorted(p for p in root.rglob("*.html") if "_static" not in p.parts and "_sources" not in p.parts
                    and 'class="impulse-live' in p.read_text(encoding="utf-8"))
     problems, calc_inputs, exercises, chapters, ready, native_only = [], 0, 0, set(), [], set()
-    scenes, scene_stats = 0, []
+    scenes, scene_stats, lcps = 0, [], 0
     with tempfile.TemporaryDirectory(prefix="impulse-live-") as profile:
         b = Browser(binary, network_off_prefix(), profile)
         try:
@@ -393,6 +421,7 @@ def main():
                     calc_inputs += check_calculators(page, a.impulse, page_problems, chapters, native_only)
                     exercises += check_exercises(page, a.impulse, page_problems, shots, a.edition)
                     scenes += check_scenes(page, a.impulse, page_problems, shots, scene_stats)
+                    lcps += check_lcp(page, a.impulse, page_problems)
                     page_problems += [f"console error: {e}" for e in page.console_errors()]
                 except RuntimeError as e:
                     page_problems.append(str(e))
@@ -412,7 +441,7 @@ def main():
     slowest = max(ready) if ready else 0
     print(f"check_live: {len(pages)} live pages, {calc_inputs} calculator inputs equal to `impulse calc --json` "
           f"(rel {REL:g}), {exercises} exercises graded as `impulse exercises check --json`, {scenes} scenes run as "
-          f"`impulse run`, "
+          f"`impulse run`, {lcps} LCPs solved or refused as `impulse lcp`, "
           f"slowest page ready in {slowest:.2f} s, {len(native_only)} calculators native-only (said so in the page: "
           f"{', '.join(sorted(native_only))}), {len(problems)} problem(s)")
     return 1 if problems else 0

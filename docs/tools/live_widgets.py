@@ -31,6 +31,9 @@ SCENES = {
     "chapters/st/01-impulses-and-complementarity": [("st-bounce", "t_s", "q_m,v_mps", "point:q_m")],
     "chapters/st/04-experiments": [("st-rod", "t_s", "y_m,energy_J", "rod")],
 }
+# The Lemke pivot stepper on an LCP the reader edits: page -> the LCP it starts with (the 2 x 2 of
+# ST_3_lemke_lexicographic.GoldenTwoByTwoPivotPathByHand, in the format of `impulse lcp`).
+LCP_WIDGETS = {"chapters/st/02-lemke": "# n, then the rows of M, then q\n2\n2 1\n1 2\n-5 -6\n"}
 EXERCISE_PAGES = {"E1": "chapters/e1/11-exercises", "E3": "chapters/e3/11-pitfalls-and-exercises",
                   "ST": "chapters/st/index"}
 
@@ -128,6 +131,10 @@ def insert(app, doctree, docname):
     for parent, spots in at.values():
         for idx in sorted(spots, reverse=True):
             parent.insert(idx, nodes.raw("", "".join(spots[idx]), format="html"))
+    if docname in LCP_WIDGETS:
+        sec = next(iter(doctree.findall(nodes.section)), doctree)
+        sec.append(nodes.raw("", '<div class="impulse-live impulse-lcp"><textarea class="impulse-lcp-text" rows="6"'
+                             f' spellcheck="false">{html.escape(LCP_WIDGETS[docname])}</textarea></div>', format="html"))
     if docname in SCENES:
         sec = next(iter(doctree.findall(nodes.section)), doctree)
         sec.append(nodes.raw("", "".join(widget_scene(*w) for w in SCENES[docname]), format="html"))

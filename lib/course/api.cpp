@@ -181,6 +181,16 @@ json scenes_json() {
   return rows;
 }
 
+json bench_json(const std::string& name, const std::vector<std::string>& options) {
+  const Scene& s = require_scene(name);
+  if (!s.bench) throw std::invalid_argument(one_line("scene '" + s.name + "' has no benchmark"));
+  const SceneArgs a = parse_scene_args(s, options);
+  const std::vector<Metric> m = s.bench(a);
+  json j{{"scene", s.name}, {"options", a.values}, {"metrics", json::object()}};
+  for (const Metric& x : m) j["metrics"][x.name] = {{"value", x.value}, {"unit", x.unit}};
+  return j;
+}
+
 CheckedSceneRun run_scene_checked(const std::string& name, const std::vector<std::string>& options, double max_output) {
   const Scene& s = require_scene(name);
   const SceneArgs a = parse_scene_args(s, options);

@@ -53,6 +53,10 @@ nlohmann::json check_json(const std::string& id, const std::vector<std::string>&
 /// page builds its sliders.
 nlohmann::json scenes_json();
 
+/// `impulse bench SCENE [--option value]... --json`: {"scene", "options", "metrics": {name: {"value",
+/// "unit"}}}, measured by the scene's bench function (throws for a scene without one).
+nlohmann::json bench_json(const std::string& name, const std::vector<std::string>& options);
+
 /// The ceilings on a run's output (`impulse run --max-output`): default and largest allowed [bytes].
 constexpr double kDefaultMaxOutput = 268435456;  // 256 MiB
 constexpr double kMaxMaxOutput = 4294967296;     // 4 GiB

@@ -32,6 +32,7 @@ json answer(const std::string& fn, const json& a) {
   if (fn == "run")
     return scene_run_json(a.at("scene").get<std::string>(), a.at("options").get<std::vector<std::string>>(),
                           a.value("max_output", kDefaultMaxOutput));
+  if (fn == "bench") return bench_json(a.at("scene").get<std::string>(), a.at("options").get<std::vector<std::string>>());
   if (fn == "lcp") return lcp_json(a.at("text").get<std::string>(), a.value("src", std::string("lcp")), a.value("trace", false));
   throw std::invalid_argument("impulse: unknown request '" + fn + "'");
 }
