@@ -102,6 +102,7 @@ OptionDomain scene_option_domain(const std::string& scene, const std::string& o)
   if (o == "inertia") return number(1e-6, 1e6);       // [kg m^2]
   if (o == "mu") return number(0, 2);                 // E3 §3: mu >= 0; the course uses up to 1
   if (o == "e") return number(0, 1);                  // restitution
+  if (o == "relaxation") return number(0, 1, true);   // XPBD rigid contact relaxation, as E3.4-xpbd-pn
   if (o == "ke") return positive(1e10);               // [N/m]
   if (o == "gap") return number(0, 1);                // [m]
   if (o == "below") return number(0, 1, true, true);  // h / h_crit of the stable run

@@ -44,11 +44,14 @@ int run_pyramid(const SceneArgs& a, SceneOutput& out, std::ostream& log) {
   const real h = a.positive("h");
   const long long steps = a.integer("steps");
   if (steps <= 0) throw std::invalid_argument("option --steps must be positive, got " + a.text("steps"));
+  const int iterations = int(a.integer("iterations"));
+  const real relaxation = real(a.number("relaxation"));
   SceneTable& csv = out.table("e3-pyramid.csv");
   csv << "weighting,t_s,ground_over_mg,middle_left_over_mg,middle_right_over_mg,top_over_mg\n";
   for (int weighting : {1, 0}) {
-    XpbdWorld w(demo_pyramid(), 256);
+    XpbdWorld w(demo_pyramid(), 256, {}, iterations);
     w.solver->rigid_contact_con_weighting = weighting;
+    w.solver->rigid_contact_relaxation = relaxation;
     real mg = w.model->body_mass.to_host()[0] * real(9.81);
     for (long long k = 0; k < steps; ++k) {
       w.step(h);
@@ -182,7 +185,11 @@ void register_e3_solver_scenes(SceneCatalogue& c) {
   c.add({"e3-readback", "E3", "box dropped on a plane: XPBD force readback over time for several h and iterations",
          {{"duration", "s", "0.5", "simulated time per run"}}, run_readback, nullptr});
   c.add({"e3-pyramid", "E3", "3-2-1 pyramid: support readback with contact-count weighting on and off",
-         {{"h", "s", "0.0016666666666666668", "step"}, {"steps", "-", "900", "steps per run"}}, run_pyramid, nullptr});
+         {{"h", "s", "0.0016666666666666668", "step"},
+          {"steps", "-", "900", "steps per run"},
+          {"iterations", "-", "2", "SolverXPBD iterations per step (E3 §4: fixed, no early exit)"},
+          {"relaxation", "-", "0.8", "rigid contact relaxation omega_r of p_n (E3 §4)"}},
+         run_pyramid, nullptr});
   c.add({"e3-momentum", "E3", "a cube pressed into two cubes without gravity: momentum with weighting on and off",
          {{"h", "s", "0.0016666666666666668", "step"}}, run_momentum, nullptr});
   c.add({"e3-bounce", "E3", "sphere bounce with restitution on and off: the readback misses the restitution impulse",

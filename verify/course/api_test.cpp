@@ -111,3 +111,18 @@ RC_GTEST_PROP(ShortestDecimal, RoundTripsAndNoShorterDoes, ()) {
     RC_ASSERT(std::strtod(buf, nullptr) != x);
   }
 }
+
+TEST(CourseApi, PyramidTakesTheSliderOptions) {
+  // The page's sliders are scene options of `impulse run`: XPBD iterations and relaxation change
+  // the run; a relaxation outside (0, 1] is refused as E3.4-xpbd-pn refuses it.
+  const auto base = scene_run_json("e3-pyramid", {"--steps", "30"}, kDefaultMaxOutput);
+  const auto same = scene_run_json("e3-pyramid", {"--steps", "30", "--iterations", "2", "--relaxation", "0.8"},
+                                   kDefaultMaxOutput);
+  EXPECT_EQ(base["tables"], same["tables"]);  // the defaults are the solver's own
+  const auto one = scene_run_json("e3-pyramid", {"--steps", "30", "--iterations", "1"}, kDefaultMaxOutput);
+  const auto soft = scene_run_json("e3-pyramid", {"--steps", "30", "--relaxation", "0.5"}, kDefaultMaxOutput);
+  EXPECT_NE(base["tables"], one["tables"]);
+  EXPECT_NE(base["tables"], soft["tables"]);
+  EXPECT_THROW(scene_run_json("e3-pyramid", {"--relaxation", "1.5"}, kDefaultMaxOutput), std::invalid_argument);
+  EXPECT_THROW(scene_run_json("e3-pyramid", {"--iterations", "0"}, kDefaultMaxOutput), std::invalid_argument);
+}
