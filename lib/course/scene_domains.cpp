@@ -121,9 +121,10 @@ std::string scene_combination_violation(const std::string& scene, const std::map
   auto num = [&](const char* k) { return std::strtod(v.at(k).c_str(), nullptr); };
   for (const char* T : {"T", "duration"}) {
     if (!v.count(T) || !v.count("h")) continue;
-    const double steps = num(T) / num("h");
+    const double steps = num(T) / num("h") * (v.count("substeps") ? num("substeps") : 1);
     if (!(steps <= kMaxSceneSteps))
-      return "options --" + std::string(T) + " " + v.at(T) + " and --h " + v.at("h") + " of scene " + scene + " make " +
+      return "options --" + std::string(T) + " " + v.at(T) + " and --h " + v.at("h") +
+             (v.count("substeps") ? " with --substeps " + v.at("substeps") : std::string()) + " of scene " + scene + " make " +
              number_text(std::ceil(steps)) + " steps; at most " + number_text(kMaxSceneSteps) +
              " (raise --h or shorten the run)";
   }

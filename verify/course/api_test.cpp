@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 #include <rapidcheck/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
@@ -125,4 +126,16 @@ TEST(CourseApi, PyramidTakesTheSliderOptions) {
   EXPECT_NE(base["tables"], soft["tables"]);
   EXPECT_THROW(scene_run_json("e3-pyramid", {"--relaxation", "1.5"}, kDefaultMaxOutput), std::invalid_argument);
   EXPECT_THROW(scene_run_json("e3-pyramid", {"--iterations", "0"}, kDefaultMaxOutput), std::invalid_argument);
+}
+
+TEST(CourseApi, BoxDropSubstepsThroughTheFrameLoop) {
+  // E1 §7: a frame of H split into N substeps of H / N, each collides and steps; one row per frame.
+  const auto one = scene_run_json("e3-box-drop", {"--duration", "0.5"}, kDefaultMaxOutput);
+  const auto four = scene_run_json("e3-box-drop", {"--duration", "0.5", "--substeps", "4"}, kDefaultMaxOutput);
+  const std::string a = one["tables"]["e3-box-drop.csv"], b = four["tables"]["e3-box-drop.csv"];
+  EXPECT_EQ(std::count(a.begin(), a.end(), '\n'), std::count(b.begin(), b.end(), '\n'));  // rows per frame
+  EXPECT_NE(a, b);
+  // 1.5 s at H = 1e-5 s is 1.5e5 steps (allowed), with 4 substeps 6e5 (refused)
+  EXPECT_THROW(scene_run_json("e3-box-drop", {"--h", "1e-5", "--substeps", "4"}, kDefaultMaxOutput),
+               std::invalid_argument);
 }
