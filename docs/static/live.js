@@ -189,7 +189,13 @@
       const xi = col(xcol);
       ycols.forEach(function (c, i) {
         const yi = col(c);
-        chart.data.datasets[i].data = rows.slice(0, shown + 1).map(function (r) { return {x: r[xi], y: r[yi]}; });
+        // a scene of two runs (weighting on and off, static and kinematic) starts its clock again: a gap
+        const pts = [];
+        rows.slice(0, shown + 1).forEach(function (r, j, all) {
+          if (j > 0 && r[xi] < all[j - 1][xi]) pts.push({x: r[xi], y: null});
+          pts.push({x: r[xi], y: r[yi]});
+        });
+        chart.data.datasets[i].data = pts;
       });
       chart.update();
       if (draw) draw(rows[shown], col, tables);

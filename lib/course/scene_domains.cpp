@@ -83,6 +83,7 @@ OptionDomain scene_option_domain(const std::string& scene, const std::string& o)
   if (o == "per-world") return whole(0, 1000000);
   if (o == "threads") return whole(1, 256);
   if (o == "compare-threads") return whole(0, 1);
+  if (o == "weighting") return whole(0, 1);
   if (o == "n") {
     if (scene.rfind("e3-pile-", 0) == 0) return whole(1, 100000);  // whole-step piles: 10^5 at a few steps
     if (scene == "e1-spatial-shift" || scene == "e1-free-bodies") return whole(1, 10000000);

@@ -9,6 +9,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
+#include <sstream>
 
 #include "core/shortest_decimal.h"
 #include "course/api.h"
@@ -138,4 +139,24 @@ TEST(CourseApi, BoxDropSubstepsThroughTheFrameLoop) {
   // 1.5 s at H = 1e-5 s is 1.5e5 steps (allowed), with 4 substeps 6e5 (refused)
   EXPECT_THROW(scene_run_json("e3-box-drop", {"--h", "1e-5", "--substeps", "4"}, kDefaultMaxOutput),
                std::invalid_argument);
+}
+
+TEST(CourseApi, PlatformReadbackCountsTheKinematicBody) {
+  // E3.4-count-by-body-id: with weighting, each cube reads m g on a static platform and 2/3 m g on a
+  // kinematic one (8 counted contacts against the 4 applied: 2/(4 + 8) / (1/4)); without weighting, m g on both.
+  for (const char* weighting : {"1", "0"}) {
+    const auto j = scene_run_json("e3-platform", {"--weighting", weighting}, kDefaultMaxOutput);
+    std::istringstream in(j["tables"]["e3-platform.csv"].get<std::string>());
+    std::string line, last_static, last_kinematic;
+    std::getline(in, line);
+    while (std::getline(in, line)) (line[0] == '0' ? last_static : last_kinematic) = line;
+    auto right = [](const std::string& row) {  // kinematic,t_s,left,right,z
+      std::istringstream r(row);
+      std::string cell;
+      for (int i = 0; i < 4; ++i) std::getline(r, cell, ',');
+      return std::stod(cell);
+    };
+    EXPECT_NEAR(right(last_static), 1.0, 1e-6) << weighting;
+    EXPECT_NEAR(right(last_kinematic), weighting == std::string("1") ? 2.0 / 3 : 1.0, 1e-6) << weighting;
+  }
 }
