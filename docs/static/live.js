@@ -174,7 +174,7 @@
     chart = new chartLib(canvas.getContext("2d"), {
       type: "line",
       data: {datasets: ycols.map(function (c, i) {
-        return {label: c, data: [], borderWidth: 1.5, pointRadius: 0, borderColor: ["#3465a4", "#cc0000", "#4e9a06", "#f57900"][i % 4]};
+        return {label: c, data: [], borderWidth: 1.5, pointRadius: 0, borderColor: COLORS[i % COLORS.length]};
       })},
       options: {animation: false, parsing: false, responsive: true, maintainAspectRatio: false,
                 scales: {x: {type: "linear", title: {display: true, text: xcol}}}}
@@ -245,9 +245,12 @@
     return run();
   }
 
+  const COLORS = ["#3465a4", "#cc0000", "#4e9a06", "#f57900", "#75507b", "#555753"];
+
   // The 3D view of a recorded row: "box:z_m" (the E3 box, 0.2 x 0.1 x 0.05 m, at its COM height),
   // "point:q_m" (the ST point mass), "rod" (the ST rod from x_m, y_m, theta_rad; its length from
-  // the first row of the scene's poses).
+  // the first row of the scene's poses), "slide:COL,COL,..." (one box per column, side by side, at
+  // x = that column: the E3 §6 box under each solver).
   function makeView(host, spec) {
     const T = window.THREE;
     const w = 360, h = 260;
@@ -268,19 +271,31 @@
     const controls = T.OrbitControls ? new T.OrbitControls(camera, renderer.domElement) : null;
     const kind = spec.split(":")[0], column = spec.split(":")[1];
     let body;
-    if (kind === "box") body = new T.Mesh(new T.BoxGeometry(0.2, 0.1, 0.05), new T.MeshLambertMaterial({color: 0x3465a4}));
+    const lanes = [];
+    if (kind === "slide") {
+      column.split(",").forEach(function (c, i) {
+        const m = new T.Mesh(new T.BoxGeometry(0.05, 0.05, 0.05), new T.MeshLambertMaterial({color: COLORS[i % COLORS.length]}));
+        m.position.set(0, (i - 2) * 0.12, 0.025);
+        scene.add(m);
+        lanes.push({column: c, mesh: m});
+      });
+      camera.position.set(0.05, -0.9, 0.5);
+    }
+    if (kind === "slide") body = new T.Object3D();
+    else if (kind === "box") body = new T.Mesh(new T.BoxGeometry(0.2, 0.1, 0.05), new T.MeshLambertMaterial({color: 0x3465a4}));
     else if (kind === "point") body = new T.Mesh(new T.SphereGeometry(0.01, 16, 12), new T.MeshLambertMaterial({color: 0xcc0000}));
     else body = new T.Mesh(new T.BoxGeometry(1, 0.01, 0.01), new T.MeshLambertMaterial({color: 0x4e9a06}));
     scene.add(body);
     if (kind === "point") camera.position.set(0.05, -0.12, 0.04);
     if (kind === "rod") camera.position.set(0.4, -1.8, 0.8);
-    const target = new T.Vector3(0, 0, kind === "point" ? 0 : 0.1);
+    const target = kind === "slide" ? new T.Vector3(0.05, 0, 0.02) : new T.Vector3(0, 0, kind === "point" ? 0 : 0.1);
     camera.lookAt(target);
     if (controls) { controls.target.copy(target); controls.update(); }
     function render() { renderer.render(scene, camera); }
     if (controls) controls.addEventListener("change", render);
     return function (row, col, tables) {
-      if (kind === "box" || kind === "point") body.position.set(0, 0, row[col(column)]);
+      if (kind === "slide") lanes.forEach(function (l) { l.mesh.position.x = row[col(l.column)]; });
+      else if (kind === "box" || kind === "point") body.position.set(0, 0, row[col(column)]);
       else {
         const poses = window.impulse.csv(tables["st-rod-poses.csv"]);
         const p0 = poses.rows[0], c = function (n) { return p0[poses.columns.indexOf(n)]; };
