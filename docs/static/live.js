@@ -242,7 +242,8 @@
     scrub.addEventListener("input", function () { playing = false; playB.textContent = "Play"; show(Number(scrub.value)); });
     box.impulseRun = run;
     window.requestAnimationFrame(tick);
-    return run();
+    // the first run after the page is usable: calculators and checkers do not wait for a scene
+    window.setTimeout(run, 0);
   }
 
   const COLORS = ["#3465a4", "#cc0000", "#4e9a06", "#f57900", "#75507b", "#555753"];

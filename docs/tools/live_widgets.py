@@ -27,7 +27,8 @@ ROOT = pathlib.Path(__file__).resolve().parents[2]
 # The scenes played in the chapters: page -> (scene, x column, y columns, 3D view or "").
 SCENES = {
     "chapters/e3/09-whole-chain": [("e3-box-drop", "t_s", "support_N,mg_N", "box:z_m")],
-    "chapters/e3/05-xpbd-step": [("e3-pyramid", "t_s", "ground_over_mg,top_over_mg", "")],
+    "chapters/e3/05-xpbd-step": [("e3-pyramid", "t_s", "ground_over_mg,top_over_mg", ""),
+                                 ("e3-bounce", "t_s", "z_m,vz_mps", "")],
     "chapters/e3/04-xpbd-contact": [("e3-platform", "t_s", "left_over_mg,right_over_mg", "")],
     "chapters/e3/06-other-solvers": [("e3-solver-compare", "t_s",
                                       "x_xpbd_m,x_semi_implicit_m,x_featherstone_m,x_padmm_m,x_vbd_m,x_coulomb_m",
