@@ -4,6 +4,8 @@
 # (whose C library headers would shadow emscripten's). No OpenMP (single-threaded), no CUDA, and no
 # tinyxml2 or Qhull (their parts stay out; lib/web/native_only.cpp says so in one line).
 set(IMPULSE_CUDA OFF)
+# One statically linked module: position-independent code would only add indirections.
+set(CMAKE_POSITION_INDEPENDENT_CODE OFF)
 set(IMPULSE_WITH_CUDA OFF)
 set(IMPULSE_TESTS OFF)
 set(IMPULSE_PYTHON OFF)
