@@ -8,11 +8,17 @@
 # (IMPULSE_BOOK_EDITION=instructor ./run book) shows them. Pages mark answers with
 # ```{only} instructor``` blocks.
 import os
+import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "tools"))
 
 project = "impulse"
 author = "the impulse developers"
 copyright = "2026, the impulse developers"
-extensions = ["myst_parser", "breathe", "sphinx.ext.mathjax"]
+# live_widgets (docs/tools/live_widgets.py): calculator forms, answer checkers and scenes at the
+# chapters' anchors, run in the page by the browser module (docs/static/impulse.js, live.js);
+# furo_offline (docs/tools/furo_offline.py): Debian's Furo working from a folder, without a server.
+extensions = ["myst_parser", "breathe", "sphinx.ext.mathjax", "live_widgets", "furo_offline"]
 source_suffix = {".md": "markdown"}
 root_doc = "index"
 myst_enable_extensions = ["dollarmath", "amsmath", "colon_fence", "deflist"]
@@ -30,8 +36,11 @@ html_show_sourcelink = False
 # table scrolls inside itself instead of widening the page.
 html_theme = "furo"
 html_title = "impulse: the Newton course, made to run"
-# ./run stages MathJax in IMPULSE_MATHJAX_STATIC (a folder holding mathjax/); its contents land in _static.
+# ./run stages MathJax in IMPULSE_MATHJAX_STATIC (a folder holding mathjax/) and the browser module
+# (impulse-wasm.js) in IMPULSE_WEB_STATIC; their contents land in _static.
 html_static_path = ["static", os.environ.get("IMPULSE_MATHJAX_STATIC", "../build/book/mathjax-static")]
+if os.environ.get("IMPULSE_WEB_STATIC"):
+    html_static_path.append(os.environ["IMPULSE_WEB_STATIC"])
 html_css_files = ["impulse.css"]
 
 # Formulas are typeset by the MathJax 2 that Debian ships (libjs-mathjax), copied into the book

@@ -1,7 +1,7 @@
 // What the C++ peer drivers (bullet_pile.cpp, ode_pile.cpp) share: reading the one pile
 // description bench/peers/scenes/pile.toml, its layout rule, its quality columns and the JSON line
 // every driver prints. The rule and the definitions are the file's header comment; impulse
-// implements them in lib/course/bench_pile.cpp and the MuJoCo driver in mujoco_pile.py; the layout
+// implements them in lib/bench/bench_pile.cpp and the MuJoCo driver in mujoco_pile.py; the layout
 // checksum that each prints lets ./run bench-peers refuse a comparison of different scenes.
 #pragma once
 

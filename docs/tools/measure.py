@@ -8,6 +8,7 @@ and puts the machine (CPU model, cores, OpenMP threads) and the date in the capt
 never asserted: the page reports what this build did on this machine.
 
 Usage: measure.py --impulse BIN --out DIR [--peers build/bench/peers.json] [--peers-archived docs/bench/peers.json]
+                  [--web build/web]  (the engine in the page: browser_section.py)
        (writes DIR/measurements.md, DIR/figures/measurements.png and, with peers.json, the peer plots)
 """
 import argparse
@@ -22,6 +23,7 @@ import matplotlib
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
+from browser_section import browser_lines  # noqa: E402
 from peers_section import lcp_lines, peers_lines, pile_lines  # noqa: E402
 
 SOLVERS = ["xpbd", "semi_implicit", "featherstone", "padmm", "vbd"]
@@ -55,6 +57,7 @@ def main():
     ap.add_argument("--out", required=True)
     ap.add_argument("--peers", default="", help="build/bench/peers.json of ./run bench-peers, when it exists")
     ap.add_argument("--peers-archived", default="", help="a committed earlier peers.json, used when --peers is absent")
+    ap.add_argument("--web", default="", help="the folder of the browser module impulse-wasm.js (build/web)")
     a = ap.parse_args()
     out = pathlib.Path(a.out)
     (out / "figures").mkdir(parents=True, exist_ok=True)
@@ -110,6 +113,7 @@ def main():
               "No GPU figures are on this page unless the book was built on a machine with one;",
               "`./run gpu` runs the GPU benchmarks of `docs/bench/gpu.txt`.", ""]
     lines += pile_lines(a.impulse)
+    lines += browser_lines(a.impulse, a.web, pathlib.Path(__file__).resolve().parents[1] / "static")
     lines += peers_lines(a.peers, out / "figures", a.peers_archived)
     lines += lcp_lines(a.peers, out / "figures", a.peers_archived)
     (out / "measurements.md").write_text("\n".join(lines), encoding="utf-8")

@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "cli/commands.h"
+#include "course/api.h"
 #include "course/exercises.h"
 #include "course/golden_checks.h"
 #include "course/registry.h"
@@ -18,22 +19,6 @@ using nlohmann::json;
 namespace {
 
 const char* status_name(Status s) { return s == Status::implemented ? "implemented" : "prose-only"; }
-
-std::vector<double> parse_numbers(const std::string& name, const std::string& text) {
-  std::vector<double> out;
-  std::stringstream ss(text);
-  std::string piece;
-  while (std::getline(ss, piece, ',')) {
-    char* end = nullptr;
-    double x = std::strtod(piece.c_str(), &end);
-    if (piece.empty() || *end != '\0') throw BadInput("input --" + name + ": '" + text + "' is not a number or x,y,z");
-    if (!std::isfinite(x) && piece.find_first_of("nN") == std::string::npos)
-      throw BadInput("input --" + name + ": '" + piece + "' is outside double range (allowed: finite, |x| <= 1e12)");
-    out.push_back(x);
-  }
-  if (out.empty()) throw BadInput("input --" + name + " is empty");
-  return out;
-}
 
 std::string value_text(const std::vector<double>& v) {
   std::string s = format_value(v);
@@ -125,7 +110,7 @@ int cmd_calc(const std::vector<std::string>& args) {
   const Item* it = registry().find(id);
   if (!it) throw BadInput("unknown ID '" + id + "' (see 'impulse formulas')");
   bool as_json = false;
-  Values in;
+  std::map<std::string, std::string> in;
   for (std::size_t i = 1; i < args.size(); ++i) {
     const std::string& a = args[i];
     if (a == "--help" || a == "-h") {
@@ -147,22 +132,20 @@ int cmd_calc(const std::vector<std::string>& args) {
       value = args[++i];
     }
     if (in.count(name)) throw BadInput("input --" + name + " given twice");
-    in[name] = parse_numbers(name, value);
+    in[name] = value;
   }
-  if (!it->calc) throw BadInput(id + " is a " + it->kind + " with no calculator");
-  Values out;
+  json j;
   try {
-    out = evaluate(*it, in);
+    j = calc_json(id, in);  // the page's impulse.calc returns the same (lib/course/api.h)
   } catch (const std::invalid_argument& e) {
     throw BadInput(e.what());
   }
   if (as_json) {
-    json j{{"id", id}, {"inputs", json::object()}, {"outputs", json::object()}};
-    for (const auto& [k, v] : in) j["inputs"][k] = v;
-    for (const Quantity& q : it->outputs) j["outputs"][q.name] = {{"value", out.at(q.name)}, {"unit", q.unit}};
     std::cout << j.dump(2) << '\n';
   } else {
-    for (const Quantity& q : it->outputs) std::cout << q.name << " = " << format_value(out.at(q.name)) << ' ' << q.unit << '\n';
+    for (const Quantity& q : it->outputs)
+      std::cout << q.name << " = " << format_value(j["outputs"][q.name]["value"].get<std::vector<double>>()) << ' ' << q.unit
+                << '\n';
   }
   return 0;
 }

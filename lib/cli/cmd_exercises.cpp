@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "cli/commands.h"
+#include "course/api.h"
 #include "course/exercises.h"
 #include "course/toml_values.h"
 #include "course/tries_file.h"
@@ -67,7 +68,17 @@ bool report(const Exercise& e, const std::vector<std::string>& tokens, bool reve
   return g.correct;
 }
 
-int check_file(const std::string& path, bool reveal) {
+// The verdict as data (verdict_json, the same the page's impulse.check returns), with the tries
+// counted in the same record, the same way, as the text report's.
+json verdict(const Exercise& e, const std::vector<std::string>& tokens, bool reveal) {
+  const std::string path = tries_path();
+  if (tokens.empty() && reveal) return verdict_json(reveal_verdict(e, recorded_tries(path, e.id)));
+  const Grade g = grade(e, tokens);
+  const int tries = g.correct ? recorded_tries(path, e.id) : record_wrong_try(path, e.id);
+  return verdict_json(tutor_verdict(e, g, tries, reveal));
+}
+
+int check_file(const std::string& path, bool reveal, bool as_json) {
   std::error_code ec;
   if (!std::filesystem::is_regular_file(path, ec)) throw BadInput("answers file '" + path + "' is not a readable file");
   if (std::filesystem::file_size(path, ec) > (1u << 20)) throw BadInput("answers file '" + path + "' is larger than 1 MiB");
@@ -84,6 +95,7 @@ int check_file(const std::string& path, bool reveal) {
   if (t.empty()) throw BadInput(path + ": no answers (expected tables like [\"E1.11-ex3\"] answer = [...])");
   int wrong = 0;
   std::vector<std::pair<const Exercise*, std::vector<std::string>>> answers;
+  json verdicts = json::array();
   for (const auto& [key, node] : t) {
     std::string id(key.str());
     const toml::table* et = node.as_table();
@@ -122,8 +134,16 @@ int check_file(const std::string& path, bool reveal) {
     }
     answers.emplace_back(&e, tokens);
   }
-  for (const auto& [e, tokens] : answers)
-    if (!report(*e, tokens, reveal)) ++wrong;
+  for (const auto& [e, tokens] : answers) {
+    if (!as_json) {
+      if (!report(*e, tokens, reveal)) ++wrong;
+      continue;
+    }
+    json v = verdict(*e, tokens, reveal);
+    if (!v["correct"].get<bool>()) ++wrong;
+    verdicts.push_back(std::move(v));
+  }
+  if (as_json) std::cout << verdicts.dump(2) << '\n';
   return wrong == 0 ? 0 : 1;
 }
 
@@ -143,15 +163,7 @@ int cmd_exercises_list(const std::string& chapter, bool as_json) {  // exercises
 int cmd_exercises_show(const std::string& id, bool as_json) {
   const Exercise& e = require_exercise(id);
   if (as_json) {
-    json parts = json::array();
-    for (const AnswerPart& p : e.parts) {
-      json j{{"name", p.name}, {"kind", p.kind}, {"unit", p.unit}};
-      if (p.kind == "choice") j["options"] = p.options;
-      else j["size"] = answer_size(p);
-      parts.push_back(j);
-    }
-    std::cout << json{{"id", e.id}, {"title", e.title}, {"source", e.source}, {"question", e.question}, {"answer", parts}}.dump(2)
-              << '\n';
+    std::cout << exercise_json(e.id).dump(2) << '\n';
     return 0;
   }
   std::cout << e.id << ": " << e.title << "\n(" << e.source << ")\n\n" << trim_end(e.question) << '\n';
@@ -171,15 +183,16 @@ int cmd_exercises_show(const std::string& id, bool as_json) {
 }
 
 int cmd_exercises_check(const std::vector<std::string>& all) {
-  bool reveal = false;
+  bool reveal = false, as_json = false;
   std::vector<std::string> args;
   for (const std::string& a : all) {
     if (a == "--reveal") reveal = true;
+    else if (a == "--json") as_json = true;
     else args.push_back(a);
   }
   if (args.empty()) throw BadInput("check needs an exercise ID and an answer, or --file answers.toml (see --help)");
   if (args[0] == "--help" || args[0] == "-h") {
-    std::cout << "impulse exercises check ID VALUE... [--reveal]   grade one answer (vectors as x y z or x,y,z;\n"
+    std::cout << "impulse exercises check ID VALUE... [--reveal] [--json]   grade one answer (vectors as x y z or x,y,z;\n"
                  "                                                  a choice as its option label, e.g. b)\n"
                  "impulse exercises check --file F [--reveal]      grade a TOML file of answers:\n"
                  "  [\"E1.11-ex3\"]\n  answer = [0, -0.2, 0]\n"
@@ -192,18 +205,31 @@ int cmd_exercises_check(const std::vector<std::string>& all) {
                  "'off' keeps no count).\n"
                  "Tolerance: agree with the key to the significant figures the course prints (3 to 4; a\n"
                  "fraction such as 1/3 to 3); counts exactly.\n"
+                 "--json: the verdict as data (the book's checker gets the same): per part correct, given,\n"
+                 "tolerance, hint; the key and the worked solution only once revealed.\n"
                  "example:\n  impulse exercises check E1.11-ex3 0 -0.2 0\n"
                  "exit 0 when all are correct, 1 when one is wrong, 2 on bad input\n";
     return 0;
   }
   if (args[0] == "--file") {
     if (args.size() != 2) throw BadInput("--file takes exactly one path");
-    return check_file(args[1], reveal);
+    return check_file(args[1], reveal, as_json);
   }
   const Exercise& e = require_exercise(args[0]);
   std::vector<std::string> tokens(args.begin() + 1, args.end());
   for (const std::string& t : tokens)
     if (t.size() > 2 && t.rfind("--", 0) == 0) throw BadInput("exercises check: unknown option '" + t + "' (see --help)");
+  if (tokens.empty() && !reveal) throw BadInput(e.id + " needs an answer: " + answer_shape(e));
+  if (as_json) {
+    json v;
+    try {
+      v = verdict(e, tokens, reveal);
+    } catch (const std::invalid_argument& ex) {
+      throw BadInput(ex.what());
+    }
+    std::cout << v.dump(2) << '\n';
+    return v["correct"].get<bool>() || !v["answered"].get<bool>() ? 0 : 1;
+  }
   if (tokens.empty() && reveal) {
     const std::string path = tries_path();
     try {
@@ -213,7 +239,6 @@ int cmd_exercises_check(const std::vector<std::string>& all) {
     }
     return 0;
   }
-  if (tokens.empty()) throw BadInput(e.id + " needs an answer: " + answer_shape(e));
   try {
     return report(e, tokens, reveal) ? 0 : 1;
   } catch (const std::invalid_argument& ex) {

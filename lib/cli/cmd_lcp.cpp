@@ -11,11 +11,13 @@
 #include <fstream>
 #include <iostream>
 #include <nlohmann/json.hpp>
+#include <sstream>
 #include <string>
 #include <vector>
 
 #include "cli/commands.h"
 #include "cli/lcp_sets.h"
+#include "course/api.h"
 #include "st/lcp.h"
 #include "st/lcp_file.h"
 
@@ -113,15 +115,36 @@ int cmd_lcp(const std::vector<std::string>& args) {
   if (path.empty()) throw BadInput("lcp needs a FILE (or - for standard input)");
 
   const std::string src = path == "-" ? "<stdin>" : path;
+  // The whole input as text, read up to just past read_lcp's 256 MiB limit (which then refuses it).
+  std::string text;
+  {
+    std::ifstream f;
+    if (path != "-") {
+      f.open(path, std::ios::binary);
+      if (!f) throw BadInput("cannot read '" + path + "'");
+    }
+    std::istream& in = path == "-" ? std::cin : f;
+    constexpr std::size_t kReadCap = (256u << 20) + (1u << 20) + 1;
+    std::vector<char> buf(1 << 16);
+    while (in && text.size() < kReadCap) {
+      in.read(buf.data(), std::streamsize(std::min(buf.size(), kReadCap - text.size())));
+      text.append(buf.data(), std::size_t(in.gcount()));
+    }
+  }
+  if (as_json) {
+    nlohmann::json j;
+    try {
+      j = course::lcp_json(text, src, trace);  // the page's impulse.lcp returns the same (lib/course/api.h)
+    } catch (const std::invalid_argument& e) {
+      throw BadInput(e.what());
+    }
+    std::cout << j.dump(2) << '\n';
+    return j["status"] == "solved" ? 0 : 1;
+  }
   st::LcpProblem p;
   try {
-    if (path == "-") {
-      p = st::read_lcp(std::cin, src);
-    } else {
-      std::ifstream f(path);
-      if (!f) throw BadInput("cannot read '" + path + "'");
-      p = st::read_lcp(f, src);
-    }
+    std::istringstream in(text);
+    p = st::read_lcp(in, src);
   } catch (const std::invalid_argument& e) {
     throw BadInput(e.what());
   }
@@ -135,33 +158,16 @@ int cmd_lcp(const std::vector<std::string>& args) {
   // Lemke variable names: w1..wn, z1..zn (1-based, as printed), z0 the artificial one.
   auto name = [n](int v) { return v < n ? "w" + std::to_string(v + 1) : v < 2 * n ? "z" + std::to_string(v - n + 1) : std::string("z0"); };
   const bool ok = r.status == st::LcpStatus::solved;
-  if (as_json) {
-    nlohmann::json j{{"status", st::to_string(r.status)},
-                     {"n", n},
-                     {"z", std::vector<double>(r.z.data(), r.z.data() + n)},
-                     {"w", std::vector<double>(r.w.data(), r.w.data() + n)},
-                     {"complementarity", r.complementarity},
-                     {"feasibility", r.feasibility},
-                     {"pivots", r.pivots},
-                     {"message", r.message}};
-    if (trace) {
-      j["trace"] = nlohmann::json::array();
-      for (const st::LcpPivot& p : r.trace)
-        j["trace"].push_back({{"entering", name(p.entering)}, {"leaving", name(p.leaving)}, {"z0", p.z0}});
-    }
-    std::cout << j.dump(2) << '\n';
-  } else {
-    std::cout.precision(12);
-    std::cout << "status: " << st::to_string(r.status) << " (" << r.message << ")\nz:";
-    for (int i = 0; i < n; ++i) std::cout << ' ' << r.z(i);
-    std::cout << "\nw:";
-    for (int i = 0; i < n; ++i) std::cout << ' ' << r.w(i);
-    std::cout << "\ncomplementarity residual (relative): " << r.complementarity
-              << "\nfeasibility residual (relative): " << r.feasibility << "\npivots: " << r.pivots << '\n';
-    for (std::size_t i = 0; i < r.trace.size(); ++i)
-      std::cout << "pivot " << i + 1 << ": " << name(r.trace[i].entering) << " enters, " << name(r.trace[i].leaving)
-                << " leaves, z0 = " << r.trace[i].z0 << '\n';
-  }
+  std::cout.precision(12);
+  std::cout << "status: " << st::to_string(r.status) << " (" << r.message << ")\nz:";
+  for (int i = 0; i < n; ++i) std::cout << ' ' << r.z(i);
+  std::cout << "\nw:";
+  for (int i = 0; i < n; ++i) std::cout << ' ' << r.w(i);
+  std::cout << "\ncomplementarity residual (relative): " << r.complementarity
+            << "\nfeasibility residual (relative): " << r.feasibility << "\npivots: " << r.pivots << '\n';
+  for (std::size_t i = 0; i < r.trace.size(); ++i)
+    std::cout << "pivot " << i + 1 << ": " << name(r.trace[i].entering) << " enters, " << name(r.trace[i].leaving)
+              << " leaves, z0 = " << r.trace[i].z0 << '\n';
   return ok ? 0 : 1;
 }
 

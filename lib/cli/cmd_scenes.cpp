@@ -8,6 +8,7 @@
 
 #include "cli/animate.h"
 #include "cli/commands.h"
+#include "course/api.h"
 #include "course/scenes.h"
 
 namespace impulse::cli {
@@ -56,33 +57,6 @@ void print_bench_usage() {
 
 bool is_help(const std::string& a) { return a == "--help" || a == "-h"; }
 
-constexpr double kDefaultMaxOutput = 268435456;  // [bytes] 256 MiB
-constexpr double kMaxMaxOutput = 4294967296;     // [bytes] 4 GiB
-
-// The first CSV cell of a finished run that is not a finite number ("nan", "-inf"), as
-// "file line N"; "" when every cell is finite. A diverging run is refused, not published.
-std::string first_non_finite(const std::filesystem::path& staging) {
-  for (const auto& e : std::filesystem::directory_iterator(staging)) {
-    std::ifstream f(e.path());
-    std::string line;
-    long no = 0;
-    while (std::getline(f, line)) {
-      ++no;
-      std::size_t start = 0;
-      while (start <= line.size()) {
-        std::size_t end = line.find(',', start);
-        if (end == std::string::npos) end = line.size();
-        std::string cell = line.substr(start, end - start);
-        if (!cell.empty() && (cell[0] == '-' || cell[0] == '+')) cell = cell.substr(1);
-        if (cell == "nan" || cell == "inf" || cell == "NaN" || cell == "Inf")
-          return e.path().filename().string() + " line " + std::to_string(no);
-        start = end + 1;
-      }
-    }
-  }
-  return "";
-}
-
 // Moves every file of the finished run from the staging folder into out, then removes it.
 void publish(const std::filesystem::path& staging, const std::filesystem::path& out) {
   std::filesystem::create_directories(out);
@@ -100,18 +74,12 @@ bool wants_help(const std::vector<std::string>& a) {
 }  // namespace
 
 int cmd_scenes(bool as_json) {
-  json rows = json::array();
-  for (const Scene& s : scenes().scenes()) {
-    if (as_json) {
-      json opts = json::array();
-      for (const SceneOption& o : s.options)
-        opts.push_back({{"name", o.name}, {"unit", o.unit}, {"default", o.default_value}, {"doc", o.doc}});
-      rows.push_back({{"name", s.name}, {"chapter", s.chapter}, {"title", s.title}, {"bench", bool(s.bench)}, {"options", opts}});
-    } else {
-      std::cout << s.name << "  " << s.chapter << "  " << s.title << (s.bench ? "  [bench]" : "") << '\n';
-    }
+  if (as_json) {
+    std::cout << scenes_json().dump(2) << '\n';
+    return 0;
   }
-  if (as_json) std::cout << rows.dump(2) << '\n';
+  for (const Scene& s : scenes().scenes())
+    std::cout << s.name << "  " << s.chapter << "  " << s.title << (s.bench ? "  [bench]" : "") << '\n';
   return 0;
 }
 
@@ -158,16 +126,18 @@ int cmd_run(const std::vector<std::string>& args) {
     if (!opts.empty()) throw BadInput("--animate draws the scene with its default options; drop " + opts[0]);
     return run_animation(s.name, animate, poster);
   }
-  SceneArgs a;
-  try {
-    a = parse_scene_args(s, opts);
-  } catch (const std::invalid_argument& e) {
-    throw BadInput(e.what());
-  }
   // The output folder must be a folder we can write; a file of that name is refused up front.
   std::error_code ec;
   if (std::filesystem::exists(out, ec) && !std::filesystem::is_directory(out, ec))
     throw BadInput("--out: '" + out + "' exists and is not a folder");
+  // The run, its ceilings and its refusal of non-finite output are the page's impulse.run too
+  // (lib/course/api.h); only a run that passed them is written.
+  CheckedSceneRun r;
+  try {
+    r = run_scene_checked(s.name, opts, max_output);
+  } catch (const std::invalid_argument& e) {
+    throw BadInput(e.what());
+  }
   const std::filesystem::path staging =
       std::filesystem::path(out) / (".impulse-partial-" + std::to_string(::getpid()));
   try {
@@ -175,36 +145,15 @@ int cmd_run(const std::vector<std::string>& args) {
   } catch (const std::exception&) {
     throw BadInput("--out: cannot create folder '" + out + "' (permission or path)");
   }
-  // The scene's summary is held back until the run is accepted, and names the final folder.
-  std::ostringstream log;
-  int rc = 0;
   try {
-    rc = run_scene_to_files(s, a, staging.string(), log);
+    r.out.write_csv_files(staging.string());
   } catch (...) {
     std::filesystem::remove_all(staging, ec);
     throw;
   }
-  std::uintmax_t bytes = 0;
-  for (const auto& e : std::filesystem::directory_iterator(staging)) bytes += e.file_size();
-  if (double(bytes) > max_output) {
-    std::filesystem::remove_all(staging, ec);
-    throw BadInput("the CSV output of " + s.name + " is " + std::to_string(bytes) + " bytes, more than --max-output " +
-                   std::to_string((long long)max_output) + "; nothing was written (lower --steps / --T or raise --max-output)");
-  }
-  const std::string nonfinite = first_non_finite(staging);
-  if (!nonfinite.empty()) {
-    std::filesystem::remove_all(staging, ec);
-    std::string given;
-    for (const std::string& o : opts) given += (given.empty() ? "" : " ") + o;
-    throw BadInput("run " + s.name + " left double range (" + nonfinite + " is not finite) with the options given" +
-                   (given.empty() ? "" : " (" + given + ")") + "; nothing was written: lower them");
-  }
   publish(staging, out);
-  std::string text = log.str();
-  for (std::size_t at; (at = text.find(staging.string())) != std::string::npos;)
-    text.replace(at, staging.string().size(), out);
-  std::cout << text;
-  return rc;
+  std::cout << r.log;
+  return r.rc;
 }
 
 int cmd_bench(const std::vector<std::string>& args) {
@@ -220,27 +169,23 @@ int cmd_bench(const std::vector<std::string>& args) {
     std::cout << "  --json  print JSON\n";
     return 0;
   }
-  if (!s.bench) throw BadInput("scene '" + s.name + "' has no benchmark");
   bool as_json = false;
   std::vector<std::string> opts;
   for (const std::string& r : rest) {
     if (r == "--json") as_json = true;
     else opts.push_back(r);
   }
-  SceneArgs a;
-  std::vector<Metric> m;
+  json j;
   try {
-    a = parse_scene_args(s, opts);
-    m = s.bench(a);
+    j = bench_json(s.name, opts);  // the page's impulse.bench returns the same (lib/course/api.h)
   } catch (const std::invalid_argument& e) {
     throw BadInput(e.what());
   }
   if (as_json) {
-    json j{{"scene", s.name}, {"options", a.values}, {"metrics", json::object()}};
-    for (const Metric& x : m) j["metrics"][x.name] = {{"value", x.value}, {"unit", x.unit}};
     std::cout << j.dump(2) << '\n';
   } else {
-    for (const Metric& x : m) std::cout << x.name << " = " << x.value << ' ' << x.unit << '\n';
+    for (const auto& [name, m] : j["metrics"].items())
+      std::cout << name << " = " << m["value"].get<double>() << ' ' << m["unit"].get<std::string>() << '\n';
   }
   return 0;
 }

@@ -1,4 +1,5 @@
 #include "core/device.h"
+#include "core/threads.h"
 
 #include <stdexcept>
 
@@ -47,12 +48,23 @@ Device select_device(const std::string& name) {
 
 const char* device_name(Device d) { return d == Device::cuda ? "cuda" : "cpu"; }
 
-std::string backend_summary() {
-  int threads = 1;
+int cpu_threads() {
 #ifdef _OPENMP
-  threads = omp_get_max_threads();
+  return omp_get_max_threads();
+#else
+  return 1;
 #endif
-  std::string s = "cpu (" + std::to_string(threads) + " OpenMP threads); cuda: ";
+}
+
+void set_cpu_threads(int n) {
+  if (n < 1) throw std::invalid_argument("set_cpu_threads: n must be >= 1, got " + std::to_string(n));
+#ifdef _OPENMP
+  omp_set_num_threads(n);
+#endif
+}
+
+std::string backend_summary() {
+  std::string s = "cpu (" + std::to_string(cpu_threads()) + " OpenMP threads); cuda: ";
   if (!cuda_built()) return s + "not built";
   int n = cuda_device_count();
   return s + "built, " + std::to_string(n) + (n == 1 ? " GPU" : " GPUs") + " present";

@@ -2,12 +2,12 @@
 
 #include <algorithm>
 #include <cctype>
-#include <charconv>
 #include <cmath>
 #include <cstdlib>
 #include <sstream>
 #include <stdexcept>
 
+#include "core/shortest_decimal.h"
 #include "core/text.h"
 #include "course/embedded.h"
 #include "course/toml_values.h"
@@ -199,9 +199,7 @@ int answer_size(const AnswerPart& p) {
 
 int significant_figures(double x) {
   if (x == 0 || !std::isfinite(x)) return 1;
-  char buf[64];
-  auto r = std::to_chars(buf, buf + sizeof buf, std::abs(x));
-  std::string s(buf, r.ptr);
+  const std::string s = shortest_decimal(std::abs(x));
   std::string mantissa = s.substr(0, s.find('e'));
   std::string digits;
   for (char c : mantissa)

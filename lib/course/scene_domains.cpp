@@ -83,6 +83,7 @@ OptionDomain scene_option_domain(const std::string& scene, const std::string& o)
   if (o == "per-world") return whole(0, 1000000);
   if (o == "threads") return whole(1, 256);
   if (o == "compare-threads") return whole(0, 1);
+  if (o == "weighting") return whole(0, 1);
   if (o == "n") {
     if (scene.rfind("e3-pile-", 0) == 0) return whole(1, 100000);  // whole-step piles: 10^5 at a few steps
     if (scene == "e1-spatial-shift" || scene == "e1-free-bodies") return whole(1, 10000000);
@@ -102,6 +103,7 @@ OptionDomain scene_option_domain(const std::string& scene, const std::string& o)
   if (o == "inertia") return number(1e-6, 1e6);       // [kg m^2]
   if (o == "mu") return number(0, 2);                 // E3 §3: mu >= 0; the course uses up to 1
   if (o == "e") return number(0, 1);                  // restitution
+  if (o == "relaxation") return number(0, 1, true);   // XPBD rigid contact relaxation, as E3.4-xpbd-pn
   if (o == "ke") return positive(1e10);               // [N/m]
   if (o == "gap") return number(0, 1);                // [m]
   if (o == "below") return number(0, 1, true, true);  // h / h_crit of the stable run
@@ -120,9 +122,10 @@ std::string scene_combination_violation(const std::string& scene, const std::map
   auto num = [&](const char* k) { return std::strtod(v.at(k).c_str(), nullptr); };
   for (const char* T : {"T", "duration"}) {
     if (!v.count(T) || !v.count("h")) continue;
-    const double steps = num(T) / num("h");
+    const double steps = num(T) / num("h") * (v.count("substeps") ? num("substeps") : 1);
     if (!(steps <= kMaxSceneSteps))
-      return "options --" + std::string(T) + " " + v.at(T) + " and --h " + v.at("h") + " of scene " + scene + " make " +
+      return "options --" + std::string(T) + " " + v.at(T) + " and --h " + v.at("h") +
+             (v.count("substeps") ? " with --substeps " + v.at("substeps") : std::string()) + " of scene " + scene + " make " +
              number_text(std::ceil(steps)) + " steps; at most " + number_text(kMaxSceneSteps) +
              " (raise --h or shorten the run)";
   }

@@ -8,7 +8,7 @@
 #include <stdexcept>
 
 #include "core/device.h"
-#include "course/bench_copy.h"
+#include "core/bare_copy.h"
 #include "course/scenes.h"
 #include "e1/integrator.h"
 #include "e1/kinematics.h"
@@ -229,14 +229,14 @@ std::vector<Metric> bench_free_bodies(const SceneArgs& a) {
   const std::int64_t words = n * per_body;
   Buffer<double> src(d, std::vector<double>(std::size_t(words), 1.0)), dst(d, words);
   solver.step(s0, s1, c, 1e-3);  // warm-up
-  course::bare_copy(d, src.view(), dst.view(), per_body);
+  bare_copy(d, src.view(), dst.view(), per_body);
   double sec = 0, copy_sec = 0;
   for (int k = 0; k < steps; ++k) {
     auto t0 = std::chrono::steady_clock::now();
     solver.step(s0, s1, c, 1e-3);
     std::swap(s0, s1);
     auto t1 = std::chrono::steady_clock::now();
-    course::bare_copy(d, src.view(), dst.view(), per_body);
+    bare_copy(d, src.view(), dst.view(), per_body);
     auto t2 = std::chrono::steady_clock::now();
     sec += std::chrono::duration<double>(t1 - t0).count();
     copy_sec += std::chrono::duration<double>(t2 - t1).count();

@@ -44,11 +44,14 @@ int run_pyramid(const SceneArgs& a, SceneOutput& out, std::ostream& log) {
   const real h = a.positive("h");
   const long long steps = a.integer("steps");
   if (steps <= 0) throw std::invalid_argument("option --steps must be positive, got " + a.text("steps"));
+  const int iterations = int(a.integer("iterations"));
+  const real relaxation = real(a.number("relaxation"));
   SceneTable& csv = out.table("e3-pyramid.csv");
   csv << "weighting,t_s,ground_over_mg,middle_left_over_mg,middle_right_over_mg,top_over_mg\n";
   for (int weighting : {1, 0}) {
-    XpbdWorld w(demo_pyramid(), 256);
+    XpbdWorld w(demo_pyramid(), 256, {}, iterations);
     w.solver->rigid_contact_con_weighting = weighting;
+    w.solver->rigid_contact_relaxation = relaxation;
     real mg = w.model->body_mass.to_host()[0] * real(9.81);
     for (long long k = 0; k < steps; ++k) {
       w.step(h);
@@ -59,6 +62,35 @@ int run_pyramid(const SceneArgs& a, SceneOutput& out, std::ostream& log) {
     log << "e3-pyramid: weighting " << (weighting ? "on" : "off") << ": ground " << (w.support_force_on(0).z +
            w.support_force_on(1).z + w.support_force_on(2).z) / mg << " m g (statics: 6), top "
         << w.support_force_on(5).z / mg << " m g (statics: 1) in the last step\n";
+  }
+  return 0;
+}
+
+// Two cubes on a platform, static (no body id) and kinematic (a body that never moves): with
+// contact-count weighting each cube's readback is m g on the static platform and 2/3 m g on the
+// kinematic one, whose contacts are counted although it never moves (E3.4-count-by-body-id).
+int run_platform(const SceneArgs& a, SceneOutput& out, std::ostream& log) {
+  const real h = a.positive("h");
+  const long long steps = a.integer("steps");
+  const int iterations = int(a.integer("iterations"));
+  const real relaxation = real(a.number("relaxation"));
+  const bool weighting = a.integer("weighting") != 0;
+  SceneTable& csv = out.table("e3-platform.csv");
+  csv << "kinematic,t_s,left_over_mg,right_over_mg,left_z_m\n";
+  for (int kinematic : {0, 1}) {
+    XpbdWorld w(demo_platform(kinematic != 0), 64, {}, iterations);
+    w.solver->rigid_contact_con_weighting = weighting;
+    w.solver->rigid_contact_relaxation = relaxation;
+    const int right = w.model->body_count - 1, left = right - 1;
+    const real mg = w.model->body_mass.to_host()[right] * real(9.81);
+    for (long long k = 0; k < steps; ++k) {
+      w.step(h);
+      csv << kinematic << ',' << w.t << ',' << w.contact_force_on(left).z / mg << ','
+          << w.contact_force_on(right).z / mg << ',' << w.state_0->body_q.to_host()[left].p.z << '\n';
+    }
+    log << "e3-platform: " << (kinematic ? "kinematic" : "static") << " platform, weighting "
+        << (weighting ? "on" : "off") << ": each cube reads " << w.contact_force_on(right).z / mg
+        << " m g in the last step\n";
   }
   return 0;
 }
@@ -182,7 +214,18 @@ void register_e3_solver_scenes(SceneCatalogue& c) {
   c.add({"e3-readback", "E3", "box dropped on a plane: XPBD force readback over time for several h and iterations",
          {{"duration", "s", "0.5", "simulated time per run"}}, run_readback, nullptr});
   c.add({"e3-pyramid", "E3", "3-2-1 pyramid: support readback with contact-count weighting on and off",
-         {{"h", "s", "0.0016666666666666668", "step"}, {"steps", "-", "900", "steps per run"}}, run_pyramid, nullptr});
+         {{"h", "s", "0.0016666666666666668", "step"},
+          {"steps", "-", "900", "steps per run"},
+          {"iterations", "-", "2", "SolverXPBD iterations per step (E3 §4: fixed, no early exit)"},
+          {"relaxation", "-", "0.8", "rigid contact relaxation omega_r of p_n (E3 §4)"}},
+         run_pyramid, nullptr});
+  c.add({"e3-platform", "E3", "two cubes on a static and on a kinematic platform: the readback with contact-count weighting",
+         {{"h", "s", "0.0016666666666666668", "step"},
+          {"steps", "-", "200", "steps per run"},
+          {"iterations", "-", "2", "SolverXPBD iterations per step"},
+          {"relaxation", "-", "0.8", "rigid contact relaxation omega_r (E3 §4)"},
+          {"weighting", "-", "1", "contact-count weighting on (1) or off (0) (E3 §4)"}},
+         run_platform, nullptr});
   c.add({"e3-momentum", "E3", "a cube pressed into two cubes without gravity: momentum with weighting on and off",
          {{"h", "s", "0.0016666666666666668", "step"}}, run_momentum, nullptr});
   c.add({"e3-bounce", "E3", "sphere bounce with restitution on and off: the readback misses the restitution impulse",

@@ -21,6 +21,7 @@ void reveal_into(const Exercise& e, Verdict& v) {
   for (std::size_t i = 0; i < e.parts.size(); ++i) {
     const AnswerPart& p = e.parts[i];
     v.parts[i].answer = p.kind == "choice" ? p.correct : with_unit(format_value(answer_key(p)), p.unit);
+    if (p.kind != "choice") v.parts[i].key = answer_key(p);
   }
 }
 

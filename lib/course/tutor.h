@@ -25,6 +25,7 @@ struct PartVerdict {
   std::string tolerance;  // numbers: "to 3 significant figures, as the course prints this answer" or "exact (a count)"
   std::string hint;       // wrong parts: where to look and the mistake when recognised
   std::string answer;     // revealed only: the key with its unit, or the correct option label
+  std::vector<double> key;  // revealed only, numbers: the key's components [unit]
 };
 
 struct Verdict {

@@ -1,11 +1,11 @@
-// The whole-step pile benchmark (lib/course/bench_pile.h): its quality definitions against
+// The whole-step pile benchmark (lib/bench/bench_pile.h): its quality definitions against
 // closed forms, the shared layout rule, and one vs two threads bitwise. No wall-clock assertion.
 #include <gtest/gtest.h>
 
 #include <cmath>
 #include <cstring>
 
-#include "course/bench_pile.h"
+#include "bench/bench_pile.h"
 
 using namespace impulse;
 using namespace impulse::course;

@@ -1,8 +1,8 @@
-#include "course/bench_copy.h"
+#include "core/bare_copy.h"
 
 #include "core/parallel_for.h"
 
-namespace impulse::course {
+namespace impulse {
 
 void bare_copy(Device d, View<const double> src, View<double> dst, std::int64_t per_item) {
   parallel_for(d, dst.size / per_item, IMPULSE_LAMBDA(std::int64_t item) {
@@ -10,4 +10,4 @@ void bare_copy(Device d, View<const double> src, View<double> dst, std::int64_t 
   });
 }
 
-}  // namespace impulse::course
+}  // namespace impulse

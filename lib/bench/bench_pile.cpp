@@ -7,9 +7,7 @@
 //
 // Measured, never asserted: the bench returns the figures; tests only check that it runs and
 // that one and two threads give bitwise equal results.
-#include "course/bench_pile.h"
-
-#include <omp.h>
+#include "bench/bench_pile.h"
 
 #include <algorithm>
 #include <chrono>
@@ -22,6 +20,7 @@
 
 #include "core/alloc_count.h"
 #include "core/device.h"
+#include "core/threads.h"
 #include "course/embedded.h"
 #include "course/scenes.h"
 #include "course/toml_values.h"
@@ -212,10 +211,10 @@ double quantile(std::vector<double> v, double q) {
   return i + 1 < v.size() ? v[i] * (1 - f) + v[i + 1] * f : v[i];
 }
 
-// Keeps omp_get_max_threads as it was when the run ends (or throws).
+// Keeps the CPU thread count as it was when the run ends (or throws).
 struct ThreadCount {
-  int saved = omp_get_max_threads();
-  ~ThreadCount() { omp_set_num_threads(saved); }
+  int saved = cpu_threads();
+  ~ThreadCount() { set_cpu_threads(saved); }
 };
 
 }  // namespace
@@ -242,7 +241,7 @@ PileRunResult run_pile(const PileSpec& spec, const PileRunOptions& o) {
   std::uint64_t al_c = 0, al_s = 0, al_r = 0, la_c = 0, la_s = 0, la_r = 0;
   for (int k = 0; k < o.steps; ++k) {
     if (k == rest_start) rest_q = a.s0->body_q.to_host();
-    omp_set_num_threads(o.threads);
+    set_cpu_threads(o.threads);
     const StepCost c = step_world(a, o.h);
     r.contacts_per_step += a.contacts->count();
     if (k >= warmup) {
@@ -259,7 +258,7 @@ PileRunResult run_pile(const PileSpec& spec, const PileRunOptions& o) {
       la_r += c.launch_readback;
     }
     if (b) {
-      omp_set_num_threads(2);
+      set_cpu_threads(2);
       const StepCost c2 = step_world(*b, o.h);
       if (k >= warmup) {
         two += c2.s.total();
