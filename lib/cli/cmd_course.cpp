@@ -17,8 +17,6 @@ using nlohmann::json;
 
 namespace {
 
-const char* status_name(Status s) { return s == Status::implemented ? "implemented" : "prose-only"; }
-
 std::vector<double> parse_numbers(const std::string& name, const std::string& text) {
   std::vector<double> out;
   std::stringstream ss(text);
@@ -103,11 +101,11 @@ int cmd_formulas(const std::string& chapter, bool as_json) {
     if (as_json) {
       json j{{"id", it.id}, {"kind", it.kind}, {"status", status_name(it.status)}, {"title", it.title},
              {"section", it.section}, {"function", it.function}, {"calculator", bool(it.calc)}};
-      if (it.status == Status::prose_only) j["reason"] = it.reason;
+      if (it.status != Status::implemented) j["reason"] = it.reason;
       out.push_back(j);
     } else {
       std::cout << it.id << "  " << it.kind << "  " << status_name(it.status) << "  " << it.title;
-      if (it.status == Status::prose_only) std::cout << "  (" << it.reason << ")";
+      if (it.status != Status::implemented) std::cout << "  (" << it.reason << ")";
       std::cout << '\n';
     }
   }
