@@ -73,7 +73,7 @@ def claims_section(claims, versions):
             if r is None:
                 continue
             verdict = "holds" if r["holds"] else "**does not hold**" if r["holds"] is False else "**could not run**"
-            L.append(f"- Newton {v} (mujoco {r.get('mujoco', '?')}): {verdict}. {esc(r['text'])}.")
+            L.append(f"- Newton {v} (mujoco {r.get('mujoco', '?')}): {verdict}. {esc(r['text']).rstrip('.')}.")
         L.append("")
     return L
 
