@@ -269,6 +269,13 @@ def main():
         fail(f"--baseline {args.baseline} is not one of the --python versions")
     if not os.access(args.impulse, os.X_OK):
         fail(f"--impulse '{args.impulse}' is not an executable")
+    with open(os.path.join(HERE, "..", "..", "golden", "course", "inventory.tsv"), encoding="utf-8") as f:
+        inventory = {line.split("\t")[0] for line in f}
+    with open(os.path.join(HERE, "course_api.toml"), "rb") as f:
+        for e in tomllib.load(f)["api"]:
+            for ident in e.get("ids", []):
+                if ident not in inventory:
+                    fail(f"course_api.toml: {e['name']} names '{ident}', not an inventory ID")
     files = sorted(glob.glob(os.path.join(args.cases, "*.toml")))
     if not files:
         fail(f"no case files in {args.cases}")
