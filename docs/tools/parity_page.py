@@ -188,8 +188,9 @@ def main():
     L += ["", f"{len(cases)} cases, {len([e for e in newton_entries if e['newton_version'] == base])} compared quantities per version.", ""]
     for v, names in report.get("subset", {}).items():
         L += [f"Newton {v} sits between the course's release and the current one, so it runs only the {len(names)} case(s) "
-              f"whose verdict changed from {base} to {versions[-1]} ({', '.join(f'`{n}`' for n in names) or 'none'}), which",
-              "places each change at its release; its API and claims run in full.", ""]
+              f"whose verdict changed from {base} to {versions[-1]} or that state what each engine must show on its own "
+              f"({', '.join(f'`{n}`' for n in names) or 'none'}), which places each change at its release; its API and",
+              "claims run in full.", ""]
 
     L += ["## The matrix", "", "One row per compared quantity, with the claim it tests; the difference is the largest",
           "elementwise one unless the reduction says otherwise (`mean`, `max`, `final`).", "",

@@ -349,6 +349,8 @@ def main():
                                     args.baseline)["verdict"] !=
                    compare_entry(c, cmp, imp.get(c["name"], {"error": "no output"}),
                                  new[last].get(c["name"], {"error": "no output"}), last, args.baseline)["verdict"]}
+        # and the cases whose claims each engine must show on its own ([[case.expect]]), in every release
+        changed |= {n for c in cases for ex in c.get("expect", []) for n in (c["name"], ex.get("versus", c["name"]))}
         for v, py in versions:
             if v in middle:
                 for f in files:
@@ -356,7 +358,7 @@ def main():
                     if only:
                         newton_run(v, py, f, only)
                 print(f"parity: Newton {v} runs the {len(ran[v])} case(s) whose verdict changed between "
-                      f"{args.baseline} and {last}: {', '.join(sorted(ran[v])) or 'none'}")
+                      f"{args.baseline} and {last} or that carry [[case.expect]]: {', '.join(sorted(ran[v])) or 'none'}")
 
     report = []
     for v, _ in versions:
