@@ -7,6 +7,8 @@ Fails when
   - an implemented item has no test suite named after it (E1.6-ref-point-shift -> E1_6_ref_point_shift),
   - a test suite named like an ID (E1_..., E3_..., ST_...) names no registered ID,
   - a prose-only item gives no reason,
+  - an item checked in Newton gives no reason, or verify/parity/newton_claims.py does not run it
+    (its CLAIMS table names the ID) in the function the registry names,
   - an exercise TOML file is not registered, or a registered exercise has no TOML file,
   - golden/course/inventory.tsv is out of date with ../shared/course (when that folder exists),
   - one formula, one function: an implemented formula-kind ID has no `@formula ID` tag in lib/ or
@@ -84,6 +86,21 @@ def formula_problems(root: pathlib.Path, registered: dict) -> list:
     return problems
 
 
+def newton_claim_problems(root: pathlib.Path, ident: str, it: dict) -> list:
+    """An item checked in Newton names its reason and the newton_claims.py function that runs it,
+    and that file's CLAIMS table maps the ID to that function."""
+    if not it.get("reason"):
+        return [f"{ident} is checked in Newton without a reason"]
+    path, _, fn = (it.get("function") or "").partition(":")
+    src = root / path.strip()
+    if path.strip() != "verify/parity/newton_claims.py" or not src.exists():
+        return [f"{ident} is checked in Newton but names '{it.get('function')}', not verify/parity/newton_claims.py"]
+    text = src.read_text(encoding="utf-8")
+    if not re.search(r'"' + re.escape(ident) + r'":\s*\([^)]*?\b' + re.escape(fn.strip()) + r'\)', text, re.S):
+        return [f"{ident} is checked in Newton but newton_claims.py's CLAIMS does not run it with {fn.strip()}"]
+    return []
+
+
 def main(binary: str, root: str) -> int:
     root = pathlib.Path(root)
     problems = []
@@ -112,6 +129,8 @@ def main(binary: str, root: str) -> int:
             problems.append(f"{ident} is implemented but no test suite is named {suite_of(ident)}")
         if it["status"] == "prose-only" and not it.get("reason"):
             problems.append(f"{ident} is prose-only without a reason")
+        if it["status"] == "checked in Newton":
+            problems += newton_claim_problems(root, ident, it)
     for s in sorted(suites):
         if re.match(r"^(E1|E3|ST)_[0-9]+_", s) and s not in by_suite:
             problems.append(f"test suite {s} names no registered ID")
@@ -141,7 +160,9 @@ def main(binary: str, root: str) -> int:
         total = sum(1 for i in inventory if i.startswith(chapter + "."))
         impl = sum(1 for i, it in registered.items() if i.startswith(chapter + ".") and it["status"] == "implemented")
         prose = sum(1 for i, it in registered.items() if i.startswith(chapter + ".") and it["status"] == "prose-only")
-        print(f"{chapter}: {impl} implemented, {prose} prose-only, {total - impl - prose} not yet registered, of {total}")
+        newton = sum(1 for i, it in registered.items() if i.startswith(chapter + ".") and it["status"] == "checked in Newton")
+        print(f"{chapter}: {impl} implemented, {newton} checked in Newton, {prose} prose-only, "
+              f"{total - impl - prose - newton} not yet registered, of {total}")
     for p in problems:
         print("coverage: " + p)
     print(f"coverage: {len(problems)} problem(s)")

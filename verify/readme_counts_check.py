@@ -2,7 +2,7 @@
 """The README's Status counts are the tool's own counts (so that a hand-typed number cannot rot).
 
 Reads the README's "Status" paragraph and compares each count with what the built `impulse` reports:
-per chapter, registered items and how many are implemented or prose-only (`impulse formulas
+per chapter, registered items and how many are implemented, checked in Newton or prose-only (`impulse formulas
 --json`); the values `impulse verify --json` recomputes, printed and derived apart; the exercises
 (`impulse exercises list`) and the scenes (`impulse scenes`).
 Usage: readme_counts_check.py IMPULSE_BIN SOURCE_DIR
@@ -30,7 +30,11 @@ def main():
     for ch in ("E1", "E3", "ST"):
         expected[rf"{ch} (\d+) of \d+ \("] = total[ch]
         expected[rf"{ch} \d+ of \d+ \((\d+)"] = status[(ch, "implemented")]
-        expected[rf"{ch} \d+ of \d+ \(\d+ (?:implemented and tested, )?(?:and )?(\d+)"] = status[(ch, "prose-only")]
+        expected[rf"{ch} \d+ of \d+ \(\d+,? (?:implemented and tested, )?(?:\d+ checked in Newton[^,]*, )?(?:and )?(\d+)"] = \
+            status[(ch, "prose-only")]
+        if status[(ch, "checked in Newton")]:
+            expected[rf"{ch} \d+ of \d+ \(\d+,? (?:implemented and tested, )?(\d+) checked in Newton"] = \
+                status[(ch, "checked in Newton")]
     expected[r"recomputes (\d+) values"] = len(verify["checks"])
     expected[r"(\d+) printed by the course"] = verify["printed"]
     expected[r"(\d+) derived from their formulas"] = verify["derived"]

@@ -14,6 +14,71 @@ import os
 import sys
 
 MARK = {"agree": "agree", "differ": "**differ**", "drift": "*drift*", "not_comparable": "n/c"}
+KIND = {"newton_artefact": "Newton artefact", "follows_course": "follows the course", "impulse": "impulse's own"}
+
+
+def api_section(api, base):
+    """The API table: each name the course teaches, per release present / deprecated / absent,
+    with the replacement each deprecation names and the release whose signature changed."""
+    versions = api["versions"]
+    L = ["", "## The API the course teaches, release by release", "",
+         f"Every Newton name the course uses ({len(api['names'])}, listed once in `verify/parity/course_api.toml`), checked in",
+         "each release by `verify/parity/newton_api.py`: present, its signature, the keyword arguments the course passes,",
+         "and deprecation, read from the warning a call emits (the course's own sequence is run: builder, finalize,",
+         "request, sensor, contacts, collide, step, `update_contacts`, `SensorContact.update`, the other solvers), a",
+         "`warnings.warn(..., DeprecationWarning)` in its body, or a `.. deprecated::` note. Footnotes give each",
+         "deprecation's text, which names the replacement.", "",
+         "| name | course | " + " | ".join(f"Newton {v}" for v in versions) + " |", "|---|---|" + "---|" * len(versions)]
+    notes = []
+    for row in api["names"]:
+        cells = []
+        for v in versions:
+            r = row["versions"][v]
+            word = {"present": "present", "deprecated": "**deprecated**", "absent": "**absent**"}[r["status"]]
+            extra = []
+            if r["missing_kwargs"]:
+                extra.append("no " + ", ".join(f"`{k}=`" for k in r["missing_kwargs"]))
+            for k, texts in r["kwarg_deprecations"].items():
+                extra.append(f"`{k}=` deprecated")
+                texts_all = [f"`{k}=`: {t}" for t in texts]
+                notes += [(row["name"], v, t) for t in texts_all]
+            if row.get("signature_changed_in") == v:
+                extra.append("signature changed")
+            if r["raised"]:
+                extra.append(f"raises {r['raised'].split(':')[0]}")
+            for t in r["deprecations"]:
+                notes.append((row["name"], v, t))
+            cells.append(word + (f" ({'; '.join(extra)})" if extra else ""))
+        L.append(f"| `{row['name']}` | {esc(row.get('where', ''))} | " + " | ".join(cells) + " |")
+    L += ["", "Deprecation texts, as Newton words them:", ""]
+    where = {}
+    for name, v, t in notes:
+        vs = where.setdefault((name, t), [])
+        if v not in vs:
+            vs.append(v)
+    for (name, t), vs in where.items():
+        L.append(f"- `{name}`, Newton {', '.join(vs)}: {esc(t)}")
+    if any(api["probe_errors"].values()):
+        L += ["", "The probe that runs the course's sequence failed on: " +
+              "; ".join(f"Newton {v}: {esc(e.splitlines()[0])}" for v, e in api["probe_errors"].items() if e)]
+    return L
+
+
+def claims_section(claims, versions):
+    """The course's claims about Newton itself (its MuJoCo adapter), as each release answers them."""
+    L = ["", "## The course's claims about Newton's MuJoCo adapter", "",
+         "impulse has no MuJoCo backend, so these are run in Newton alone (`verify/parity/newton_claims.py`), with the",
+         "`mujoco` package each release pins, on the CPU.", ""]
+    for ident, c in claims.items():
+        L += [f"**{ident}**: {esc(c['claim'])}.", ""]
+        for v in versions:
+            r = c["versions"].get(v)
+            if r is None:
+                continue
+            verdict = "holds" if r["holds"] else "**does not hold**" if r["holds"] is False else "**could not run**"
+            L.append(f"- Newton {v} (mujoco {r.get('mujoco', '?')}): {verdict}. {esc(r['text']).rstrip('.')}.")
+        L.append("")
+    return L
 
 
 def esc(text):
@@ -91,35 +156,55 @@ def main():
     oracle_entries = [e for e in entries if e["newton_version"] not in versions]
     cases = sorted({e["case"] for e in newton_entries})
 
+    api = report.get("api")
+    claims = report.get("claims", {})
+    expects = [e for e in report.get("expects", []) if e["newton_version"] in versions]
+    vlist = ", ".join(versions[:-1]) + f" and {versions[-1]}" if len(versions) > 1 else versions[0]
     L += [
-        "Every checkable claim of the course that Newton can run is run in Newton itself, and in impulse,",
-        "from one description: `verify/parity/cases/*.toml` holds each scene once (bodies, shapes, joints,",
-        "materials, solver and settings, `h`, steps, what to measure) and both engines build it from there:",
-        "impulse through its `ModelBuilder` (`verify/parity/impulse_side.cpp`), Newton through its own API",
-        "(`ModelBuilder.add_body` / `add_link` / `add_shape_*` / `add_joint_*`, `finalize`, `CollisionPipeline.collide`,",
-        "the solvers' `step`, `update_contacts`, `eval_fk` / `eval_ik`; `verify/parity/newton_side.py`), on Warp's CPU",
-        "device. Newton runs in float32 and impulse in double, so every comparison states its tolerance and why.",
+        f"Run in Newton {vlist} on Warp's CPU device here: {len(cases)} scenes of the course, each built from one",
+        "description in Newton and in impulse and compared quantity by quantity"
+        + (f", the {len(api['names'])} Newton names the course teaches (present, signature, deprecation)" if api else "")
+        + (f", and the course's {len(claims)} claims about Newton's MuJoCo adapter" if claims else "") + ";",
+        "not run in Newton: its GPU and MuJoCo-Warp physics (only the branch MuJoCo-Warp's step takes is observed),",
+        "the Stewart and Trinkle chapter (Newton has no LCP solver), and every other inventory item, which impulse's",
+        "own tests check against the course (the verification matrix says per ID which is which).",
+        "",
+        "Each scene lives once in `verify/parity/cases/*.toml` (bodies, shapes, joints, materials, solver and settings,",
+        "`h`, steps, what to measure), and both engines build it from there: impulse through its `ModelBuilder`",
+        "(`verify/parity/impulse_side.cpp`), Newton through its own API (`ModelBuilder.add_body` / `add_link` /",
+        "`add_shape_*` / `add_joint_*`, `finalize`, `CollisionPipeline.collide`, the solvers' `step`, `update_contacts`,",
+        "`eval_fk` / `eval_ik`; `verify/parity/newton_side.py`). Newton runs in float32 and impulse in double, so",
+        "every comparison states its tolerance and why.",
         "",
         "Newton " + ", ".join(f"{v} (warp-lang {meta.get(v, {}).get('warp', '?')})" for v in versions) +
-        f"; the course's version is {base}. A claim that agrees on {base} and not on a later release is",
-        "*drift*: shown here, with the Newton change behind it, not counted as a failure. `./run parity` runs it all",
-        "and writes `build/parity/report.json`; a difference on the baseline that the case file does not explain",
-        "fails `./run test`.",
+        f"; the course's version is {base}. A comparison that agrees on {base} and not on a later release is",
+        "*drift*: shown here at the first release that made it, with the Newton change behind it, not counted as a",
+        "failure. An explained difference is one of three kinds: a Newton artefact (float32, MPR's tolerance),",
+        "impulse following the course where Newton does not, or impulse's own. `./run parity` runs it all and",
+        "writes `build/parity/report.json`; a difference on the baseline that the case file does not explain fails",
+        "`./run test`.",
         "",
         "## Summary",
         "",
-        "| Newton | agree | differ (all explained) | drift | not comparable |",
-        "|---|---|---|---|---|",
+        "| Newton | agree | differ: Newton artefact | differ: follows the course | differ: impulse's own | drift | not comparable |",
+        "|---|---|---|---|---|---|---|",
     ]
     for v in versions:
         es = [e for e in newton_entries if e["newton_version"] == v]
         c = {k: sum(1 for e in es if e["verdict"] == k) for k in MARK}
-        L.append(f"| {v} | {c['agree']} | {c['differ']} | {c['drift']} | {c['not_comparable']} |")
+        kinds = {k: sum(1 for e in es if e["verdict"] == "differ" and e.get("difference_kind") == k) for k in KIND}
+        L.append(f"| {v} | {c['agree']} | {kinds['newton_artefact']} | {kinds['follows_course']} | {kinds['impulse']} | "
+                 f"{c['drift']} | {c['not_comparable']} |")
     L += ["", f"{len(cases)} cases, {len([e for e in newton_entries if e['newton_version'] == base])} compared quantities per version.", ""]
+    for v, names in report.get("subset", {}).items():
+        L += [f"Newton {v} sits between the course's release and the current one, so it runs only the {len(names)} case(s) "
+              f"whose verdict changed from {base} to {versions[-1]} or that state what each engine must show on its own "
+              f"({', '.join(f'`{n}`' for n in names) or 'none'}), which places each change at its release; its API and",
+              "claims run in full.", ""]
 
-    L += ["## The matrix", "", "One row per compared quantity; the difference is the largest elementwise one unless the",
-          "reduction says otherwise (`mean`, `max`, `final`).", "",
-          "| case | ID | quantity | tolerance | " + " | ".join(f"Newton {v}" for v in versions) + " |",
+    L += ["## The matrix", "", "One row per compared quantity, with the claim it tests; the difference is the largest",
+          "elementwise one unless the reduction says otherwise (`mean`, `max`, `final`).", "",
+          "| case: claim | ID | quantity | tolerance | " + " | ".join(f"Newton {v}" for v in versions) + " |",
           "|---|---|---|---|" + "---|" * len(versions)]
     by = {(e["case"], e["quantity"], e["newton_version"]): e for e in newton_entries}
     keys = []
@@ -132,31 +217,110 @@ def main():
         cells = []
         for v in versions:
             e = by.get((case, q, v))
-            cells.append("" if e is None else f"{MARK[e['verdict']]} {fmt(e.get('difference'))}")
+            if e is None:
+                cells.append("")
+                continue
+            mark = MARK[e["verdict"]]
+            if e["verdict"] == "differ" and e.get("difference_kind"):
+                mark += f" ({KIND[e['difference_kind']]})"
+            cells.append(f"{mark} {fmt(e.get('difference'))}".strip())
         red = "" if b.get("reduce", "max_abs") == "max_abs" else f" ({b['reduce']})"
-        L.append(f"| `{case}` | {b['id']} | {q}{red} | {fmt(b.get('tolerance'))} | " + " | ".join(cells) + " |")
+        L.append(f"| `{case}`: {esc(b.get('claim', ''))} | {b['id']} | {q}{red} | {fmt(b.get('tolerance'))} | "
+                 + " | ".join(cells) + " |")
 
-    L += ["", f"## Differences on Newton {base}, and why", ""]
+    if expects:
+        L += ["", "## What each engine must show on its own", "",
+              "Some claims are about one engine's behaviour, not about the two agreeing: an enabled restitution pass",
+              "with e = 0 still changes velocities, the readback leaves the restitution pass's impulse out. Each is",
+              "checked in impulse and in Newton, in every release (the value is the largest |series|, or the largest",
+              "difference with the case named after the minus sign).", "",
+              "| claim | ID | quantity | bound | impulse | " + " | ".join(f"Newton {v}" for v in versions) + " |",
+              "|---|---|---|---|---|" + "---|" * len(versions)]
+        seen = []
+        for e in expects:
+            k = (e["case"], e["quantity"], e["id"])
+            if k in seen:
+                continue
+            seen.append(k)
+            row = {x["newton_version"]: x for x in expects if (x["case"], x["quantity"], x["id"]) == k}
+
+            def says(r):
+                if r["value"] is None:
+                    return f"cannot run: {esc(r['error'])}"
+                return f"{'holds' if r['holds'] else '**fails**'} {fmt(r['value'])}"
+
+            bound = f"{e['bound'][0].replace('_', ' ')} {fmt(e['bound'][1])}"
+            L.append(f"| {esc(e['claim'])} (`{e['case']}`) | {e['id']} | {e['quantity']} | {bound} | {says(e['impulse'])} | "
+                     + " | ".join(says(row[v]["newton"]) if v in row else "" for v in versions) + " |")
+
+    L += ["", f"## Explained differences on Newton {base}, by kind", ""]
+    for kind, title in (("newton_artefact", "A Newton artefact (float32, MPR)"),
+                        ("follows_course", "impulse follows the course where Newton does not"),
+                        ("impulse", "impulse's own")):
+        rows = [e for e in newton_entries if e["newton_version"] == base and e["verdict"] == "differ"
+                and e.get("difference_kind") == kind]
+        if not rows:
+            continue
+        L += [f"### {title}", ""]
+        for e in rows:
+            nums = []
+            if e.get("impulse_reduced") is not None:
+                nums.append(f"impulse {fmt(e['impulse_reduced'])}, Newton {fmt(e['newton_reduced'])}")
+            if e.get("difference") is not None:
+                nums.append(f"difference {fmt(e['difference'])}")
+            L.append(f"- **`{e['case']}`** ({e['id']}, {e['quantity']}{': ' + '; '.join(nums) if nums else ''}). "
+                     f"{esc(e.get('known_difference') or e['reason'])}")
+        L.append("")
+    unexplained = [e for e in newton_entries if e["newton_version"] == base and e["verdict"] == "differ"
+                   and not e.get("difference_kind")]
+    nc = [e for e in newton_entries if e["newton_version"] == base and e["verdict"] == "not_comparable"]
+    if unexplained:
+        L += ["### Not explained (these fail the run)", ""]
+        L += [f"- **`{e['case']}`** ({e['id']}, {e['quantity']}): {esc(e['reason'])}" for e in unexplained]
+        L.append("")
+    if nc:
+        L += ["### Not comparable", ""]
+        L += [f"- **`{e['case']}`** ({e['id']}, {e['quantity']}): {esc(e['reason'])}" for e in nc]
+        L.append("")
+
+    L += ["## Drift: what changed after " + base, ""]
+    first = {}
     for e in newton_entries:
-        if e["newton_version"] == base and e["verdict"] in ("differ", "not_comparable"):
-            why = e.get("known_difference") or e["reason"]
-            L += [f"- **`{e['case']}`** ({e['id']}, {e['quantity']}): impulse {fmt(e.get('impulse_reduced'))}"
-                  f"{'' if e.get('impulse_reduced') is None else ', Newton ' + fmt(e.get('newton_reduced'))}"
-                  f"{' difference ' + fmt(e.get('difference')) if e.get('difference') is not None else ''}. {esc(why)}"]
-    L += ["", "## Drift: what changed after 1.6.1", ""]
-    drift = [e for e in newton_entries if e["verdict"] == "drift"]
+        if e["verdict"] == "drift":
+            k = (e["case"], e["quantity"])
+            if k not in first or versions.index(e["newton_version"]) < versions.index(first[k]["newton_version"]):
+                first[k] = e
     notes = {}
     for e in newton_entries:
         if e["newton_version"] != base and e.get("version_note"):
             notes[(e["case"], e["newton_version"])] = e["version_note"]
-    if not drift and not notes:
-        L.append("No case changed its verdict between the versions.")
-    for e in drift:
-        L.append(f"- **`{e['case']}`** ({e['id']}, {e['quantity']}) on Newton {e['newton_version']}: {esc(e['reason'])}")
+    if not first and not notes:
+        L.append("No comparison changed its verdict between the versions.")
+    for e in first.values():
+        later = [v for v in versions if versions.index(v) > versions.index(e["newton_version"])
+                 and by.get((e["case"], e["quantity"], v), {}).get("verdict") == "drift"]
+        since = f"from Newton {e['newton_version']} on" if later or e["newton_version"] == versions[-1] else \
+            f"on Newton {e['newton_version']} only"
+        L.append(f"- **`{e['case']}`** ({e['id']}, {e['quantity']}), {since}: {esc(e['reason'])}")
     for (case, v), note in notes.items():
-        if not any(d["case"] == case and d["newton_version"] == v for d in drift):
+        if not any(d["case"] == case for d in first.values()):
             L.append(f"- **`{case}`** on Newton {v}: {esc(note)}")
+    fixed = {}
+    for e in newton_entries:
+        b = by.get((e["case"], e["quantity"], base))
+        if e["newton_version"] != base and e["verdict"] == "agree" and b and b["verdict"] == "differ":
+            fixed.setdefault((e["case"], e["quantity"]), e["newton_version"])
+    for (case, q), v in fixed.items():
+        b = by[(case, q, base)]
+        L.append(f"- **`{case}`** ({b['id']}, {q}): differs on {base} ({KIND.get(b.get('difference_kind'), 'unexplained')}), "
+                 f"agrees from Newton {v} on; the {base} difference is explained above.")
 
+    if api:
+        L += api_section(api, base)
+    if claims:
+        L += claims_section(claims, versions)
+
+    L += ["", "## Weighting off", "", "```{include} ../chapters/e3/weighting-off.inc", "```"]
     L += ["", "## What the cases settle about the course's wording", "",
           "- **`update_contacts` and kinematic bodies.** Newton 1.6.1's docstring of `SolverXPBD.update_contacts`",
           "  says that a contact between a dynamic and a kinematic body is scaled by the dynamic body's count",

@@ -18,7 +18,6 @@ using nlohmann::json;
 
 namespace {
 
-const char* status_name(Status s) { return s == Status::implemented ? "implemented" : "prose-only"; }
 
 std::string value_text(const std::vector<double>& v) {
   std::string s = format_value(v);
@@ -88,11 +87,11 @@ int cmd_formulas(const std::string& chapter, bool as_json) {
     if (as_json) {
       json j{{"id", it.id}, {"kind", it.kind}, {"status", status_name(it.status)}, {"title", it.title},
              {"section", it.section}, {"function", it.function}, {"calculator", bool(it.calc)}};
-      if (it.status == Status::prose_only) j["reason"] = it.reason;
+      if (it.status != Status::implemented) j["reason"] = it.reason;
       out.push_back(j);
     } else {
       std::cout << it.id << "  " << it.kind << "  " << status_name(it.status) << "  " << it.title;
-      if (it.status == Status::prose_only) std::cout << "  (" << it.reason << ")";
+      if (it.status != Status::implemented) std::cout << "  (" << it.reason << ")";
       std::cout << '\n';
     }
   }

@@ -154,14 +154,17 @@ void register_table_and_scope(Registry& r) {
   r.add(rule("E3.1-local-linearization", "rule",
              "a fixed normal and Jacobian are a local assumption; orientations are never advanced by vector addition",
              "E3 §1", "lib/e1/integrator.h: quat_update; lib/e3/solvers/generalized/generalized_dynamics.h: integrate_coords"));
-  r.add(prose("E3.6-mujoco-branches", "rule", "SolverMuJoCo has a CPU mj_step branch and a MuJoCo-Warp branch", "E3 §6",
-              "about Newton's MuJoCo adapter; this engine has no MuJoCo backend to branch into"));
+  r.add(in_newton("E3.6-mujoco-branches", "rule", "SolverMuJoCo has a CPU mj_step branch and a MuJoCo-Warp branch",
+                  "E3 §6", "about Newton's MuJoCo adapter; this engine has no MuJoCo backend to branch into",
+                  "verify/parity/newton_claims.py: claim_branches"));
   r.add(prose("E3.6-mujoco-dependency-pins", "rule", "mujoco / mujoco-warp 3.12.0 pins and the checked MuJoCo-Warp commit",
               "E3 §6", "dependency identity of Newton's Python package; nothing here depends on MuJoCo"));
   r.add(prose("E3.6-mujoco-warp-solvers", "rule", "MuJoCo-Warp's CG and Newton optimisers and their scaled stop tests",
               "E3 §6", "internals of the MuJoCo-Warp backend, which this engine does not contain"));
-  r.add(prose("E3.6-mujoco-ke-mapping", "rule", "ke/kd are mapped to MuJoCo solref through backend weights, not one-to-one",
-              "E3 §6", "a property of Newton's MuJoCo adapter; there is no solref conversion in this engine"));
+  r.add(in_newton("E3.6-mujoco-ke-mapping", "rule",
+                  "ke/kd are mapped to MuJoCo solref through backend weights, not one-to-one", "E3 §6",
+                  "a property of Newton's MuJoCo adapter; there is no solref conversion in this engine",
+                  "verify/parity/newton_claims.py: claim_ke_mapping"));
   r.add(prose("E3.6-special-paths", "rule", "Style3D and ImplicitMPM are specialised paths, not rows of the rigid table",
               "E3 §6", "scope statement: those solvers are deferred to chapter E6 and are not part of this engine"));
 }

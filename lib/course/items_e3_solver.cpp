@@ -272,8 +272,9 @@ void register_readback_contract(Registry& r) {
        "E3 §9", "lib/e3/contacts/contacts.h: eval_rigid_contact_kinematics"));
   r.add(rule("E3.10-pitfalls-table", "table", "ten readback pitfalls, each demonstrated by the rule it links", "E3 §10",
        "verify/e3/observe/readback_example_test.cpp (links the demonstrating rules)"));
-  r.add(prose("E3.8-mujoco-cpu-update", "rule", "SolverMuJoCo's CPU branch raises on update_contacts", "E3 §8",
-         "about Newton's MuJoCo adapter (see E3.6-mujoco-branches); this engine has no MuJoCo backend"));
+  r.add(in_newton("E3.8-mujoco-cpu-update", "rule", "SolverMuJoCo's CPU branch raises on update_contacts", "E3 §8",
+                  "about Newton's MuJoCo adapter (see E3.6-mujoco-branches); this engine has no MuJoCo backend",
+                  "verify/parity/newton_claims.py: claim_cpu_update"));
   r.add(prose("E3.11-acceptance-scope", "rule", "the chapter's review scope and what comes next", "E3 §11",
          "a statement about the course's own review process and later chapters; nothing in it runs"));
 }

@@ -16,7 +16,15 @@
 
 namespace impulse::course {
 
-enum class Status { implemented, prose_only };
+/// implemented: a function here and its tests; prose_only: no runtime check, with a reason;
+/// in_newton: a claim about Newton itself that impulse has no part to run (its MuJoCo adapter),
+/// run in Newton by the parity suite in every release (verify/parity/newton_claims.py).
+enum class Status { implemented, prose_only, in_newton };
+
+/// The status as `impulse formulas --json` and Python's formulas() spell it.
+inline const char* status_name(Status s) {
+  return s == Status::implemented ? "implemented" : s == Status::prose_only ? "prose-only" : "checked in Newton";
+}
 
 /// The values an input may take; evaluate() refuses anything outside before a calculator runs.
 /// Every component must be finite and within [lo, hi] (or the open ends); integer inputs must be
@@ -71,7 +79,7 @@ struct Item {
   std::string title;     // one line, our words
   std::string section;   // "E1 §6"
   Status status = Status::implemented;
-  std::string reason;    // prose-only: why it has no runtime check
+  std::string reason;    // prose-only: why it has no runtime check; in_newton: why only Newton can run it
   std::string function;  // where it lives: "lib/e1/spatial_shift.h: shift_torque"
   std::vector<Quantity> inputs;
   std::vector<Quantity> outputs;

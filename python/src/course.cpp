@@ -33,7 +33,7 @@ py::list quantities(const std::vector<Quantity>& qs) {
 py::dict item_dict(const Item& it) {
   return py::dict(py::arg("id") = it.id, py::arg("kind") = it.kind, py::arg("title") = it.title,
                   py::arg("section") = it.section,
-                  py::arg("status") = it.status == Status::implemented ? "implemented" : "prose-only",
+                  py::arg("status") = status_name(it.status),
                   py::arg("reason") = it.reason, py::arg("function") = it.function,
                   py::arg("inputs") = quantities(it.inputs), py::arg("outputs") = quantities(it.outputs),
                   py::arg("has_calculator") = bool(it.calc));

@@ -15,8 +15,9 @@
 //   collide  contact_count, contact_min_depth (min(0, deepest d)), contact_pairs, contact_depth, contact_normal, contact_point (one collide)
 //   simulate per-step series over case.solver.steps: z (and x) of case.body index `trace_body`,
 //            contact_count, fz (force on trace_body from update_contacts, XPBD only), sensor_fz (the
-//            same body's SensorContact net force, XPBD only), and the final
-//            body_q / body_qd
+//            same body's SensorContact net force, XPBD only), vz (its COM's vertical velocity),
+//            readback_gap (XPBD only, per step: m (vz_n - vz_n-1) - m g_z h - fz_n h, the part
+//            of its momentum change that the readback leaves out) and the final body_q / body_qd
 #include <algorithm>
 #include <array>
 #include <cmath>
@@ -382,11 +383,13 @@ json measure_simulate(const toml::table& c, Scene& sc) {
   Contacts k = pipe.contacts();
   const bool collide = c["collide"].value_or(true);
 
-  Series z, x, count, fz, sensor_fz;
+  Series z, x, count, fz, sensor_fz, vz;
+  const double vz0 = double(s0.body_qd.to_host()[trace].lin.z);
   auto record = [&](const State& s) {
     const transform X = s.body_q.to_host()[trace];
     z.push_back(double(X.p.z));
     x.push_back(double(X.p.x));
+    vz.push_back(double(s.body_qd.to_host()[trace].lin.z));
   };
   // One step loop for every contact solver: collide the input state, fill the record's materials
   // for the solver's path, step, then the solver's readback (XPBD only: the other solvers have none).
@@ -456,7 +459,15 @@ json measure_simulate(const toml::table& c, Scene& sc) {
   Series q, qd;
   for (const transform& X : s0.body_q.to_host()) put_q(q, X);
   for (const spatial_vector& v : s0.body_qd.to_host()) put_qd(qd, v);
-  json out = {{"z", z}, {"x", x}, {"contact_count", count}, {"body_q", q}, {"body_qd", qd}};
+  json out = {{"z", z}, {"x", x}, {"contact_count", count}, {"body_q", q}, {"body_qd", qd}, {"vz", vz}};
+  if (!fz.empty()) {
+    // momentum change - gravity's impulse - the readback's impulse, per step [N s]
+    const double mass = double(m.body_mass.to_host()[trace]), gz = double(m.gravity.z);
+    Series gap;
+    for (std::size_t i = 0; i < vz.size(); ++i)
+      gap.push_back(mass * (vz[i] - (i ? vz[i - 1] : vz0)) - mass * gz * double(h) - fz[i] * double(h));
+    out["readback_gap"] = gap;
+  }
   if (!fz.empty()) out["fz"] = fz;
   if (!sensor_fz.empty()) out["sensor_fz"] = sensor_fz;
   return out;

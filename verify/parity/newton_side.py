@@ -5,7 +5,8 @@ with Newton's own API (ModelBuilder.add_body / add_link / add_shape_* / add_join
 CollisionPipeline.collide, the solvers' step, update_contacts, eval_fk / eval_ik) on Warp's CPU
 device, and writes {case name: {quantity: [numbers...]}} as JSON, the keys parity_impulse prints.
 
-Usage: python newton_side.py CASES.toml OUT.json   (run in a venv that has newton and warp-lang)
+Usage: python newton_side.py CASES.toml OUT.json [ONLY]   (in a venv that has newton and warp-lang)
+ONLY, a comma-separated list of case names, runs those cases alone.
 """
 
 import json
@@ -281,7 +282,8 @@ def measure_simulate(c, model):
     sensor = newton.sensors.SensorContact(model, sensing_bodies=[trace]) if kind == "xpbd" else None
     pipe = pipeline(c, model)
     contacts = pipe.contacts()
-    z, x, count, fz, sensor_fz = [], [], [], [], []
+    z, x, count, fz, sensor_fz, vz = [], [], [], [], [], []
+    vz0 = float(s0.body_qd.numpy()[trace][2])
     for _ in range(steps):
         if collide:
             pipe.collide(s0, contacts)
@@ -302,11 +304,17 @@ def measure_simulate(c, model):
         X = s0.body_q.numpy()[trace].astype(float)
         z.append(float(X[2]))
         x.append(float(X[0]))
+        vz.append(float(s0.body_qd.numpy()[trace][2]))
     q = []
     for X in s0.body_q.numpy().astype(float):
         put_q(q, X)
-    out = {"z": z, "x": x, "contact_count": count, "body_q": q, "body_qd": series(s0.body_qd.numpy())}
+    out = {"z": z, "x": x, "contact_count": count, "body_q": q, "body_qd": series(s0.body_qd.numpy()), "vz": vz}
     if fz:
+        # momentum change - gravity's impulse - the readback's impulse, per step [N s]
+        g = model.gravity.numpy().reshape(-1, 3)[0] if hasattr(model.gravity, "numpy") else model.gravity
+        mass, gz = float(model.body_mass.numpy()[trace]), float(g[2])
+        out["readback_gap"] = [mass * (v - (vz[i - 1] if i else vz0)) - mass * gz * h - f * h
+                               for i, (v, f) in enumerate(zip(vz, fz))]
         out["fz"] = fz
         out["sensor_fz"] = sensor_fz
     return out
@@ -352,11 +360,14 @@ def measure(c):
 
 
 def main():
-    if len(sys.argv) != 3:
-        print("usage: newton_side.py CASES.toml OUT.json", file=sys.stderr)
+    if len(sys.argv) not in (3, 4):
+        print("usage: newton_side.py CASES.toml OUT.json [ONLY]", file=sys.stderr)
         return 2
     with open(sys.argv[1], "rb") as f:
         doc = tomllib.load(f)
+    if len(sys.argv) == 4:
+        only = set(sys.argv[3].split(","))
+        doc["case"] = [c for c in doc.get("case", []) if c["name"] in only]
     wp.init()
     out = {"_newton_version": newton.__version__, "_warp_version": wp.__version__}
     for c in doc.get("case", []):

@@ -107,7 +107,8 @@ struct SolverVBD::StepData {
   std::vector<JointAxes> jaxes;
   std::vector<real> joint_f;
   std::vector<std::vector<int>> body_joints;  // attached (non-FREE) joints of each body, in joint order
-  CompliantAlmCoefficients jc;                // hard joint rows: k = infinity, so k_eff = rho and s = 1
+  // Per joint, its linear and angular rows: hard (k = infinity), so k_eff = the row's metric, s = 1.
+  std::vector<CompliantAlmCoefficients> jc_lin, jc_ang;
   std::vector<Row> rows;
   std::vector<real> lam;                      // per row: normal multiplier [N]
   std::vector<std::int64_t> row_start, row_entry;  // the rows touching each body (entry = 2 * row + side)
@@ -127,7 +128,8 @@ struct SolverVBD::StepData {
     JointType t = JointType(jtype[j]);
     fr = frames(j, X);
     e = joint_errors(t, jaxes[j], fr);
-    return spatial_vector{-jc.k_eff * e.lin + jc.s * lambda_lin[j], -jc.k_eff * e.ang + jc.s * lambda_ang[j]};
+    return spatial_vector{-jc_lin[j].k_eff * e.lin + jc_lin[j].s * lambda_lin[j],
+                          -jc_ang[j].k_eff * e.ang + jc_ang[j].s * lambda_ang[j]};
   }
   real separation_speed(const Row& r, const std::vector<transform>& now, real h) const {
     auto point = [&](int b, vec3 p, const std::vector<transform>& X) { return b >= 0 ? transform_point(X[b], p) : p; };
@@ -145,6 +147,7 @@ void SolverVBD::step(const State& in, State& out, const Control& control, const 
   StepData s(m);
   gather_forces(s, in, control);  // body_f, and joint_f as wrenches on the start poses
   prepare_rows(s, contacts);      // contact rows with their multipliers, per-body row and joint lists
+  joint_metrics(s, h);            // each joint row's metric from its bodies' inertial support
   predict_targets(s, h);          // inertial targets, the initial guess
   for (int it = 0; it < iterations; ++it) {
     sweep_bodies(s, h);           // one sweep of per-body 6x6 Newton steps
@@ -202,7 +205,6 @@ void SolverVBD::prepare_rows(StepData& s, const ContactsView* contacts) const {
     s.body_joints[s.jchild[j]].push_back(j);
     if (s.jparent[j] >= 0) s.body_joints[s.jparent[j]].push_back(j);
   }
-  s.jc = compliant_alm_coefficients(std::numeric_limits<real>::infinity(), rho);
   s.rows = contacts ? read_rows(*contacts) : std::vector<Row>{};
   s.lam.assign(s.rows.size(), 0);
   for (std::size_t i = 0; i < s.rows.size(); ++i) {
@@ -216,6 +218,24 @@ void SolverVBD::prepare_rows(StepData& s, const ContactsView* contacts) const {
     row_sides[2 * i + 1] = s.rows[i].body1 == s.rows[i].body0 ? -1 : s.rows[i].body1;
   }
   build_segments(s.nb, row_sides, s.row_start, s.row_entry);
+}
+
+// Each joint's linear and angular metric (joint_row_metric): the sums of its dynamic sides' 1/m and
+// trace(I^-1)/3.
+void SolverVBD::joint_metrics(StepData& s, real h) const {
+  s.jc_lin.assign(s.nj, {});
+  s.jc_ang.assign(s.nj, {});
+  for (int j = 0; j < s.nj; ++j) {
+    real w_lin = 0, w_ang = 0;
+    for (int b : {s.jparent[j], s.jchild[j]}) {
+      if (!s.dynamic(b)) continue;
+      w_lin += s.inv_mass[b];
+      w_ang += (s.I_inv[b].m[0][0] + s.I_inv[b].m[1][1] + s.I_inv[b].m[2][2]) / 3;
+    }
+    const real k = std::numeric_limits<real>::infinity();
+    s.jc_lin[j] = compliant_alm_coefficients(k, joint_row_metric(rho, w_lin, h));
+    s.jc_ang[j] = compliant_alm_coefficients(k, joint_row_metric(rho, w_ang, h));
+  }
 }
 
 // Inertial targets (the unconstrained prediction) and the initial guess.
@@ -298,8 +318,8 @@ void SolverVBD::sweep_bodies(StepData& s, real h) const {
       Eigen::Matrix<double, 3, 6> J;
       J.leftCols<3>() = P;
       J.rightCols<3>() = -P * skew(r);
-      H += s.jc.k_eff * J.transpose() * J;
-      H.bottomRightCorner<3, 3>() += s.jc.k_eff * angular_projector(t, e);
+      H += s.jc_lin[j].k_eff * J.transpose() * J;
+      H.bottomRightCorner<3, 3>() += s.jc_ang[j].k_eff * angular_projector(t, e);
     }
     Eigen::Matrix<double, 6, 1> d = -H.ldlt().solve(g);
     vec3 dlin{d[0], d[1], d[2]}, dang{d[3], d[4], d[5]};

@@ -4,7 +4,8 @@
 // model, no contact matching beyond a per-pair ordinal key), velocities from the pose history.
 // Joints (REVOLUTE, BALL, FIXED, PRISMATIC) are hard bilateral rows on the errors of
 // lib/e3/joints/maximal_joint.h: material k = infinity, so k_eff = rho and the multiplier carries the
-// whole reaction (the augmented Lagrangian of a hard constraint, AVBD style).
+// whole reaction (the augmented Lagrangian of a hard constraint, AVBD style). Each joint row's
+// metric is at least the row's own inertial support (joint_row_metric), as Newton seeds it.
 #pragma once
 
 #include <map>
@@ -39,6 +40,20 @@ IMPULSE_HD inline CompliantAlmCoefficients compliant_alm_coefficients(real k, re
   return {r * a, k * a, a};
 }
 
+/// Metric of a hard joint row [N/m on linear rows, N m/rad on angular rows]:
+///   rho_row = max(rho, 1 / (h^2 w)),   w = sum over the joint's dynamic sides of 1/m (linear rows)
+///                                          or of trace(I^-1)/3 (angular rows)
+/// 1/(h^2 w) is the row's inertial support, the stiffness m_red/h^2 its bodies already put into a
+/// block solve (Newton's _joint_linear_rho_seed / _joint_angular_rho_seed,
+/// newton/_src/solvers/vbd/rigid_vbd_kernels.py). With rho below it, a block solve moves the bodies
+/// only a fraction of the way to the joint and the multiplier, kept whole from step to step (s = 1
+/// for a hard row), carries the rest: on a chain of light links it overshoots with a growing
+/// amplitude (verify/e3/soak_test.cpp, SoakJointedChainVbd). w <= 0 (no dynamic side) leaves rho.
+inline real joint_row_metric(real rho, real w, real h) {
+  const real support = w > 0 ? 1 / (h * h * w) : 0;
+  return support > rho ? support : rho;
+}
+
 /// Normal force magnitude of a unilateral compliant-ALM contact row [N] (compressive >= 0):
 ///   f = max(0, k_eff (-C) + s lambda - kd u_n)
 /// C [m] the gap (negative: penetrating), lambda [N] the row's multiplier history, u_n [m/s] the
@@ -66,8 +81,8 @@ struct VbdContactForce {
 
 class SolverVBD {
  public:
-  /// iterations >= 1 (Newton's default 10), rho > 0 [N/m] the numerical metric (also used as
-  /// [N m/rad] on the angular joint rows). Throws std::invalid_argument otherwise, naming the joint
+  /// iterations >= 1 (Newton's default 10), rho > 0 [N/m] the numerical metric of the contact
+  /// rows and the floor of each joint row's (joint_row_metric; [N m/rad] on the angular rows). Throws std::invalid_argument otherwise, naming the joint
   /// for a DISTANCE or D6 joint, or for a non-CPU model.
   explicit SolverVBD(const Model& model, int iterations = 10, real rho = real(1e5), real friction_epsilon = real(0.01));
 
@@ -106,6 +121,7 @@ class SolverVBD {
   struct StepData;
   void gather_forces(StepData& s, const State& in, const Control& control);
   void prepare_rows(StepData& s, const ContactsView* contacts) const;
+  void joint_metrics(StepData& s, real h) const;
   void predict_targets(StepData& s, real h) const;
   void sweep_bodies(StepData& s, real h) const;
   void dual_update(StepData& s, real h);

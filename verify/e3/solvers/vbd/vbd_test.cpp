@@ -72,6 +72,15 @@ TEST(E3_6_vbd_structure, SimMultiplierHistoryRestoresMaterialStiffness) {
 
 // reset() clears the histories: a reset solver repeats a fresh one bit for bit; the iteration
 // count is fixed (no residual test), so different counts give different states.
+// A joint row's metric is rho or its inertial support 1/(h^2 w), whichever is larger (derived):
+// two 1 kg bodies at h = 1 ms give w = 2 1/kg and 5e5 N/m; no dynamic side leaves rho.
+TEST(E3_6_vbd_structure, JointRowMetricIsAtLeastTheInertialSupport) {
+  EXPECT_DOUBLE_EQ(joint_row_metric(1e5, 2, 1e-3), 5e5);
+  EXPECT_DOUBLE_EQ(joint_row_metric(1e7, 2, 1e-3), 1e7);
+  EXPECT_DOUBLE_EQ(joint_row_metric(1e5, 0, 1e-3), 1e5);
+  EXPECT_DOUBLE_EQ(joint_row_metric(1e5, 1e3, 1e-3), 1e5);  // a light link's angular row: 1e3 N m/rad
+}
+
 TEST(E3_6_vbd_structure, ResetEqualsFreshAndFixedIterations) {
   Model m = ground_sphere_model(1, 0.1, {0, 0, 0.101});
   SolverVBD a(m), fresh(m), fewer(m, 2);
