@@ -8,7 +8,7 @@
 #include "course/scenes.h"
 #include "e1/model.h"
 #include "e3/collision/collision_pipeline.h"
-#include "e3/collision/model_collision.h"
+#include "e3/collision/collision_pipeline.h"
 #include "e3/contacts/contact_materials.h"
 #include "e3/solvers/xpbd/solver_xpbd.h"
 
@@ -27,8 +27,7 @@ int run_box_drop(const SceneArgs& a, SceneOutput& out, std::ostream& log) {
   int body = b.add_body({vec3{0, 0, z0}, quat_identity()});
   b.add_shape_box(body, transform_identity(), 0.1, 0.05, 0.025);
   Model m = b.finalize();
-  CollisionModel cm = collision_model_from(m);
-  CollisionPipeline pipeline(cm);
+  CollisionPipeline pipeline(m);
   Contacts contacts(m, pipeline.rigid_contact_max(), /*request_force=*/true);
   SolverXPBD solver(m, int(iterations));
   State s0 = m.state(), s1 = m.state();
@@ -42,7 +41,7 @@ int run_box_drop(const SceneArgs& a, SceneOutput& out, std::ostream& log) {
   real t = 0, support = 0;
   for (int i = 0; i < steps; ++i) {
     pipeline.collide(s0.body_q.view(), contacts);  // a sample of the input state (E1.7-sample-phase)
-    fill_contact_materials(cm, SolverPath::xpbd, contacts);
+    fill_contact_materials(m, SolverPath::xpbd, contacts);
     ContactsView v = contacts.view();
     solver.step(s0, s1, c, &v, h);
     solver.update_contacts(v);

@@ -16,8 +16,8 @@ The C++ side is impulse._core (python/src/); this package adds units and argumen
 """
 from types import SimpleNamespace
 
-from ._core import (CollisionPipeline, Contacts, Control, Model, ModelBuilder, PADMMStatus, SolverFeatherstone,
-                    SolverPADMM, SolverSemiImplicit, SolverVBD, SolverXPBD, State)
+from ._core import (CollisionPipeline, Contacts, Control, Model, ModelBuilder, PADMMStatus, ShapeConfig,
+                    SolverFeatherstone, SolverPADMM, SolverSemiImplicit, SolverVBD, SolverXPBD, State)
 from .course import Quantity, QuantityArray, Result, calc, check, exercises, formula, formulas
 from .scenes import SceneRun, Table, run, scenes
 
@@ -26,7 +26,7 @@ solvers = SimpleNamespace(SolverXPBD=SolverXPBD, SolverSemiImplicit=SolverSemiIm
                           SolverFeatherstone=SolverFeatherstone, SolverVBD=SolverVBD, SolverPADMM=SolverPADMM)
 
 __all__ = [
-    "CollisionPipeline", "Contacts", "Control", "Model", "ModelBuilder", "PADMMStatus", "SolverFeatherstone",
+    "CollisionPipeline", "Contacts", "Control", "Model", "ModelBuilder", "PADMMStatus", "ShapeConfig", "SolverFeatherstone",
     "SolverPADMM", "SolverSemiImplicit", "SolverVBD", "SolverXPBD", "State",
     "solvers",
     "Quantity", "QuantityArray", "Result", "calc", "check", "exercises", "formula", "formulas",

@@ -8,7 +8,28 @@
 
 namespace impulse {
 
-struct CollisionModel;
+class Model;
+
+/// The Model's per-shape material columns (shape_material_*), read as one ShapeMaterial per shape.
+/// Fields the Model does not store (the MuJoCo-style priority, condim, solmix, solref) keep
+/// ShapeMaterial's defaults; no path filled here reads them.
+struct ShapeMaterialColumns {
+  View<const real> ke, kd, kf, ka, mu, restitution, mu_torsional, mu_rolling, kh;
+  IMPULSE_HD ShapeMaterial operator[](std::int64_t s) const {
+    ShapeMaterial m;
+    m.ke = ke[s];
+    m.kd = kd[s];
+    m.kf = kf[s];
+    m.ka = ka[s];
+    m.mu = mu[s];
+    m.restitution = restitution[s];
+    m.mu_torsional = mu_torsional[s];
+    m.mu_rolling = mu_rolling[s];
+    m.kh = kh[s];
+    return m;
+  }
+};
+ShapeMaterialColumns shape_material_columns(const Model& model);
 
 /// Fills the per-row material columns of rows [0, min(count, rigid_contact_max)) for one path:
 ///   xpbd:                        mu, mu_torsional, mu_rolling (E3.3-xpbd-friction-mix),
@@ -21,7 +42,7 @@ struct CollisionModel;
 /// The other columns keep what they held. An overflowed record is filled up to its capacity and
 /// left for the solvers to refuse (E3.2-overflow-policy). Throws std::invalid_argument for a path
 /// without a solver here (mujoco, kamino), for a record on another device, or for a record made for a
-/// Model other than the one the collision model was built from.
-void fill_contact_materials(const CollisionModel& collision, SolverPath path, Contacts& contacts);
+/// Model other than model.
+void fill_contact_materials(const Model& model, SolverPath path, Contacts& contacts);
 
 }  // namespace impulse

@@ -118,7 +118,7 @@ int Contacts::checked_count() const {
   return n;
 }
 
-ContactGeometrySnapshot snapshot_contact_geometry(const CollisionModel& model, View<const transform> body_q,
+ContactGeometrySnapshot snapshot_contact_geometry(const Model& model, View<const transform> body_q,
                                                   const Contacts& c) {
   ContactGeometrySnapshot s;
   s.count = c.checked_count();

@@ -19,7 +19,6 @@
 
 namespace impulse {
 
-struct CollisionModel;
 class Model;
 
 /// Which optional per-contact attributes a record allocates. Stands in for the request table that
@@ -106,11 +105,11 @@ struct ContactGeometrySnapshot {
 ///   p0 = X_b0 point0 (identity for body -1), p1 = X_b1 point1,
 ///   d  = n . (p1 - p0) - (margin0 + margin1)                         [m]
 /// The normal and the set of rows still come from the last collide. Refuses an overflowed record.
-void eval_rigid_contact_kinematics(const CollisionModel& model, View<const transform> body_q, const Contacts& c,
+void eval_rigid_contact_kinematics(const Model& model, View<const transform> body_q, const Contacts& c,
                                    View<real> out_distance, View<vec3> out_point0_world, View<vec3> out_point1_world);
 
 /// The snapshot helper of the course's §9 (checks overflow first, then reads back).
-ContactGeometrySnapshot snapshot_contact_geometry(const CollisionModel& model, View<const transform> body_q,
+ContactGeometrySnapshot snapshot_contact_geometry(const Model& model, View<const transform> body_q,
                                                   const Contacts& c);
 
 }  // namespace impulse
