@@ -534,9 +534,9 @@ TEST(E1_1_builder_finalize, ShapeConfigIsStoredPerShapeInTheModel) {
   EXPECT_EQ(flags[1] & shape_collide, 0);
 }
 
-// A convex hull's mass properties from density, against the box formula (E1.3-box-inertia) on the
+// A convex hull's mass properties from density, against the box formula (E1.3-box-mass-inertia) on the
 // hull of a box's corners, placed off the origin and scaled per axis.
-TEST(E1_3_box_inertia, HullOfABoxsCornersHasTheBoxsMassProperties) {
+TEST(E1_3_box_mass_inertia, HullOfABoxsCornersHasTheBoxsMassProperties) {
   const vec3 h{0.3, 0.2, 0.1}, c{1, -2, 0.5}, scale{2, 1, 0.5};
   std::vector<vec3> corners;
   for (int i = 0; i < 8; ++i)

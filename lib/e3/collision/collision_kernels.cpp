@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "core/parallel_for.h"
+#include "e3/contacts/contact_row.h"
 #include "e3/contacts/contacts.h"
 
 namespace impulse {
@@ -328,18 +329,18 @@ void eval_rigid_contact_kinematics(const Model& model, View<const transform> bod
   if (out_distance.size < count || out_point0_world.size < count || out_point1_world.size < count)
     throw std::invalid_argument("eval_rigid_contact_kinematics: output arrays hold fewer than rigid_contact_count = " +
                                 std::to_string(count) + " rows");
+  check_contact_row_shapes(c.rigid_contact_shape0.view(), c.rigid_contact_shape1.view(), c.device, count,
+                           model.shape_count, "eval_rigid_contact_kinematics");
   View<const int> body = model.shape_body.view();
-  View<const int> shape0 = c.rigid_contact_shape0.view(), shape1 = c.rigid_contact_shape1.view();
-  View<const vec3> point0 = c.rigid_contact_point0.view(), point1 = c.rigid_contact_point1.view(),
-                   normal = c.rigid_contact_normal.view();
-  View<const real> margin0 = c.rigid_contact_margin0.view(), margin1 = c.rigid_contact_margin1.view();
+  const ContactRowColumns rows{c.rigid_contact_shape0.view(), c.rigid_contact_shape1.view(),
+                               c.rigid_contact_point0.view(), c.rigid_contact_point1.view(),
+                               c.rigid_contact_normal.view(), c.rigid_contact_margin0.view(),
+                               c.rigid_contact_margin1.view()};
   parallel_for(c.device, count, IMPULSE_LAMBDA(std::int64_t i) {
-    const int b0 = body[shape0[i]], b1 = body[shape1[i]];
-    const vec3 p0 = b0 >= 0 ? transform_point(body_q[b0], point0[i]) : point0[i];
-    const vec3 p1 = b1 >= 0 ? transform_point(body_q[b1], point1[i]) : point1[i];
-    out_point0_world[i] = p0;
-    out_point1_world[i] = p1;
-    out_distance[i] = contact_surface_separation(p0, p1, normal[i], margin0[i], margin1[i]);
+    const ContactRow r = read_contact_row(rows, body, body_q, i);
+    out_point0_world[i] = r.point0_world;
+    out_point1_world[i] = r.point1_world;
+    out_distance[i] = r.d;
   });
 }
 

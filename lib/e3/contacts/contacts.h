@@ -69,6 +69,7 @@ struct Contacts {
   Buffer<real> rigid_contact_kd;               // normal damping, penalty and VBD [N s/m]
   Buffer<real> rigid_contact_kf;               // friction stiffness, penalty [N s/m]
   Buffer<real> rigid_contact_ka;               // adhesion distance, penalty [m]
+  int material_path = -1;                      // SolverPath the material columns were filled for; -1: none recorded
   Buffer<spatial_vector> force;                // optional (f [N], tau [N m]) of body1 on body0; empty unless requested
 
   bool has_force() const { return force.size() > 0; }
