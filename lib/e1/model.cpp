@@ -817,9 +817,9 @@ Control Model::control(bool clone_variables) {
     c.joint_target_pos = c.own_joint_target_pos.view();
     c.joint_target_vel = c.own_joint_target_vel.view();
   } else {
-    c.joint_f = joint_f.view();
-    c.joint_target_pos = joint_target_pos.view();
-    c.joint_target_vel = joint_target_vel.view();
+    c.joint_f = joint_f.mutable_view();
+    c.joint_target_pos = joint_target_pos.mutable_view();
+    c.joint_target_vel = joint_target_vel.mutable_view();
   }
   return c;
 }

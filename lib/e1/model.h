@@ -86,6 +86,34 @@ struct InertiaCorrection {
 struct State;
 struct Control;
 class Model;
+class ModelBuilder;
+void finalize_shape_geometry(const ModelBuilder& b, Device d, Model& m);
+
+/// An array of a finalized Model: read-only to everyone but the builder that fills it (const views,
+/// const data, host copies, and conversion to a const Buffer for a deep copy). Nothing edits a
+/// finalized model's arrays by hand; a change goes through the builder and a new finalize.
+template <class T>
+class ModelArray {
+ public:
+  ModelArray() = default;
+  std::int64_t size() const { return b_.size(); }
+  Device device() const { return b_.device(); }
+  const T* data() const { return b_.data(); }
+  View<const T> view() const { return b_.view(); }
+  std::vector<T> to_host() const { return b_.to_host(); }
+  operator const Buffer<T>&() const { return b_; }
+
+ private:
+  friend class ModelBuilder;
+  friend class Model;
+  friend void finalize_shape_geometry(const ModelBuilder& b, Device d, Model& m);
+  ModelArray& operator=(Buffer<T> b) {
+    b_ = std::move(b);
+    return *this;
+  }
+  View<T> mutable_view() { return b_.view(); }
+  Buffer<T> b_;
+};
 
 class ModelBuilder {
  public:
@@ -259,79 +287,79 @@ class Model {
   int joint_dof_count = 0;    // length of joint_qd (== joint_qd_start[joint_count])
 
   // Bodies (body_count each).
-  Buffer<transform> body_q;         // initial world pose of the body origin [m, -]
-  Buffer<spatial_vector> body_qd;   // initial (v_C [m/s], omega [rad/s]), world, v at the COM
-  Buffer<vec3> body_com;            // COM in body coordinates [m]
-  Buffer<mat33> body_inertia;       // about the COM, body axes [kg m^2]
-  Buffer<mat33> body_inv_inertia;   // [1/(kg m^2)]; zero for a zero-mass body
-  Buffer<real> body_mass;           // [kg]
-  Buffer<real> body_inv_mass;       // [1/kg]; zero for a zero-mass body
-  Buffer<int> body_flags;           // BodyFlag
+  ModelArray<transform> body_q;         // initial world pose of the body origin [m, -]
+  ModelArray<spatial_vector> body_qd;   // initial (v_C [m/s], omega [rad/s]), world, v at the COM
+  ModelArray<vec3> body_com;            // COM in body coordinates [m]
+  ModelArray<mat33> body_inertia;       // about the COM, body axes [kg m^2]
+  ModelArray<mat33> body_inv_inertia;   // [1/(kg m^2)]; zero for a zero-mass body
+  ModelArray<real> body_mass;           // [kg]
+  ModelArray<real> body_inv_mass;       // [1/kg]; zero for a zero-mass body
+  ModelArray<int> body_flags;           // BodyFlag
   std::vector<std::string> body_label;
 
   // Joints (joint_count each unless noted).
-  Buffer<int> joint_type;           // JointType
-  Buffer<int> joint_parent;         // parent body ID, -1 = world
-  Buffer<int> joint_child;          // child body ID
-  Buffer<int> joint_articulation;   // articulation ID, -1 = none
-  Buffer<transform> joint_X_p;      // parent_xform [m, -]
-  Buffer<transform> joint_X_c;      // child_xform [m, -]
-  Buffer<JointAxes> joint_axes;     // unit axes in the joint frame, linear first
-  Buffer<int> joint_q_start;        // (joint_count + 1), trailing sentinel = joint_coord_count
-  Buffer<int> joint_qd_start;       // (joint_count + 1), trailing sentinel = joint_dof_count
-  Buffer<real> joint_distance_min;  // [m] DISTANCE joints only
-  Buffer<real> joint_distance_max;  // [m]
-  Buffer<real> joint_q;             // (joint_coord_count) initial coordinates [m, rad, -]
-  Buffer<real> joint_qd;            // (joint_dof_count) initial velocities [m/s, rad/s]
-  Buffer<real> joint_f;             // (joint_dof_count) control: generalised forces [N, N m]
-  Buffer<real> joint_target_pos;    // (joint_dof_count) control: position targets [m, rad]
-  Buffer<real> joint_target_vel;    // (joint_dof_count) control: velocity targets [m/s, rad/s]
+  ModelArray<int> joint_type;           // JointType
+  ModelArray<int> joint_parent;         // parent body ID, -1 = world
+  ModelArray<int> joint_child;          // child body ID
+  ModelArray<int> joint_articulation;   // articulation ID, -1 = none
+  ModelArray<transform> joint_X_p;      // parent_xform [m, -]
+  ModelArray<transform> joint_X_c;      // child_xform [m, -]
+  ModelArray<JointAxes> joint_axes;     // unit axes in the joint frame, linear first
+  ModelArray<int> joint_q_start;        // (joint_count + 1), trailing sentinel = joint_coord_count
+  ModelArray<int> joint_qd_start;       // (joint_count + 1), trailing sentinel = joint_dof_count
+  ModelArray<real> joint_distance_min;  // [m] DISTANCE joints only
+  ModelArray<real> joint_distance_max;  // [m]
+  ModelArray<real> joint_q;             // (joint_coord_count) initial coordinates [m, rad, -]
+  ModelArray<real> joint_qd;            // (joint_dof_count) initial velocities [m/s, rad/s]
+  ModelArray<real> joint_f;             // (joint_dof_count) control: generalised forces [N, N m]
+  ModelArray<real> joint_target_pos;    // (joint_dof_count) control: position targets [m, rad]
+  ModelArray<real> joint_target_vel;    // (joint_dof_count) control: velocity targets [m/s, rad/s]
   std::vector<std::string> joint_label;
 
-  Buffer<int> articulation_start;   // (articulation_count + 1), first joint of each, sentinel = end
+  ModelArray<int> articulation_start;   // (articulation_count + 1), first joint of each, sentinel = end
 
   // Shapes (shape_count each).
-  Buffer<int> shape_body;           // owning body ID, -1 = static world geometry
-  Buffer<transform> shape_transform;// pose relative to the body (world pose when body = -1)
-  Buffer<int> shape_type;           // ShapeType
-  Buffer<vec3> shape_scale;         // see ModelBuilder::shape_scale [m]
-  Buffer<int> shape_flags;          // ShapeFlagBits
+  ModelArray<int> shape_body;           // owning body ID, -1 = static world geometry
+  ModelArray<transform> shape_transform;// pose relative to the body (world pose when body = -1)
+  ModelArray<int> shape_type;           // ShapeType
+  ModelArray<vec3> shape_scale;         // see ModelBuilder::shape_scale [m]
+  ModelArray<int> shape_flags;          // ShapeFlagBits
   std::vector<std::string> shape_label;
   // Shape materials, ShapeConfig field for field (E3 §3); each solver path combines two of them.
-  Buffer<real> shape_material_ke;            // [N/m]
-  Buffer<real> shape_material_kd;            // [N s/m]
-  Buffer<real> shape_material_kf;            // [N s/m]
-  Buffer<real> shape_material_ka;            // [m]
-  Buffer<real> shape_material_mu;            // [-]
-  Buffer<real> shape_material_restitution;   // [-]
-  Buffer<real> shape_material_mu_torsional;  // [m]
-  Buffer<real> shape_material_mu_rolling;    // [m]
-  Buffer<real> shape_material_kh;            // [N/m^3]
+  ModelArray<real> shape_material_ke;            // [N/m]
+  ModelArray<real> shape_material_kd;            // [N s/m]
+  ModelArray<real> shape_material_kf;            // [N s/m]
+  ModelArray<real> shape_material_ka;            // [m]
+  ModelArray<real> shape_material_mu;            // [-]
+  ModelArray<real> shape_material_restitution;   // [-]
+  ModelArray<real> shape_material_mu_torsional;  // [m]
+  ModelArray<real> shape_material_mu_rolling;    // [m]
+  ModelArray<real> shape_material_kh;            // [N/m^3]
   // Collision (E3 §2).
   real rigid_gap = 0.1;                      // the builder's default gap [m]
-  Buffer<real> shape_margin;                 // outward surface offset [m]
-  Buffer<real> shape_gap;                    // extra detection distance beyond the surface [m]
-  Buffer<int> shape_world;                   // world index, -1 = shared by every world
-  Buffer<int> shape_collision_group;         // 0 = none (also for has_shape_collision = false); see test_group_pair
-  Buffer<int> shape_source_start;            // hull: first point; mesh: first triangle
-  Buffer<int> shape_source_count;            // hull: point count; mesh: triangle count
-  Buffer<int> shape_bvh_root;                // mesh: root node in mesh_bvh_nodes, else -1
-  Buffer<vec3> geo_points;                   // hull and mesh vertices, unscaled shape frame [m]
-  Buffer<int> shape_face_start;              // (shape_count + 1) CSR start of each shape's hull faces
-  Buffer<int> hull_face_start;               // (faces + 1) CSR start into hull_face_vertices
-  Buffer<int> hull_face_vertices;            // hull-local point indices, counter-clockwise from outside
-  Buffer<vec3> hull_face_normals;            // outward unit normal per face, unscaled shape frame [-]
-  Buffer<int> mesh_triangles;                // 3 absolute indices into geo_points per triangle (welded)
-  Buffer<BvhNode> mesh_bvh_nodes;            // every mesh's BVH nodes
+  ModelArray<real> shape_margin;                 // outward surface offset [m]
+  ModelArray<real> shape_gap;                    // extra detection distance beyond the surface [m]
+  ModelArray<int> shape_world;                   // world index, -1 = shared by every world
+  ModelArray<int> shape_collision_group;         // 0 = none (also for has_shape_collision = false); see test_group_pair
+  ModelArray<int> shape_source_start;            // hull: first point; mesh: first triangle
+  ModelArray<int> shape_source_count;            // hull: point count; mesh: triangle count
+  ModelArray<int> shape_bvh_root;                // mesh: root node in mesh_bvh_nodes, else -1
+  ModelArray<vec3> geo_points;                   // hull and mesh vertices, unscaled shape frame [m]
+  ModelArray<int> shape_face_start;              // (shape_count + 1) CSR start of each shape's hull faces
+  ModelArray<int> hull_face_start;               // (faces + 1) CSR start into hull_face_vertices
+  ModelArray<int> hull_face_vertices;            // hull-local point indices, counter-clockwise from outside
+  ModelArray<vec3> hull_face_normals;            // outward unit normal per face, unscaled shape frame [-]
+  ModelArray<int> mesh_triangles;                // 3 absolute indices into geo_points per triangle (welded)
+  ModelArray<BvhNode> mesh_bvh_nodes;            // every mesh's BVH nodes
   // Mesh adjacency (route b's edge and vertex features); edge k of triangle t runs from vertex k to
   // vertex (k + 1) % 3, stored at 3 t + k.
-  Buffer<int> mesh_edge_neighbor;            // triangle across edge k (absolute), -1 on a boundary
-  Buffer<int> mesh_edge_class;               // MeshEdgeClass of edge k, relative to t's winding
-  Buffer<int> mesh_vertex_owner;             // lowest triangle using geo_points[i], -1 if none
-  Buffer<int> mesh_vertex_ring_start;        // CSR start into mesh_vertex_ring per geo_points entry
-  Buffer<int> mesh_vertex_ring;              // vertices joined to each vertex by a mesh edge
-  Buffer<std::int64_t> shape_collision_filter_pairs;  // sorted pair_key(s0, s1): explicit exclusions
-  Buffer<std::int64_t> joint_filter_body_pairs;       // sorted pair_key(parent, child) of every joint with a parent body
+  ModelArray<int> mesh_edge_neighbor;            // triangle across edge k (absolute), -1 on a boundary
+  ModelArray<int> mesh_edge_class;               // MeshEdgeClass of edge k, relative to t's winding
+  ModelArray<int> mesh_vertex_owner;             // lowest triangle using geo_points[i], -1 if none
+  ModelArray<int> mesh_vertex_ring_start;        // CSR start into mesh_vertex_ring per geo_points entry
+  ModelArray<int> mesh_vertex_ring;              // vertices joined to each vertex by a mesh edge
+  ModelArray<std::int64_t> shape_collision_filter_pairs;  // sorted pair_key(s0, s1): explicit exclusions
+  ModelArray<std::int64_t> joint_filter_body_pairs;       // sorted pair_key(parent, child) of every joint with a parent body
 
   /// What the pair filter reads.
   FilterView filter_view() const {

@@ -101,6 +101,16 @@ py::array flat_view(Buffer<T>& b, py::handle owner, bool writeable = true) {
   return a;
 }
 
+// A finalized Model's arrays are read-only: NumPy views without the WRITEABLE flag.
+template <class T>
+py::array flat_view(const ModelArray<T>& b, py::handle owner, bool = false) {
+  return flat_view(const_cast<Buffer<T>&>(static_cast<const Buffer<T>&>(b)), owner, false);
+}
+template <class T>
+py::array rows_view(const ModelArray<T>& b, int cols, py::handle owner, bool = false) {
+  return rows_view(const_cast<Buffer<T>&>(static_cast<const Buffer<T>&>(b)), cols, owner, false);
+}
+
 // The collision pipeline of one Model (the materials are the Model's, from each shape's ShapeConfig).
 struct PyCollisionPipeline {
   PyCollisionPipeline(const Model& m, const CollisionPipelineOptions& po) : model(&m), pipeline(m, po) {}

@@ -5,6 +5,8 @@
 #include <cmath>
 #include <cstring>
 #include <functional>
+#include <type_traits>
+#include <utility>
 #include <stdexcept>
 #include <string>
 
@@ -552,4 +554,20 @@ TEST(E1_3_box_mass_inertia, HullOfABoxsCornersHasTheBoxsMassProperties) {
   EXPECT_NEAR(got.com.z, c.z * scale.z, 1e-12);
   for (int i = 0; i < 3; ++i)
     for (int k = 0; k < 3; ++k) EXPECT_NEAR(got.inertia.m[i][k], want.inertia.m[i][k], 1e-9 * want.mass) << i << k;
+}
+
+// A finalized Model's arrays are read-only to everyone but the builder: even a non-const Model hands
+// out const views only, and no Buffer can be assigned into it (the compiler refuses a hand edit).
+TEST(E1_1_builder_model_decoupled, AFinalizedModelsArraysAreReadOnly) {
+  static_assert(std::is_same_v<decltype(std::declval<Model&>().body_mass.view()), View<const real>>);
+  static_assert(std::is_same_v<decltype(std::declval<Model&>().shape_material_mu.data()), const real*>);
+  static_assert(!std::is_assignable_v<decltype(std::declval<Model&>().shape_material_mu)&, Buffer<real>>);
+  static_assert(!std::is_assignable_v<decltype(std::declval<Model&>().body_q)&, Buffer<transform>>);
+  ModelBuilder b;
+  add_course_box(b);
+  Model m = b.finalize();
+  const Buffer<real>& mass = m.body_mass;  // a deep copy is still possible: Buffer<real> copy = m.body_mass
+  Buffer<real> copy = mass;
+  EXPECT_EQ(copy.to_host(), m.body_mass.to_host());
+  EXPECT_NE(copy.data(), m.body_mass.data());
 }

@@ -123,7 +123,7 @@ std::vector<GroundSample> simulate_ground_scene(SolverKind kind, Model& model, S
   const bool pipe = source == GroundContactSource::pipeline;
   if (pipe) {
     // As the fixture: the given material, no torsional or rolling friction, no restitution.
-    const std::pair<const char*, const Buffer<real>*> columns[] = {
+    const std::pair<const char*, const ModelArray<real>*> columns[] = {
         {"ke", &model.shape_material_ke},
         {"kd", &model.shape_material_kd},
         {"kf", &model.shape_material_kf},
