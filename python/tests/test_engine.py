@@ -177,3 +177,10 @@ def test_E3_6_summary_table_bad_solver_arguments_name_the_argument():
         impulse.SolverPADMM(model, max_iterations=0)
     with pytest.raises(ValueError, match=r"dual_tolerance must be a finite number > 0 \[m/s\], got nan"):
         impulse.SolverPADMM(model, dual_tolerance=float("nan"))
+
+
+def test_import_from_another_python_names_the_built_version(monkeypatch):
+    import sys
+    monkeypatch.setattr(sys, "version_info", (3, 99, 0))
+    with pytest.raises(ImportError, match=r"built for Python 3\.\d+, this is Python 3\.99 .*-DPython_EXECUTABLE="):
+        impulse._check_built_for_this_python()
