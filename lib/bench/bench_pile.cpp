@@ -25,7 +25,7 @@
 #include "course/scenes.h"
 #include "course/toml_values.h"
 #include "e3/collision/collision_pipeline.h"
-#include "e3/collision/model_collision.h"
+#include "e3/collision/collision_pipeline.h"
 #include "e3/contacts/contact_materials.h"
 #include "e3/solvers/xpbd/solver_xpbd.h"
 
@@ -124,10 +124,9 @@ PileQuality pile_quality(const PileSpec& s, const Model& m, const State& st) {
 namespace {
 
 // The whole chain for one pile; members in construction order (the pipeline keeps a reference
-// to the collision model).
+// to the Model).
 struct PileWorld {
   std::unique_ptr<Model> model;
-  std::unique_ptr<CollisionModel> collision;
   std::unique_ptr<CollisionPipeline> pipeline;
   std::unique_ptr<Contacts> contacts;
   std::unique_ptr<SolverXPBD> solver;
@@ -137,24 +136,21 @@ struct PileWorld {
   PileWorld(const PileSpec& s, int n, int iterations) {
     ShapeConfig cfg;
     cfg.density = s.density;
+    cfg.mu = s.mu;
+    cfg.mu_torsional = 0;
+    cfg.mu_rolling = s.mu_rolling;
     ModelBuilder b(Axis::z, vec3{0, 0, -s.gravity});
-    b.add_ground_plane();
+    b.rigid_gap = s.gap;
+    b.add_ground_plane(0, cfg);
     for (const vec3& p : pile_positions(s, n)) {
       const int body = b.add_body({p, quat_identity()});
       if (s.kind == "spheres") b.add_shape_sphere(body, transform_identity(), s.size, cfg);
       else b.add_shape_box(body, transform_identity(), s.size, s.size, s.size, cfg);
     }
     model = std::make_unique<Model>(b.finalize());
-    ModelCollisionOptions mo;
-    mo.rigid_gap = s.gap;
-    mo.explicit_pairs = false;  // the SAP broad phase needs no all-pairs list (N^2/2 keys: 40 GB at 10^5)
-    mo.material.mu = s.mu;
-    mo.material.mu_torsional = 0;
-    mo.material.mu_rolling = s.mu_rolling;
-    collision = std::make_unique<CollisionModel>(collision_model_from(*model, mo));
     CollisionPipelineOptions po;
-    po.broad_phase = BroadPhaseMode::sap;
-    pipeline = std::make_unique<CollisionPipeline>(*collision, po);
+    po.broad_phase = BroadPhaseMode::sap;  // no all-pairs list (N^2/2 keys: 40 GB at 10^5)
+    pipeline = std::make_unique<CollisionPipeline>(*model, po);
     contacts = std::make_unique<Contacts>(*model, pipeline->rigid_contact_max(), /*request_force=*/true);
     solver = std::make_unique<SolverXPBD>(*model, iterations);
     s0 = std::make_unique<State>(model->state());
@@ -183,7 +179,7 @@ StepCost step_world(PileWorld& w, real h) {
   c.s.contacts = cs.contacts;
   std::uint64_t a1 = allocation_count(), l1 = launch_count();
   clock::time_point t = clock::now();
-  fill_contact_materials(*w.collision, SolverPath::xpbd, *w.contacts);
+  fill_contact_materials(*w.model, SolverPath::xpbd, *w.contacts);
   ContactsView v = w.contacts->view();
   w.solver->step(*w.s0, *w.s1, w.control, &v, h);
   c.s.solve = since(t);

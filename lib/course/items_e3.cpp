@@ -99,7 +99,7 @@ void register_section2(Registry& r) {
   r.add(rule("E3.2-margin", "rule", "margins push both surfaces out and add in the gap function", S,
               "lib/e3/contacts/contact_record.h: effective_thickness"));
   r.add(rule("E3.2-gap", "rule", "gap keeps candidates beyond the surface; the default is the builder's rigid_gap", S,
-              "lib/e3/collision/collision_model.cpp: CollisionSceneBuilder::add_shape"));
+              "lib/e1/model.cpp: ModelBuilder::finalize"));
   r.add(rule("E3.2-speculative-gap", "rule", "optional widening by speed x dt, capped; not continuous detection", S,
               "lib/e3/contacts/contact_record.h: speculative_gap"));
   r.add(rule("E3.2-writer-accept", "rule", "a candidate is written when d <= gap0 + gap1 (inclusive)", S,

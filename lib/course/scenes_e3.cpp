@@ -23,23 +23,24 @@ namespace {
 // sunk 2 mm at one corner, a sphere hovering 30 mm above the ground (a record within the gap), a
 // capsule lying on the ground, and a small box resting on the big one.
 struct ContactScene {
-  CollisionSceneBuilder b;
+  ModelBuilder b;
 };
 
 ContactScene contact_scene(real gap) {
   ContactScene s;
   s.b.rigid_gap = gap;
   const quat about_y = quat_from_axis_angle({0, 1, 0}, 0.25);
-  s.b.add_shape_plane(-1, {});
+  s.b.add_shape_plane(-1);
   const real hx = 0.3, hz = 0.15;
   // lowest corner of the tilted box at z = -0.002
   const real zc = -0.002 + hx * std::sin(0.25) + hz * std::cos(0.25);
-  s.b.add_shape_box(s.b.add_body({{0, 0, zc}, about_y}), hx, 0.2, hz);
-  s.b.add_shape_sphere(s.b.add_body({{0.8, 0, 0.13}, quat_identity()}), 0.1);
-  s.b.add_shape_capsule(s.b.add_body({{-0.85, 0, 0.06}, quat_from_axis_angle({0, 1, 0}, 1.5707963267948966)}), 0.06,
-                        0.2);
+  const transform I = transform_identity();
+  s.b.add_shape_box(s.b.add_link({{0, 0, zc}, about_y}), I, hx, 0.2, hz);
+  s.b.add_shape_sphere(s.b.add_link({{0.8, 0, 0.13}, quat_identity()}), I, 0.1);
+  s.b.add_shape_capsule(s.b.add_link({{-0.85, 0, 0.06}, quat_from_axis_angle({0, 1, 0}, 1.5707963267948966)}), I,
+                        0.06, 0.2);
   const vec3 up = quat_rotate(about_y, {0, 0, 1});
-  s.b.add_shape_box(s.b.add_body({vec3{0, 0, zc} + (hz + 0.05 - 0.001) * up, about_y}), 0.08, 0.08, 0.05);
+  s.b.add_shape_box(s.b.add_link({vec3{0, 0, zc} + (hz + 0.05 - 0.001) * up, about_y}), I, 0.08, 0.08, 0.05);
   return s;
 }
 
@@ -47,12 +48,12 @@ int run_contacts(const SceneArgs& a, SceneOutput& out, std::ostream& log) {
   const real gap = a.number("gap");
   if (!(gap >= 0)) throw std::invalid_argument("option --gap must be >= 0 m, got " + a.text("gap"));
   ContactScene s = contact_scene(gap);
-  const CollisionModel m = s.b.finalize();
+  const Model m = s.b.finalize();
   CollisionPipelineOptions o;
   o.broad_phase = parse_broad_phase_mode(a.text("mode"));
   CollisionPipeline p(m, o);
   Contacts c = p.contacts();
-  const std::vector<transform> q = s.b.body_q();
+  const std::vector<transform> q = s.b.body_q;
   const View<const transform> bq{q.data(), static_cast<std::int64_t>(q.size())};
   p.collide(bq, c);
   const ContactGeometrySnapshot g = snapshot_contact_geometry(m, bq, c);
@@ -85,8 +86,8 @@ int run_contacts(const SceneArgs& a, SceneOutput& out, std::ostream& log) {
 // N spheres and boxes at a constant density (one shape per (0.25 m)^3 on average) in a cube; with
 // per_world > 0 the shapes are split into worlds of per_world shapes, each world its own cube at
 // the same place (replicated environments, Newton's usual layout).
-CollisionModel broadphase_model(long long n, long long per_world, Device d, std::vector<transform>& q) {
-  CollisionSceneBuilder b;
+Model broadphase_model(long long n, long long per_world, Device d, std::vector<transform>& q) {
+  ModelBuilder b;
   b.rigid_gap = 0.01;
   const real side = 0.25 * std::cbrt(real(per_world > 0 ? std::min(per_world, n) : n));
   std::uint64_t s = 12345;
@@ -95,15 +96,15 @@ CollisionModel broadphase_model(long long n, long long per_world, Device d, std:
     return real((s >> 11) & ((1ULL << 53) - 1)) / real(1ULL << 53);
   };
   for (long long i = 0; i < n; ++i) {
-    const int body = b.add_body({{side * rnd(), side * rnd(), side * rnd()},
+    const int body = b.add_link({{side * rnd(), side * rnd(), side * rnd()},
                                  quat_from_axis_angle({rnd() - 0.5, rnd() - 0.5, rnd() + 0.01}, 6 * rnd())});
-    ShapeOptions o;
-    o.world = per_world > 0 ? static_cast<int>(i / per_world) : 0;
-    if (i % 2) b.add_shape_sphere(body, 0.05 + 0.05 * rnd(), o);
-    else b.add_shape_box(body, 0.03 + 0.05 * rnd(), 0.03 + 0.05 * rnd(), 0.03 + 0.05 * rnd(), o);
+    b.current_world = per_world > 0 ? static_cast<int>(i / per_world) : 0;
+    const transform I = transform_identity();
+    if (i % 2) b.add_shape_sphere(body, I, 0.05 + 0.05 * rnd());
+    else b.add_shape_box(body, I, 0.03 + 0.05 * rnd(), 0.03 + 0.05 * rnd(), 0.03 + 0.05 * rnd());
   }
-  q = b.body_q();
-  return b.finalize(d, false);
+  q = b.body_q;
+  return b.finalize(d);
 }
 
 struct BroadPhaseTiming {
@@ -111,7 +112,7 @@ struct BroadPhaseTiming {
   std::int64_t candidates;   // candidate pairs
 };
 
-BroadPhaseTiming time_broad_phase(const CollisionModel& m, const std::vector<transform>& q, BroadPhaseMode mode,
+BroadPhaseTiming time_broad_phase(const Model& m, const std::vector<transform>& q, BroadPhaseMode mode,
                                   long long repeat) {
   Buffer<transform> bq(m.device, q), pose(m.device, m.shape_count);
   Buffer<aabb> boxes(m.device, m.shape_count);
@@ -144,7 +145,7 @@ std::vector<Metric> bench_broadphase(const SceneArgs& a) {
   const BroadPhaseMode mode = timed_mode(a.text("mode"));
   const Device d = select_device(a.text("device"));
   std::vector<transform> q;
-  const CollisionModel m = broadphase_model(n, per_world, d, q);
+  const Model m = broadphase_model(n, per_world, d, q);
   const BroadPhaseTiming t = time_broad_phase(m, q, mode, repeat);
   return {{"shapes", double(n), "-"},
           {"candidate_pairs", double(t.candidates), "-"},

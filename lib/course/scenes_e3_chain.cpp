@@ -11,7 +11,6 @@
 #include "e1/model.h"
 #include "e1/time_loop.h"
 #include "e3/collision/collision_pipeline.h"
-#include "e3/collision/model_collision.h"
 #include "e3/contacts/contact_materials.h"
 #include "e3/solvers/xpbd/solver_xpbd.h"
 
@@ -23,12 +22,12 @@ namespace {
 // fill the per-row materials, step, read the forces back (E3 §2, §4, §8).
 struct ChainSubstep {
   CollisionPipeline& pipeline;
-  const CollisionModel& cm;
+  const Model& model;
   Contacts& contacts;
   SolverXPBD& solver;
   void step(State& in, State& out, const Control& c, real h) {
     pipeline.collide(in.body_q.view(), contacts);  // a sample of the input state (E1.7-sample-phase)
-    fill_contact_materials(cm, SolverPath::xpbd, contacts);
+    fill_contact_materials(model, SolverPath::xpbd, contacts);
     ContactsView v = contacts.view();
     solver.step(in, out, c, &v, h);
     solver.update_contacts(v);
@@ -46,8 +45,7 @@ int run_box_drop(const SceneArgs& a, SceneOutput& out, std::ostream& log) {
   int body = b.add_body({vec3{0, 0, z0}, quat_identity()});
   b.add_shape_box(body, transform_identity(), 0.1, 0.05, 0.025);
   Model m = b.finalize();
-  CollisionModel cm = collision_model_from(m);
-  CollisionPipeline pipeline(cm);
+  CollisionPipeline pipeline(m);
   Contacts contacts(m, pipeline.rigid_contact_max(), /*request_force=*/true);
   SolverXPBD solver(m, int(iterations));
   State a0 = m.state(), a1 = m.state();
@@ -55,7 +53,7 @@ int run_box_drop(const SceneArgs& a, SceneOutput& out, std::ostream& log) {
   Control c = m.control();
   const std::vector<int> shape_body = m.shape_body.to_host();
   const real mass = m.body_mass.to_host()[0], g = 9.81;
-  ChainSubstep chain{pipeline, cm, contacts, solver};
+  ChainSubstep chain{pipeline, m, contacts, solver};
   FrameConfig frame;
   frame.frame_dt = H;
   frame.substeps = int(substeps);

@@ -93,13 +93,14 @@ int run_compare(const SceneArgs& a, SceneOutput& out, std::ostream& log) {
   std::vector<std::vector<GroundSample>> runs;
   for (SolverKind k : kinds) {
     // Start at the penalty equilibrium depth m g / (4 ke), so no solver gets an initial kick.
-    Model m = ground_box_model(1, {0.1, 0.1, 0.1}, {0, 0, 0.1 - 9.81 / 4e5});
+    const PenaltyMaterial material{1e5, 300, 100, 0, mu};
+    Model m = ground_box_model(1, {0.1, 0.1, 0.1}, {0, 0, 0.1 - 9.81 / 4e5}, Device::cpu, &material);
     State s = m.state();
     auto qd = s.body_qd.to_host();
     qd[0].lin = {v0, 0, 0};
     s.body_qd.copy_from_host(qd.data());
     eval_ik(m, s, s.joint_q.view(), s.joint_qd.view());
-    runs.push_back(simulate_ground_scene(k, m, s, PenaltyMaterial{1e5, 300, 100, 0, mu}, h, steps, every, {},
+    runs.push_back(simulate_ground_scene(k, m, s, material, h, steps, every, {},
                                          GroundContactSource::pipeline));
   }
   SceneTable& csv = out.table("e3-solver-compare.csv");

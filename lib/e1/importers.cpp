@@ -178,7 +178,7 @@ int add_urdf(ModelBuilder& b, const std::string& text, const UrdfOptions& opt, c
     for (const XmlNode* e : l.all("collision")) urdf_geometry(b, c, *e, body, opt.scale, collide);
     ShapeConfig visual;
     visual.density = 0;
-    visual.has_collision = false;
+    visual.has_shape_collision = false;
     if (opt.parse_visuals_as_colliders) visual = collide, visual.is_visible = true;
     for (const XmlNode* e : l.all("visual")) urdf_geometry(b, c, *e, body, opt.scale, visual);
     body_of[name] = body;
@@ -298,6 +298,8 @@ struct Mjcf {
       case ShapeType::capsule: b.add_shape_capsule(body, x, scale3.x, scale3.y, cfg); break;
       case ShapeType::cylinder: b.add_shape_cylinder(body, x, scale3.x, scale3.y, cfg); break;
       case ShapeType::plane: b.add_shape_plane(body, x, 0, 0, cfg); break;
+      case ShapeType::convex_hull:
+      case ShapeType::mesh: break;  // the MJCF reader makes primitives only
     }
   }
 

@@ -6,6 +6,7 @@
 #include <type_traits>
 
 #include "e1/inertia_validity.h"
+#include "e3/collision/shape_geometry.h"
 
 namespace impulse {
 
@@ -46,15 +47,96 @@ vec3 axis_of(Axis a, real v) {
 
 }  // namespace
 
+static_assert(int(ShapeType::plane) == SHAPE_PLANE && int(ShapeType::sphere) == SHAPE_SPHERE &&
+                  int(ShapeType::capsule) == SHAPE_CAPSULE && int(ShapeType::box) == SHAPE_BOX &&
+                  int(ShapeType::cylinder) == SHAPE_CYLINDER && int(ShapeType::convex_hull) == SHAPE_CONVEX_HULL &&
+                  int(ShapeType::mesh) == SHAPE_MESH,
+              "one shape numbering for the Model and the collision kernels");
+
 MassProperties shape_mass_properties(ShapeType t, vec3 s, real density) {
   switch (t) {
     case ShapeType::box: return box_mass_properties(density, s.x, s.y, s.z);
     case ShapeType::sphere: return sphere_mass_properties(density, s.x);
     case ShapeType::capsule: return capsule_mass_properties(density, s.x, s.y);
     case ShapeType::cylinder: return cylinder_mass_properties(density, s.x, s.y);
-    case ShapeType::plane: return {};
+    case ShapeType::plane:
+    case ShapeType::convex_hull:
+    case ShapeType::mesh: return {};
   }
   return {};
+}
+
+MassProperties convex_hull_mass_properties(const std::vector<vec3>& points, const std::vector<int>& face_start,
+                                           const std::vector<int>& face_vertices, vec3 scale, real density) {
+  // Tetrahedra from the origin to a fan of each face; the origin need not be inside (signed volumes).
+  auto at = [](vec3 v, int i) { return i == 0 ? v.x : (i == 1 ? v.y : v.z); };
+  real V = 0;
+  vec3 first{};
+  mat33 C{};
+  for (std::size_t f = 0; f + 1 < face_start.size(); ++f) {
+    const vec3 a = mul_elem(points[face_vertices[face_start[f]]], scale);
+    for (int k = face_start[f] + 1; k + 1 < face_start[f + 1]; ++k) {
+      const vec3 b = mul_elem(points[face_vertices[k]], scale), c = mul_elem(points[face_vertices[k + 1]], scale);
+      const real Vt = dot(a, cross(b, c)) / 6;
+      const vec3 sum = a + b + c;
+      V += Vt;
+      first += (Vt / 4) * sum;
+      for (int i = 0; i < 3; ++i)
+        for (int j = 0; j < 3; ++j)
+          C.m[i][j] += Vt / 20 * (at(a, i) * at(a, j) + at(b, i) * at(b, j) + at(c, i) * at(c, j) + at(sum, i) * at(sum, j));
+    }
+  }
+  MassProperties mp;
+  if (!(V > 0)) return mp;
+  mp.mass = density * V;
+  mp.com = first / V;
+  const real tr = C.m[0][0] + C.m[1][1] + C.m[2][2];
+  const vec3 c = mp.com;
+  for (int i = 0; i < 3; ++i)
+    for (int j = 0; j < 3; ++j)
+      mp.inertia.m[i][j] =
+          density * ((i == j ? tr : 0) - C.m[i][j]) - mp.mass * ((i == j ? dot(c, c) : 0) - at(c, i) * at(c, j));
+  return mp;
+}
+
+void validate_shape_config(const ShapeConfig& c, ShapeType t, const std::string& who) {
+  auto fail = [&](const char* field, const std::string& value, const char* domain) {
+    throw std::invalid_argument(who + ": ShapeConfig." + field + " = " + value + " is outside " + domain);
+  };
+  auto nonneg = [&](const char* field, real v, const char* unit) {
+    if (!(std::isfinite(double(v)) && v >= 0)) fail(field, fmt(v), (std::string("[0, inf) ") + unit).c_str());
+  };
+  nonneg("density", c.density, "kg/m^3");
+  nonneg("ke", c.ke, "N/m");
+  nonneg("kd", c.kd, "N s/m");
+  nonneg("kf", c.kf, "N s/m");
+  nonneg("ka", c.ka, "m");
+  nonneg("mu", c.mu, "[-]");
+  if (!(c.restitution >= 0 && c.restitution <= 1)) fail("restitution", fmt(c.restitution), "[0, 1] [-]");
+  nonneg("mu_torsional", c.mu_torsional, "m");
+  nonneg("mu_rolling", c.mu_rolling, "m");
+  nonneg("margin", c.margin, "m");
+  if (!std::isfinite(double(c.gap))) fail("gap", fmt(c.gap), "finite values (< 0 = unset: rigid_gap) m");
+  nonneg("kh", c.kh, "N/m^3");
+  const real inner = c.sdf_narrow_band_range[0], outer = c.sdf_narrow_band_range[1];
+  if (!(std::isfinite(double(inner)) && std::isfinite(double(outer)) && inner < 0 && 0 < outer))
+    fail("sdf_narrow_band_range", "(" + fmt(inner) + ", " + fmt(outer) + ")", "inner < 0 < outer, finite m");
+  nonneg("sdf_target_voxel_size", c.sdf_target_voxel_size, "m (0 = unset)");
+  if (c.sdf_max_resolution < 0 || c.sdf_max_resolution >= (1 << 16) || c.sdf_max_resolution % 8 != 0)
+    fail("sdf_max_resolution", std::to_string(c.sdf_max_resolution), "{0 (unset), 8, 16, ..., 65528} voxels");
+  if (c.sdf_max_resolution > 0 && c.sdf_target_voxel_size > 0)
+    fail("sdf_max_resolution", std::to_string(c.sdf_max_resolution),
+         "{0} when sdf_target_voxel_size is set (set one of the two)");
+  if (!std::isfinite(double(c.sdf_padding))) fail("sdf_padding", fmt(c.sdf_padding), "finite values (< 0 = unset) m");
+  // Route (c): a primitive needs an SDF resolution to be hydroelastic (Newton's ShapeConfig.validate);
+  // the route itself is not built in impulse.
+  if (c.is_hydroelastic && t != ShapeType::plane && c.has_shape_collision) {
+    const bool primitive = t == ShapeType::sphere || t == ShapeType::box || t == ShapeType::capsule ||
+                           t == ShapeType::cylinder;
+    if (primitive && c.sdf_max_resolution == 0 && c.sdf_target_voxel_size == 0)
+      fail("is_hydroelastic", "true", "{false} without sdf_max_resolution or sdf_target_voxel_size");
+    fail("is_hydroelastic", "true", "{false}: the hydroelastic (SDF) route is not built in impulse");
+  }
 }
 
 bool shape_contributes_mass(const ShapeConfig& cfg, int body, bool body_locked) {
@@ -182,6 +264,46 @@ int ModelBuilder::add_articulation(const std::vector<int>& joints, const std::st
   return a;
 }
 
+std::string ModelBuilder::shape_name(ShapeType t, const std::string& label) const {
+  return "shape " + std::to_string(shape_count()) + " (" + shape_type_name(int(t)) +
+         (label.empty() ? "" : ", '" + label + "'") + ")";
+}
+
+void ModelBuilder::check_shape(int body, const transform& xform, ShapeType t, vec3 scale, const ShapeConfig& cfg,
+                               const std::string& who) const {
+  if (body < -1 || body >= body_count())
+    throw std::invalid_argument(who + ": body " + std::to_string(body) + " does not exist (body_count = " +
+                                std::to_string(body_count()) + ")");
+  if (current_world < -1)
+    throw std::invalid_argument(who + ": shape_world = " + std::to_string(current_world) +
+                                " is below -1 (-1 is the shared world, other worlds are >= 0)");
+  check_transform(xform, who, "xform");
+  if (!finite(scale)) throw std::invalid_argument(who + ": size is not finite");
+  const real v[3] = {scale.x, scale.y, scale.z};
+  switch (t) {
+    case ShapeType::sphere:
+      if (!(v[0] > 0)) throw std::invalid_argument(who + ": radius must be > 0 m, got " + fmt(v[0]));
+      break;
+    case ShapeType::capsule:
+    case ShapeType::cylinder:
+      if (!(v[0] > 0) || !(v[1] > 0))
+        throw std::invalid_argument(who + ": radius and half height must be > 0 m, got (" + fmt(v[0]) + ", " +
+                                    fmt(v[1]) + ")");
+      break;
+    case ShapeType::box:
+      if (!(v[0] > 0) || !(v[1] > 0) || !(v[2] > 0))
+        throw std::invalid_argument(who + ": every half extent must be > 0 m, got (" + fmt(v[0]) + ", " + fmt(v[1]) +
+                                    ", " + fmt(v[2]) + ")");
+      break;
+    case ShapeType::plane:
+      if (v[0] < 0 || v[1] < 0) throw std::invalid_argument(who + ": plane width/length must be >= 0 m (0 = infinite)");
+      break;
+    case ShapeType::convex_hull:
+    case ShapeType::mesh: break;  // checked with their points
+  }
+  validate_shape_config(cfg, t, who);
+}
+
 int ModelBuilder::add_shape(int body, const transform& xform, ShapeType t, vec3 scale, const ShapeConfig& cfg,
                             const std::string& label) {
   int s = shape_count();
@@ -190,11 +312,13 @@ int ModelBuilder::add_shape(int body, const transform& xform, ShapeType t, vec3 
   shape_type.push_back(t);
   shape_scale.push_back(scale);
   shape_config.push_back(cfg);
+  shape_world.push_back(current_world);
   shape_label.push_back(label);
-  // Mass enters the body now (Newton accumulates at add time), under the four conditions. An
-  // unknown body ID is reported by finalize.
-  bool known = body < body_count();
-  if (known && shape_contributes_mass(cfg, body, body >= 0 && body_lock_inertia[body]) && t != ShapeType::plane) {
+  shape_source_start.push_back(0);
+  shape_source_count.push_back(0);
+  shape_hull_face_count.push_back(0);
+  // Mass enters the body now (Newton accumulates at add time), under the four conditions.
+  if (shape_contributes_mass(cfg, body, body >= 0 && body_lock_inertia[body]) && t != ShapeType::plane) {
     MassProperties m = mass_in_body(shape_mass_properties(t, scale, cfg.density), xform);
     body_mass_properties[body] = combine_mass(body_mass_properties[body], m);
   }
@@ -203,23 +327,74 @@ int ModelBuilder::add_shape(int body, const transform& xform, ShapeType t, vec3 
 
 int ModelBuilder::add_shape_box(int body, const transform& xform, real hx, real hy, real hz, const ShapeConfig& cfg,
                                 const std::string& label) {
+  check_shape(body, xform, ShapeType::box, {hx, hy, hz}, cfg, shape_name(ShapeType::box, label));
   return add_shape(body, xform, ShapeType::box, {hx, hy, hz}, cfg, label);
 }
 int ModelBuilder::add_shape_sphere(int body, const transform& xform, real r, const ShapeConfig& cfg,
                                    const std::string& label) {
+  check_shape(body, xform, ShapeType::sphere, {r, 0, 0}, cfg, shape_name(ShapeType::sphere, label));
   return add_shape(body, xform, ShapeType::sphere, {r, 0, 0}, cfg, label);
 }
 int ModelBuilder::add_shape_capsule(int body, const transform& xform, real r, real hh, const ShapeConfig& cfg,
                                     const std::string& label) {
+  check_shape(body, xform, ShapeType::capsule, {r, hh, 0}, cfg, shape_name(ShapeType::capsule, label));
   return add_shape(body, xform, ShapeType::capsule, {r, hh, 0}, cfg, label);
 }
 int ModelBuilder::add_shape_cylinder(int body, const transform& xform, real r, real hh, const ShapeConfig& cfg,
                                      const std::string& label) {
+  check_shape(body, xform, ShapeType::cylinder, {r, hh, 0}, cfg, shape_name(ShapeType::cylinder, label));
   return add_shape(body, xform, ShapeType::cylinder, {r, hh, 0}, cfg, label);
 }
 int ModelBuilder::add_shape_plane(int body, const transform& xform, real w, real l, const ShapeConfig& cfg,
                                   const std::string& label) {
-  return add_shape(body, xform, ShapeType::plane, {w, l, 0}, cfg, label);
+  ShapeConfig c = cfg;
+  c.is_hydroelastic = false;  // Newton switches the flag off for planes (E3.2-hydro-preconditions)
+  check_shape(body, xform, ShapeType::plane, {w, l, 0}, c, shape_name(ShapeType::plane, label));
+  return add_shape(body, xform, ShapeType::plane, {w, l, 0}, c, label);
+}
+
+int ModelBuilder::add_shape_convex_hull(int body, const transform& xform, const std::vector<vec3>& points, vec3 scale,
+                                        const ShapeConfig& cfg, const std::string& label) {
+  const std::string who = shape_name(ShapeType::convex_hull, label);
+  check_shape(body, xform, ShapeType::convex_hull, scale, cfg, who);
+  const HullFaces faces = checked_hull_faces(points, scale, who);
+  const int s = add_shape(body, xform, ShapeType::convex_hull, scale, cfg, label);
+  shape_source_start[s] = int(geo_points.size());
+  shape_source_count[s] = int(points.size());
+  geo_points.insert(geo_points.end(), points.begin(), points.end());
+  const int face_count = int(faces.normals.size());
+  shape_hull_face_count[s] = face_count;
+  for (int f = 0; f < face_count; ++f) hull_face_start.push_back(hull_face_start.back() + faces.start[f + 1] - faces.start[f]);
+  hull_face_vertices.insert(hull_face_vertices.end(), faces.vertices.begin(), faces.vertices.end());
+  hull_face_normals.insert(hull_face_normals.end(), faces.normals.begin(), faces.normals.end());
+  if (shape_contributes_mass(cfg, body, body >= 0 && body_lock_inertia[body])) {
+    const MassProperties hull = convex_hull_mass_properties(points, faces.start, faces.vertices, scale, cfg.density);
+    body_mass_properties[body] = combine_mass(body_mass_properties[body], mass_in_body(hull, xform));
+  }
+  return s;
+}
+
+int ModelBuilder::add_shape_mesh(int body, const transform& xform, const std::vector<vec3>& vertices,
+                                 const std::vector<int>& indices, vec3 scale, const ShapeConfig& cfg,
+                                 const std::string& label) {
+  const std::string who = shape_name(ShapeType::mesh, label);
+  check_shape(body, xform, ShapeType::mesh, scale, cfg, who);
+  const std::vector<int> welded = checked_mesh_triangles(body, vertices, indices, scale, who);
+  const int s = add_shape(body, xform, ShapeType::mesh, scale, cfg, label);
+  const int base = int(geo_points.size());
+  shape_source_start[s] = int(geo_triangles.size() / 3);
+  shape_source_count[s] = int(indices.size() / 3);
+  geo_points.insert(geo_points.end(), vertices.begin(), vertices.end());
+  for (int i : welded) geo_triangles.push_back(base + i);
+  return s;
+}
+
+void ModelBuilder::add_shape_collision_filter_pair(int a, int b) {
+  if (a < 0 || a >= shape_count() || b < 0 || b >= shape_count() || a == b)
+    throw std::invalid_argument("collision filter pair (" + std::to_string(a) + ", " + std::to_string(b) +
+                                "): both must be distinct existing shapes (shape_count = " +
+                                std::to_string(shape_count()) + ")");
+  shape_collision_filter_pairs.push_back({a, b});
 }
 
 void ModelBuilder::add_builder(const ModelBuilder& o, const transform& xform) {
@@ -254,8 +429,21 @@ void ModelBuilder::add_builder(const ModelBuilder& o, const transform& xform) {
     shape_type.push_back(o.shape_type[s]);
     shape_scale.push_back(o.shape_scale[s]);
     shape_config.push_back(o.shape_config[s]);
+    shape_world.push_back(o.shape_world[s]);
     shape_label.push_back(o.shape_label[s]);
+    const bool mesh = o.shape_type[s] == ShapeType::mesh;
+    shape_source_start.push_back(o.shape_source_start[s] + (mesh ? int(geo_triangles.size() / 3) : int(geo_points.size())));
+    shape_source_count.push_back(o.shape_source_count[s]);
+    shape_hull_face_count.push_back(o.shape_hull_face_count[s]);
   }
+  const int p0 = int(geo_points.size()), s0 = shape_count() - o.shape_count();
+  geo_points.insert(geo_points.end(), o.geo_points.begin(), o.geo_points.end());
+  for (int i : o.geo_triangles) geo_triangles.push_back(i + p0);
+  for (std::size_t f = 1; f < o.hull_face_start.size(); ++f)
+    hull_face_start.push_back(hull_face_start.back() + o.hull_face_start[f] - o.hull_face_start[f - 1]);
+  hull_face_vertices.insert(hull_face_vertices.end(), o.hull_face_vertices.begin(), o.hull_face_vertices.end());
+  hull_face_normals.insert(hull_face_normals.end(), o.hull_face_normals.begin(), o.hull_face_normals.end());
+  for (const auto& [a, b] : o.shape_collision_filter_pairs) shape_collision_filter_pairs.push_back({a + s0, b + s0});
 }
 
 int ModelBuilder::add_ground_plane(real height, const ShapeConfig& cfg, const std::string& label) {
@@ -348,14 +536,17 @@ Model ModelBuilder::finalize(Device d) const {
   if (!finite(gravity)) throw std::invalid_argument("ModelBuilder: gravity is not finite");
 
   // Shapes first: a bad shape also spoils its body's mass.
-  std::vector<int> sflags(ns), stype(ns);
+  if (!(std::isfinite(double(rigid_gap)) && rigid_gap >= 0))
+    throw std::invalid_argument("ModelBuilder: rigid_gap = " + fmt(rigid_gap) + " is outside [0, inf) m");
+  std::vector<int> sflags(ns), stype(ns), group(ns);
+  std::vector<real> ke(ns), kd(ns), kf(ns), ka(ns), mu(ns), restitution(ns), mu_torsional(ns), mu_rolling(ns), kh(ns),
+      margin(ns), gap(ns);
   for (int s = 0; s < ns; ++s) {
     std::string who = name_of("shape", s, shape_label[s]);
     if (shape_body[s] < -1 || shape_body[s] >= nb)
       throw std::invalid_argument(who + ": body " + std::to_string(shape_body[s]) + " does not exist");
     check_transform(shape_transform[s], who, "xform");
     const ShapeConfig& cfg = shape_config[s];
-    if (!(cfg.density >= 0)) throw std::invalid_argument(who + ": density must be >= 0 kg/m^3 (got " + fmt(cfg.density) + ")");
     vec3 sc = shape_scale[s];
     const char* names[3] = {"hx", "hy", "hz"};
     int n = 0;
@@ -364,7 +555,9 @@ Model ModelBuilder::finalize(Device d) const {
       case ShapeType::sphere: n = 1; names[0] = "radius"; break;
       case ShapeType::capsule:
       case ShapeType::cylinder: n = 2; names[0] = "radius"; names[1] = "half_height"; break;
-      case ShapeType::plane: break;
+      case ShapeType::plane:
+      case ShapeType::convex_hull:
+      case ShapeType::mesh: break;
     }
     real v[3] = {sc.x, sc.y, sc.z};
     for (int k = 0; k < n; ++k)
@@ -373,8 +566,23 @@ Model ModelBuilder::finalize(Device d) const {
                                     " m)" + (shape_type[s] == ShapeType::box ? "; box sizes are half extents" : ""));
     if (shape_type[s] == ShapeType::plane && (sc.x < 0 || sc.y < 0))
       throw std::invalid_argument(who + ": plane width/length must be >= 0 m (0 = infinite)");
-    sflags[s] = (cfg.is_visible ? shape_visible : 0) | (cfg.has_collision ? shape_collide : 0);
+    validate_shape_config(cfg, shape_type[s], who);
+    sflags[s] = (cfg.is_visible ? shape_visible : 0) | (cfg.has_shape_collision ? shape_collide : 0) |
+                (cfg.is_hydroelastic ? shape_hydroelastic : 0);
     stype[s] = int(shape_type[s]);
+    ke[s] = cfg.ke;
+    kd[s] = cfg.kd;
+    kf[s] = cfg.kf;
+    ka[s] = cfg.ka;
+    mu[s] = cfg.mu;
+    restitution[s] = cfg.restitution;
+    mu_torsional[s] = cfg.mu_torsional;
+    mu_rolling[s] = cfg.mu_rolling;
+    kh[s] = cfg.kh;
+    margin[s] = cfg.margin;
+    gap[s] = cfg.gap < 0 ? rigid_gap : cfg.gap;
+    // A shape without shape collision keeps its ID and joins group 0, which collides with nothing.
+    group[s] = cfg.has_shape_collision ? cfg.collision_group : 0;
   }
 
   // Bodies: pose, mass, inertia.
@@ -570,6 +778,21 @@ Model ModelBuilder::finalize(Device d) const {
   m.shape_scale = Buffer<vec3>(d, shape_scale);
   m.shape_flags = Buffer<int>(d, sflags);
   m.shape_label = shape_label;
+  m.shape_material_ke = Buffer<real>(d, ke);
+  m.shape_material_kd = Buffer<real>(d, kd);
+  m.shape_material_kf = Buffer<real>(d, kf);
+  m.shape_material_ka = Buffer<real>(d, ka);
+  m.shape_material_mu = Buffer<real>(d, mu);
+  m.shape_material_restitution = Buffer<real>(d, restitution);
+  m.shape_material_mu_torsional = Buffer<real>(d, mu_torsional);
+  m.shape_material_mu_rolling = Buffer<real>(d, mu_rolling);
+  m.shape_material_kh = Buffer<real>(d, kh);
+  m.rigid_gap = rigid_gap;
+  m.shape_margin = Buffer<real>(d, margin);
+  m.shape_gap = Buffer<real>(d, gap);
+  m.shape_world = Buffer<int>(d, shape_world);
+  m.shape_collision_group = Buffer<int>(d, group);
+  finalize_shape_geometry(*this, d, m);
   return m;
 }
 
@@ -594,9 +817,9 @@ Control Model::control(bool clone_variables) {
     c.joint_target_pos = c.own_joint_target_pos.view();
     c.joint_target_vel = c.own_joint_target_vel.view();
   } else {
-    c.joint_f = joint_f.view();
-    c.joint_target_pos = joint_target_pos.view();
-    c.joint_target_vel = joint_target_vel.view();
+    c.joint_f = joint_f.mutable_view();
+    c.joint_target_pos = joint_target_pos.mutable_view();
+    c.joint_target_vel = joint_target_vel.mutable_view();
   }
   return c;
 }

@@ -20,6 +20,8 @@
 #include "core/spatial.h"
 #include "e1/joints.h"
 #include "e1/mass.h"
+#include "e3/collision/filter.h"
+#include "e3/collision/geometry.h"
 
 namespace impulse {
 
@@ -28,17 +30,46 @@ enum class Axis : int { x = 0, y = 1, z = 2 };
 /// Stored per-body flag. There is no STATIC flag: static geometry is a shape with body = -1.
 enum class BodyFlag : int { dynamic = 1, kinematic = 2 };
 
-enum class ShapeType : int { sphere = 0, box = 1, capsule = 2, cylinder = 3, plane = 4 };
+/// One shape numbering for the builder, the Model and the collision pipeline (the values are the
+/// collision kernels' CollisionShapeType, e3/collision/geometry.h).
+enum class ShapeType : int { plane = 0, sphere = 1, capsule = 2, box = 3, cylinder = 4, convex_hull = 5, mesh = 6 };
 
-/// Bits of Model::shape_flags.
-enum ShapeFlagBits : int { shape_visible = 1, shape_collide = 2 };
+/// Bits of Model::shape_flags (Newton's ShapeFlags: VISIBLE, COLLIDE_SHAPES, HYDROELASTIC).
+enum ShapeFlagBits : int { shape_visible = 1, shape_collide = 2, shape_hydroelastic = 16 };
 
+/// Per-shape settings of add_shape_* (course E1 §2, E3 §3), Newton
+/// 1.6.1's ModelBuilder.ShapeConfig fields and defaults (newton/_src/sim/builder.py). Checked when
+/// the shape is added (validate_shape_config); finalize writes them per shape into the Model
+/// (shape_material_*, shape_margin, shape_gap, shape_collision_group, shape_flags).
 struct ShapeConfig {
-  real density = 1000;       // [kg/m^3]; 0 adds no mass
-  bool is_static = false;    // contributes zero mass; does NOT freeze the body it belongs to
-  bool is_visible = true;    // drawn
-  bool has_collision = true; // takes part in collision
+  real density = 1000;          // [kg/m^3]; 0 adds no mass
+  real ke = 2.5e3;              // normal contact stiffness [N/m]
+  real kd = 100.0;              // normal contact damping [N s/m]
+  real kf = 1000.0;             // friction damping [N s/m]
+  real ka = 0.0;                // adhesion distance [m]
+  real mu = 1.0;                // Coulomb friction coefficient [-]
+  real restitution = 0.0;       // coefficient of restitution [-], in [0, 1]
+  real mu_torsional = 0.005;    // torsional friction [m]
+  real mu_rolling = 0.0001;     // rolling friction [m]
+  real margin = 0.0;            // outward surface offset [m]
+  real gap = -1;                // extra detection distance [m]; < 0 = unset: the builder's rigid_gap (Newton: None)
+  int collision_group = 1;      // 0 = collides with nothing; negative: with every group but its own
+  bool is_static = false;       // contributes zero mass; does NOT freeze the body it belongs to
+  bool is_visible = true;       // drawn
+  bool has_shape_collision = true;  // takes part in shape-shape collision
+  // Route (c), hydroelastic contact on SDFs (E3 §2): checked now, read when that route is built.
+  bool is_hydroelastic = false; // both shapes of a pair must set it; switched off for planes
+  real kh = 1.0e10;             // hydroelastic pressure modulus [N/m^3]
+  real sdf_narrow_band_range[2] = {-0.1, 0.1};  // (inner < 0 < outer) [m]
+  real sdf_target_voxel_size = 0;  // [m]; 0 = unset (Newton: None), else > 0
+  int sdf_max_resolution = 0;      // voxels; 0 = unset (Newton: None), else a positive multiple of 8 below 65536
+  real sdf_padding = -1;           // [m]; < 0 = unset (Newton: None)
+  bool force_sdf = false;
 };
+
+/// Checks every field of cfg for a shape of type t; throws std::invalid_argument with one line
+/// naming who, the field, its value and its domain.
+void validate_shape_config(const ShapeConfig& cfg, ShapeType t, const std::string& who);
 
 /// One correction finalize applied to input data (bound_mass, bound_inertia, balance_inertia);
 /// the values before and after are both kept.
@@ -55,6 +86,34 @@ struct InertiaCorrection {
 struct State;
 struct Control;
 class Model;
+class ModelBuilder;
+void finalize_shape_geometry(const ModelBuilder& b, Device d, Model& m);
+
+/// An array of a finalized Model: read-only to everyone but the builder that fills it (const views,
+/// const data, host copies, and conversion to a const Buffer for a deep copy). Nothing edits a
+/// finalized model's arrays by hand; a change goes through the builder and a new finalize.
+template <class T>
+class ModelArray {
+ public:
+  ModelArray() = default;
+  std::int64_t size() const { return b_.size(); }
+  Device device() const { return b_.device(); }
+  const T* data() const { return b_.data(); }
+  View<const T> view() const { return b_.view(); }
+  std::vector<T> to_host() const { return b_.to_host(); }
+  operator const Buffer<T>&() const { return b_; }
+
+ private:
+  friend class ModelBuilder;
+  friend class Model;
+  friend void finalize_shape_geometry(const ModelBuilder& b, Device d, Model& m);
+  ModelArray& operator=(Buffer<T> b) {
+    b_ = std::move(b);
+    return *this;
+  }
+  View<T> mutable_view() { return b_.view(); }
+  Buffer<T> b_;
+};
 
 class ModelBuilder {
  public:
@@ -68,6 +127,8 @@ class ModelBuilder {
   bool balance_inertia = false;  // rebalance triangle-violating inertias
   real bound_mass = 0;           // [kg] when > 0, raise smaller masses of dynamic bodies to it
   real bound_inertia = 0;        // [kg m^2] when > 0, raise principal moments below it to it
+  real rigid_gap = 0.1;          // [m] the gap of every shape whose ShapeConfig leaves gap unset
+  int current_world = -1;        // world of the shapes added next; -1 = shared by every world
 
   /// A body (link) with no joint. xform: world pose of the body origin. mass/com/inertia: explicit
   /// values [kg, m, kg m^2 about com] to which shape masses are added (unless lock_inertia).
@@ -109,8 +170,23 @@ class ModelBuilder {
   int add_shape_cylinder(int body, const transform& xform, real radius, real half_height,
                          const ShapeConfig& cfg = {}, const std::string& label = "");
   /// Plane through the xform origin with normal +z of the xform; width/length 0 = infinite. No mass.
+  /// Its hydroelastic flag is always switched off (E3.2-hydro-preconditions), as in Newton.
   int add_shape_plane(int body = -1, const transform& xform = transform_identity(), real width = 0, real length = 0,
                       const ShapeConfig& cfg = {}, const std::string& label = "");
+  /// Convex hull of the given points (at least 4, not coplanar), scaled per axis. Its faces are
+  /// computed here (Qhull); a face with more than kMaxFeature vertices is an error naming the shape,
+  /// the face and its size. Mass and inertia of the scaled hull from density.
+  int add_shape_convex_hull(int body, const transform& xform, const std::vector<vec3>& points, vec3 scale = {1, 1, 1},
+                            const ShapeConfig& cfg = {}, const std::string& label = "");
+  /// Static triangle mesh (body must be -1): vertices, 3 indices per triangle, per-axis scale.
+  /// Vertices at exactly the same position are one vertex (welded) for the adjacency; an edge
+  /// shared by more than two triangles (non-manifold) is an error naming the shape and the edge.
+  /// Triangles are two-sided; the winding (counter-clockwise = front) only orients the edge classes.
+  int add_shape_mesh(int body, const transform& xform, const std::vector<vec3>& vertices,
+                     const std::vector<int>& indices, vec3 scale = {1, 1, 1}, const ShapeConfig& cfg = {},
+                     const std::string& label = "");
+  /// Explicit exclusion pair: the two shapes never collide (E3.2-same-body-filter).
+  void add_shape_collision_filter_pair(int shape_a, int shape_b);
 
   /// Appends a copy of another builder (one more "world" of the same robot), its root bodies placed
   /// by xform. Body, joint, shape, articulation IDs and coordinate starts of the copy are all offset.
@@ -156,11 +232,27 @@ class ModelBuilder {
   std::vector<int> shape_body;
   std::vector<transform> shape_transform;
   std::vector<ShapeType> shape_type;
-  std::vector<vec3> shape_scale;  // box (hx,hy,hz); sphere (r,0,0); capsule/cylinder (r,half_height,0); plane (w,l,0) [m]
+  std::vector<vec3> shape_scale;  // box (hx,hy,hz); sphere (r,0,0); capsule/cylinder (r,half_height,0); plane (w,l,0) [m];
+                                  // hull and mesh: per-axis scale [-]
   std::vector<ShapeConfig> shape_config;
+  std::vector<int> shape_world;   // -1 = shared by every world
   std::vector<std::string> shape_label;
+  // Hull and mesh sources: shape s owns geo_points [shape_source_start, + count) when a hull, the
+  // triangles [shape_source_start, + count) of geo_triangles when a mesh.
+  std::vector<int> shape_source_start, shape_source_count;
+  std::vector<vec3> geo_points;     // unscaled shape frame [m]
+  std::vector<int> geo_triangles;   // 3 welded absolute indices into geo_points per triangle
+  // Hull faces (Qhull, coplanar facets merged), in shape order: shape s owns shape_hull_face_count[s]
+  // faces; face f has the vertices hull_face_vertices[hull_face_start[f] .. hull_face_start[f + 1]),
+  // hull-local indices, counter-clockwise seen from outside.
+  std::vector<int> shape_hull_face_count, hull_face_start = {0}, hull_face_vertices;
+  std::vector<vec3> hull_face_normals;
+  std::vector<std::pair<int, int>> shape_collision_filter_pairs;
 
  private:
+  std::string shape_name(ShapeType t, const std::string& label) const;
+  void check_shape(int body, const transform& xform, ShapeType t, vec3 scale, const ShapeConfig& cfg,
+                   const std::string& who) const;
   int add_joint(JointType t, int parent, int child, const transform& X_p, const transform& X_c, const JointAxes& ax,
                 const std::string& label);
   int add_shape(int body, const transform& xform, ShapeType t, vec3 scale, const ShapeConfig& cfg,
@@ -168,7 +260,17 @@ class ModelBuilder {
 };
 
 /// Mass properties of one shape about its own COM in its own axes (zero for a plane).
+/// Hulls: see convex_hull_mass_properties.
 MassProperties shape_mass_properties(ShapeType t, vec3 scale, real density);
+
+/// Mass properties of a convex polyhedron of uniform density, about its COM
+/// in its own (scaled) axes, summed over the tetrahedra (0, a, b, c) of a fan of every face:
+///   V_t = a . (b x c) / 6,  m = rho sum V_t,  c = sum V_t (a + b + c) / 4 / sum V_t,
+///   C = rho sum V_t / 20 (a a^T + b b^T + c c^T + s s^T), s = a + b + c   (covariance about 0)
+///   I_0 = tr(C) 1 - C,  I_com = I_0 - m (|c|^2 1 - c c^T)            [kg, m, kg m^2]
+/// points: hull vertices (unscaled), faces as ModelBuilder stores them (local indices), scale per axis.
+MassProperties convex_hull_mass_properties(const std::vector<vec3>& points, const std::vector<int>& face_start,
+                                           const std::vector<int>& face_vertices, vec3 scale, real density);
 
 /// @formula E1.3-mass-accumulation  Whether a shape adds mass to its body (course E1 §3): only when
 /// it is not static, its density is > 0, it is attached to a body, and that body is not locked.
@@ -185,44 +287,85 @@ class Model {
   int joint_dof_count = 0;    // length of joint_qd (== joint_qd_start[joint_count])
 
   // Bodies (body_count each).
-  Buffer<transform> body_q;         // initial world pose of the body origin [m, -]
-  Buffer<spatial_vector> body_qd;   // initial (v_C [m/s], omega [rad/s]), world, v at the COM
-  Buffer<vec3> body_com;            // COM in body coordinates [m]
-  Buffer<mat33> body_inertia;       // about the COM, body axes [kg m^2]
-  Buffer<mat33> body_inv_inertia;   // [1/(kg m^2)]; zero for a zero-mass body
-  Buffer<real> body_mass;           // [kg]
-  Buffer<real> body_inv_mass;       // [1/kg]; zero for a zero-mass body
-  Buffer<int> body_flags;           // BodyFlag
+  ModelArray<transform> body_q;         // initial world pose of the body origin [m, -]
+  ModelArray<spatial_vector> body_qd;   // initial (v_C [m/s], omega [rad/s]), world, v at the COM
+  ModelArray<vec3> body_com;            // COM in body coordinates [m]
+  ModelArray<mat33> body_inertia;       // about the COM, body axes [kg m^2]
+  ModelArray<mat33> body_inv_inertia;   // [1/(kg m^2)]; zero for a zero-mass body
+  ModelArray<real> body_mass;           // [kg]
+  ModelArray<real> body_inv_mass;       // [1/kg]; zero for a zero-mass body
+  ModelArray<int> body_flags;           // BodyFlag
   std::vector<std::string> body_label;
 
   // Joints (joint_count each unless noted).
-  Buffer<int> joint_type;           // JointType
-  Buffer<int> joint_parent;         // parent body ID, -1 = world
-  Buffer<int> joint_child;          // child body ID
-  Buffer<int> joint_articulation;   // articulation ID, -1 = none
-  Buffer<transform> joint_X_p;      // parent_xform [m, -]
-  Buffer<transform> joint_X_c;      // child_xform [m, -]
-  Buffer<JointAxes> joint_axes;     // unit axes in the joint frame, linear first
-  Buffer<int> joint_q_start;        // (joint_count + 1), trailing sentinel = joint_coord_count
-  Buffer<int> joint_qd_start;       // (joint_count + 1), trailing sentinel = joint_dof_count
-  Buffer<real> joint_distance_min;  // [m] DISTANCE joints only
-  Buffer<real> joint_distance_max;  // [m]
-  Buffer<real> joint_q;             // (joint_coord_count) initial coordinates [m, rad, -]
-  Buffer<real> joint_qd;            // (joint_dof_count) initial velocities [m/s, rad/s]
-  Buffer<real> joint_f;             // (joint_dof_count) control: generalised forces [N, N m]
-  Buffer<real> joint_target_pos;    // (joint_dof_count) control: position targets [m, rad]
-  Buffer<real> joint_target_vel;    // (joint_dof_count) control: velocity targets [m/s, rad/s]
+  ModelArray<int> joint_type;           // JointType
+  ModelArray<int> joint_parent;         // parent body ID, -1 = world
+  ModelArray<int> joint_child;          // child body ID
+  ModelArray<int> joint_articulation;   // articulation ID, -1 = none
+  ModelArray<transform> joint_X_p;      // parent_xform [m, -]
+  ModelArray<transform> joint_X_c;      // child_xform [m, -]
+  ModelArray<JointAxes> joint_axes;     // unit axes in the joint frame, linear first
+  ModelArray<int> joint_q_start;        // (joint_count + 1), trailing sentinel = joint_coord_count
+  ModelArray<int> joint_qd_start;       // (joint_count + 1), trailing sentinel = joint_dof_count
+  ModelArray<real> joint_distance_min;  // [m] DISTANCE joints only
+  ModelArray<real> joint_distance_max;  // [m]
+  ModelArray<real> joint_q;             // (joint_coord_count) initial coordinates [m, rad, -]
+  ModelArray<real> joint_qd;            // (joint_dof_count) initial velocities [m/s, rad/s]
+  ModelArray<real> joint_f;             // (joint_dof_count) control: generalised forces [N, N m]
+  ModelArray<real> joint_target_pos;    // (joint_dof_count) control: position targets [m, rad]
+  ModelArray<real> joint_target_vel;    // (joint_dof_count) control: velocity targets [m/s, rad/s]
   std::vector<std::string> joint_label;
 
-  Buffer<int> articulation_start;   // (articulation_count + 1), first joint of each, sentinel = end
+  ModelArray<int> articulation_start;   // (articulation_count + 1), first joint of each, sentinel = end
 
   // Shapes (shape_count each).
-  Buffer<int> shape_body;           // owning body ID, -1 = static world geometry
-  Buffer<transform> shape_transform;// pose relative to the body (world pose when body = -1)
-  Buffer<int> shape_type;           // ShapeType
-  Buffer<vec3> shape_scale;         // see ModelBuilder::shape_scale [m]
-  Buffer<int> shape_flags;          // ShapeFlagBits
+  ModelArray<int> shape_body;           // owning body ID, -1 = static world geometry
+  ModelArray<transform> shape_transform;// pose relative to the body (world pose when body = -1)
+  ModelArray<int> shape_type;           // ShapeType
+  ModelArray<vec3> shape_scale;         // see ModelBuilder::shape_scale [m]
+  ModelArray<int> shape_flags;          // ShapeFlagBits
   std::vector<std::string> shape_label;
+  // Shape materials, ShapeConfig field for field (E3 §3); each solver path combines two of them.
+  ModelArray<real> shape_material_ke;            // [N/m]
+  ModelArray<real> shape_material_kd;            // [N s/m]
+  ModelArray<real> shape_material_kf;            // [N s/m]
+  ModelArray<real> shape_material_ka;            // [m]
+  ModelArray<real> shape_material_mu;            // [-]
+  ModelArray<real> shape_material_restitution;   // [-]
+  ModelArray<real> shape_material_mu_torsional;  // [m]
+  ModelArray<real> shape_material_mu_rolling;    // [m]
+  ModelArray<real> shape_material_kh;            // [N/m^3]
+  // Collision (E3 §2).
+  real rigid_gap = 0.1;                      // the builder's default gap [m]
+  ModelArray<real> shape_margin;                 // outward surface offset [m]
+  ModelArray<real> shape_gap;                    // extra detection distance beyond the surface [m]
+  ModelArray<int> shape_world;                   // world index, -1 = shared by every world
+  ModelArray<int> shape_collision_group;         // 0 = none (also for has_shape_collision = false); see test_group_pair
+  ModelArray<int> shape_source_start;            // hull: first point; mesh: first triangle
+  ModelArray<int> shape_source_count;            // hull: point count; mesh: triangle count
+  ModelArray<int> shape_bvh_root;                // mesh: root node in mesh_bvh_nodes, else -1
+  ModelArray<vec3> geo_points;                   // hull and mesh vertices, unscaled shape frame [m]
+  ModelArray<int> shape_face_start;              // (shape_count + 1) CSR start of each shape's hull faces
+  ModelArray<int> hull_face_start;               // (faces + 1) CSR start into hull_face_vertices
+  ModelArray<int> hull_face_vertices;            // hull-local point indices, counter-clockwise from outside
+  ModelArray<vec3> hull_face_normals;            // outward unit normal per face, unscaled shape frame [-]
+  ModelArray<int> mesh_triangles;                // 3 absolute indices into geo_points per triangle (welded)
+  ModelArray<BvhNode> mesh_bvh_nodes;            // every mesh's BVH nodes
+  // Mesh adjacency (route b's edge and vertex features); edge k of triangle t runs from vertex k to
+  // vertex (k + 1) % 3, stored at 3 t + k.
+  ModelArray<int> mesh_edge_neighbor;            // triangle across edge k (absolute), -1 on a boundary
+  ModelArray<int> mesh_edge_class;               // MeshEdgeClass of edge k, relative to t's winding
+  ModelArray<int> mesh_vertex_owner;             // lowest triangle using geo_points[i], -1 if none
+  ModelArray<int> mesh_vertex_ring_start;        // CSR start into mesh_vertex_ring per geo_points entry
+  ModelArray<int> mesh_vertex_ring;              // vertices joined to each vertex by a mesh edge
+  ModelArray<std::int64_t> shape_collision_filter_pairs;  // sorted pair_key(s0, s1): explicit exclusions
+  ModelArray<std::int64_t> joint_filter_body_pairs;       // sorted pair_key(parent, child) of every joint with a parent body
+
+  /// What the pair filter reads.
+  FilterView filter_view() const {
+    return {shape_world.view(), shape_collision_group.view(), shape_body.view(), shape_collision_filter_pairs.view(),
+            joint_filter_body_pairs.view()};
+  }
 
   std::vector<InertiaCorrection> corrections;  // what finalize changed, before and after
 

@@ -14,10 +14,33 @@
 
 The C++ side is impulse._core (python/src/); this package adds units and argument checks.
 """
+import sys as _sys
 from types import SimpleNamespace
 
-from ._core import (CollisionPipeline, Contacts, Control, Model, ModelBuilder, PADMMStatus, SolverFeatherstone,
-                    SolverPADMM, SolverSemiImplicit, SolverVBD, SolverXPBD, State)
+
+def _check_built_for_this_python():
+    """One line instead of "No module named impulse._core" when the extension was built for another
+    Python: names the version it was built for and how to build for this one."""
+    import glob
+    import os
+    import re
+    here = os.path.dirname(os.path.abspath(__file__))
+    tags = []
+    for f in glob.glob(os.path.join(here, "_core.cpython-*.so")):
+        m = re.search(r"_core\.cpython-(\d)(\d+)", os.path.basename(f))
+        if m:
+            tags.append(f"{m.group(1)}.{m.group(2)}")
+    mine = f"{_sys.version_info[0]}.{_sys.version_info[1]}"
+    if tags and mine not in tags:
+        raise ImportError(f"impulse was built for Python {', '.join(sorted(tags))}, this is Python {mine} "
+                          f"({_sys.executable}); run it with python{sorted(tags)[0]}, or build for this one: "
+                          f"cmake -S . -B build -DPython_EXECUTABLE={_sys.executable} && cmake --build build")
+
+
+_check_built_for_this_python()
+
+from ._core import (CollisionPipeline, Contacts, Control, Model, ModelBuilder, PADMMStatus, ShapeConfig,
+                    SolverFeatherstone, SolverPADMM, SolverSemiImplicit, SolverVBD, SolverXPBD, State)
 from .course import Quantity, QuantityArray, Result, calc, check, exercises, formula, formulas
 from .scenes import SceneRun, Table, run, scenes
 
@@ -26,7 +49,7 @@ solvers = SimpleNamespace(SolverXPBD=SolverXPBD, SolverSemiImplicit=SolverSemiIm
                           SolverFeatherstone=SolverFeatherstone, SolverVBD=SolverVBD, SolverPADMM=SolverPADMM)
 
 __all__ = [
-    "CollisionPipeline", "Contacts", "Control", "Model", "ModelBuilder", "PADMMStatus", "SolverFeatherstone",
+    "CollisionPipeline", "Contacts", "Control", "Model", "ModelBuilder", "PADMMStatus", "ShapeConfig", "SolverFeatherstone",
     "SolverPADMM", "SolverSemiImplicit", "SolverVBD", "SolverXPBD", "State",
     "solvers",
     "Quantity", "QuantityArray", "Result", "calc", "check", "exercises", "formula", "formulas",

@@ -19,7 +19,6 @@
 
 #include "e1/model.h"
 #include "e3/collision/collision_pipeline.h"
-#include "e3/collision/model_collision.h"
 #include "e3/contacts/contact_materials.h"
 #include "e3/solvers/padmm/padmm.h"
 #include "e3/solvers/generalized/solver_featherstone.h"
@@ -80,13 +79,8 @@ int body_index(const char* fn, const ModelBuilder& b, int body, bool world_ok) {
   return body;
 }
 
-ShapeConfig shape_config(const char* fn, double density) {
-  if (!(std::isfinite(density) && density >= 0))
-    bad(std::string(fn) + ": density must be a finite number >= 0 [kg/m^3], got " + num(density));
-  ShapeConfig c;
-  c.density = real(density);
-  return c;
-}
+// cfg: None (Newton's defaults) or a ShapeConfig; ModelBuilder checks its fields.
+ShapeConfig shape_config(const py::object& cfg) { return cfg.is_none() ? ShapeConfig{} : cfg.cast<ShapeConfig>(); }
 
 // A NumPy view of a CPU buffer of `cols` reals per row, kept alive by `owner`.
 template <class T>
@@ -107,12 +101,20 @@ py::array flat_view(Buffer<T>& b, py::handle owner, bool writeable = true) {
   return a;
 }
 
-// The collision side of one Model: its CollisionModel and the pipeline that reads it.
+// A finalized Model's arrays are read-only: NumPy views without the WRITEABLE flag.
+template <class T>
+py::array flat_view(const ModelArray<T>& b, py::handle owner, bool = false) {
+  return flat_view(const_cast<Buffer<T>&>(static_cast<const Buffer<T>&>(b)), owner, false);
+}
+template <class T>
+py::array rows_view(const ModelArray<T>& b, int cols, py::handle owner, bool = false) {
+  return rows_view(const_cast<Buffer<T>&>(static_cast<const Buffer<T>&>(b)), cols, owner, false);
+}
+
+// The collision pipeline of one Model (the materials are the Model's, from each shape's ShapeConfig).
 struct PyCollisionPipeline {
-  PyCollisionPipeline(const Model& m, const ModelCollisionOptions& mo, const CollisionPipelineOptions& po)
-      : model(&m), collision(collision_model_from(m, mo)), pipeline(collision, po) {}
+  PyCollisionPipeline(const Model& m, const CollisionPipelineOptions& po) : model(&m), pipeline(m, po) {}
   const Model* model;
-  CollisionModel collision;  // before pipeline: the pipeline keeps a reference to it
   CollisionPipeline pipeline;
 };
 
@@ -126,7 +128,7 @@ struct PyContacts {
   Contacts contacts;
   /// The record's view with its materials filled for path.
   ContactsView filled(SolverPath path) {
-    fill_contact_materials(owner->collision, path, contacts);
+    fill_contact_materials(*owner->model, path, contacts);
     return contacts.view();
   }
 };
@@ -156,7 +158,64 @@ void penalty_step(Solver& s, const State& state_in, State& state_out, const Cont
 }  // namespace
 
 void bind_engine(py::module_& m) {
-  py::class_<ModelBuilder>(m, "ModelBuilder")
+  // Newton's ModelBuilder.ShapeConfig, also exposed as ModelBuilder.ShapeConfig; keyword arguments
+  // set fields by name. The values are checked when a shape is added (add_shape_*).
+  py::class_<ShapeConfig> shape_cfg(m, "ShapeConfig");
+  shape_cfg.def(py::init([](py::kwargs kw) {
+    ShapeConfig c;
+    py::object self = py::cast(c);
+    for (auto item : kw) {
+      const std::string k = item.first.cast<std::string>();
+      if (!py::hasattr(self, k.c_str())) bad("ShapeConfig: no field '" + k + "'");
+      py::setattr(self, k.c_str(), item.second);
+    }
+    return self.cast<ShapeConfig>();
+  }));
+#define IMPULSE_SHAPE_FIELD(name) shape_cfg.def_readwrite(#name, &ShapeConfig::name)
+  IMPULSE_SHAPE_FIELD(density);
+  IMPULSE_SHAPE_FIELD(ke);
+  IMPULSE_SHAPE_FIELD(kd);
+  IMPULSE_SHAPE_FIELD(kf);
+  IMPULSE_SHAPE_FIELD(ka);
+  IMPULSE_SHAPE_FIELD(mu);
+  IMPULSE_SHAPE_FIELD(restitution);
+  IMPULSE_SHAPE_FIELD(mu_torsional);
+  IMPULSE_SHAPE_FIELD(mu_rolling);
+  IMPULSE_SHAPE_FIELD(margin);
+  IMPULSE_SHAPE_FIELD(collision_group);
+  IMPULSE_SHAPE_FIELD(is_visible);
+  IMPULSE_SHAPE_FIELD(has_shape_collision);
+  IMPULSE_SHAPE_FIELD(is_hydroelastic);
+  IMPULSE_SHAPE_FIELD(kh);
+  IMPULSE_SHAPE_FIELD(force_sdf);
+#undef IMPULSE_SHAPE_FIELD
+  // Newton's None for "unset" (gap: the builder's rigid_gap; the SDF sizes: no SDF).
+  shape_cfg.def_property(
+      "gap", [](const ShapeConfig& c) -> py::object { return c.gap < 0 ? py::object(py::none()) : py::object(py::float_(c.gap)); },
+      [](ShapeConfig& c, py::object v) { c.gap = v.is_none() ? real(-1) : v.cast<real>(); });
+  shape_cfg.def_property(
+      "sdf_max_resolution",
+      [](const ShapeConfig& c) -> py::object { return c.sdf_max_resolution == 0 ? py::object(py::none()) : py::object(py::int_(c.sdf_max_resolution)); },
+      [](ShapeConfig& c, py::object v) { c.sdf_max_resolution = v.is_none() ? 0 : v.cast<int>(); });
+  shape_cfg.def_property(
+      "sdf_target_voxel_size",
+      [](const ShapeConfig& c) -> py::object {
+        return c.sdf_target_voxel_size == 0 ? py::object(py::none())
+                                            : py::object(py::float_(c.sdf_target_voxel_size));
+      },
+      [](ShapeConfig& c, py::object v) { c.sdf_target_voxel_size = v.is_none() ? real(0) : v.cast<real>(); });
+  shape_cfg.def_property(
+      "sdf_narrow_band_range",
+      [](const ShapeConfig& c) { return py::make_tuple(c.sdf_narrow_band_range[0], c.sdf_narrow_band_range[1]); },
+      [](ShapeConfig& c, std::vector<real> v) {
+        if (v.size() != 2) bad("ShapeConfig: sdf_narrow_band_range must be two numbers (inner, outer) [m]");
+        c.sdf_narrow_band_range[0] = v[0];
+        c.sdf_narrow_band_range[1] = v[1];
+      });
+
+  py::class_<ModelBuilder> builder(m, "ModelBuilder");
+  builder.attr("ShapeConfig") = shape_cfg;
+  builder
       .def(py::init([](const std::string& up_axis, std::optional<std::vector<double>> gravity) {
              Axis ax = up_axis == "x" ? Axis::x : up_axis == "y" ? Axis::y : up_axis == "z" ? Axis::z : Axis(-1);
              if (int(ax) < 0) bad("ModelBuilder: up_axis must be 'x', 'y' or 'z', got '" + up_axis + "'");
@@ -179,27 +238,29 @@ void bind_engine(py::module_& m) {
            py::arg("xform") = py::none(), py::arg("mass") = 0.0, py::arg("label") = "",
            "A free body (FREE joint from the world). mass [kg] is added to its shapes' masses. Returns its ID.")
       .def("add_shape_box",
-           [](ModelBuilder& b, int body, py::object xform, double hx, double hy, double hz, double density,
+           [](ModelBuilder& b, int body, py::object xform, double hx, double hy, double hz, py::object cfg,
               const std::string& label) {
              const char* fn = "add_shape_box";
              return b.add_shape_box(body_index(fn, b, body, true), to_transform(fn, xform), positive(fn, "hx", "m", hx),
-                                    positive(fn, "hy", "m", hy), positive(fn, "hz", "m", hz), shape_config(fn, density),
-                                    label);
+                                    positive(fn, "hy", "m", hy), positive(fn, "hz", "m", hz), shape_config(cfg), label);
            },
            py::arg("body"), py::arg("xform") = py::none(), py::arg("hx") = 0.5, py::arg("hy") = 0.5,
-           py::arg("hz") = 0.5, py::arg("density") = 1000.0, py::arg("label") = "",
+           py::arg("hz") = 0.5, py::arg("cfg") = py::none(), py::arg("label") = "",
            "A box of half extents hx, hy, hz [m] on body (-1: world). Returns the shape ID.")
       .def("add_shape_sphere",
-           [](ModelBuilder& b, int body, py::object xform, double radius, double density, const std::string& label) {
+           [](ModelBuilder& b, int body, py::object xform, double radius, py::object cfg, const std::string& label) {
              const char* fn = "add_shape_sphere";
              return b.add_shape_sphere(body_index(fn, b, body, true), to_transform(fn, xform),
-                                       positive(fn, "radius", "m", radius), shape_config(fn, density), label);
+                                       positive(fn, "radius", "m", radius), shape_config(cfg), label);
            },
-           py::arg("body"), py::arg("xform") = py::none(), py::arg("radius") = 1.0, py::arg("density") = 1000.0,
+           py::arg("body"), py::arg("xform") = py::none(), py::arg("radius") = 1.0, py::arg("cfg") = py::none(),
            py::arg("label") = "")
       .def("add_ground_plane",
-           [](ModelBuilder& b, double height) { return b.add_ground_plane(finite("add_ground_plane", "height", "m", height)); },
-           py::arg("height") = 0.0)
+           [](ModelBuilder& b, double height, py::object cfg) {
+             return b.add_ground_plane(finite("add_ground_plane", "height", "m", height), shape_config(cfg));
+           },
+           py::arg("height") = 0.0, py::arg("cfg") = py::none())
+      .def_readwrite("rigid_gap", &ModelBuilder::rigid_gap, "the gap [m] of every shape whose ShapeConfig.gap is None")
       .def("finalize", [](const ModelBuilder& b) { return b.finalize(Device::cpu); },
            "Validates and lays out the Model (CPU). Raises ValueError naming the first bad body or shape.")
       .def_property_readonly("body_count", &ModelBuilder::body_count)
@@ -233,8 +294,7 @@ void bind_engine(py::module_& m) {
   py::class_<Control>(m, "Control");
 
   py::class_<PyCollisionPipeline>(m, "CollisionPipeline")
-      .def(py::init([](const Model& model, const std::string& broad_phase, int rigid_contact_max, double mu,
-                       double restitution, double rigid_gap) {
+      .def(py::init([](const Model& model, const std::string& broad_phase, int rigid_contact_max) {
              const char* fn = "CollisionPipeline";
              CollisionPipelineOptions po;
              if (broad_phase != "nxn" && broad_phase != "sap" && broad_phase != "explicit")
@@ -244,21 +304,10 @@ void bind_engine(py::module_& m) {
                bad(std::string(fn) + ": rigid_contact_max must be -1 (estimate) or >= 1 [rows], got " +
                    std::to_string(rigid_contact_max));
              po.rigid_contact_max = rigid_contact_max;
-             ModelCollisionOptions mo;
-             if (!(std::isfinite(mu) && mu >= 0)) bad(std::string(fn) + ": mu must be a finite number >= 0 [-], got " + num(mu));
-             if (!(restitution >= 0 && restitution <= 1))
-               bad(std::string(fn) + ": restitution must lie in [0, 1] [-], got " + num(restitution));
-             if (!(std::isfinite(rigid_gap) && rigid_gap >= 0))
-               bad(std::string(fn) + ": rigid_gap must be a finite number >= 0 [m], got " + num(rigid_gap));
-             mo.material.mu = real(mu);
-             mo.material.restitution = real(restitution);
-             mo.rigid_gap = real(rigid_gap);
-             return std::make_unique<PyCollisionPipeline>(model, mo, po);
+             return std::make_unique<PyCollisionPipeline>(model, po);
            }),
-           py::arg("model"), py::arg("broad_phase") = "sap", py::arg("rigid_contact_max") = -1, py::arg("mu") = 1.0,
-           py::arg("restitution") = 0.0, py::arg("rigid_gap") = 0.1, py::keep_alive<1, 2>(),
-           "The E3 §2 chain for model. mu, restitution and rigid_gap apply to every shape (Newton sets them per "
-           "shape in ShapeConfig).")
+           py::arg("model"), py::arg("broad_phase") = "sap", py::arg("rigid_contact_max") = -1, py::keep_alive<1, 2>(),
+           "The E3 §2 chain for model; each shape's material, margin and gap come from its ShapeConfig.")
       .def("contacts", [](PyCollisionPipeline& p, bool request_force) { return std::make_unique<PyContacts>(p, request_force); },
            py::arg("request_force") = true, py::keep_alive<0, 1>(),
            "A Contacts record of rigid_contact_max rows; request_force allocates the force column update_contacts fills.")

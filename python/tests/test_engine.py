@@ -122,8 +122,8 @@ def test_E1_1_engine_bad_arguments_raise_value_error_naming_them():
     model = b.finalize()
     with pytest.raises(ValueError, match=r"iterations must be >= 1"):
         impulse.SolverXPBD(model, iterations=0)
-    with pytest.raises(ValueError, match=r"restitution must lie in \[0, 1\]"):
-        impulse.CollisionPipeline(model, restitution=1.5)
+    with pytest.raises(ValueError, match=r"ShapeConfig.restitution = 1.5 is outside \[0, 1\]"):
+        b.add_shape_sphere(body, radius=0.1, cfg=impulse.ShapeConfig(restitution=1.5))
     solver = impulse.SolverXPBD(model)
     s0, s1 = model.state(), model.state()
     with pytest.raises(ValueError, match=r"dt must be a finite number > 0 \[s\], got 0"):
@@ -200,3 +200,10 @@ def test_E3_8_messages_name_python_calls_and_classes_their_public_names():
                 impulse.CollisionPipeline, impulse.Contacts, impulse.PADMMStatus):
         assert cls.__module__ == "impulse", cls
     assert "_core" not in impulse.SolverXPBD.step.__doc__
+
+
+def test_import_from_another_python_names_the_built_version(monkeypatch):
+    import sys
+    monkeypatch.setattr(sys, "version_info", (3, 99, 0))
+    with pytest.raises(ImportError, match=r"built for Python 3\.\d+, this is Python 3\.99 .*-DPython_EXECUTABLE="):
+        impulse._check_built_for_this_python()

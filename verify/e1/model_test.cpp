@@ -2,7 +2,11 @@
 #include <gtest/gtest.h>
 #include <rapidcheck/gtest.h>
 
+#include <cmath>
 #include <cstring>
+#include <functional>
+#include <type_traits>
+#include <utility>
 #include <stdexcept>
 #include <string>
 
@@ -116,18 +120,23 @@ TEST(E1_1_builder_finalize, RejectsBadInputNamingTheThingAndField) {
          int body = b.add_body();
          b.add_shape_box(body, kI, 0.1, -0.05, 0.025, {}, "neg_box");
        },
-       {"shape 0 'neg_box'", "hy", "half extents"}},
+       {"shape 0 (box, 'neg_box')", "half extent", "-0.05"}},
       {[](ModelBuilder& b) {
          int body = b.add_body();
          b.add_shape_box(body, {vec3{}, quat{0.1, 0, 0, 1}}, 0.1, 0.05, 0.025, {}, "tilted");
        },
-       {"shape 0 'tilted'", "xform", "not unit"}},
-      {[](ModelBuilder& b) { b.add_shape_sphere(3, kI, 0.1, {}, "orphan"); }, {"shape 0 'orphan'", "body 3"}},
+       {"shape 0 (box, 'tilted')", "xform", "not unit"}},
+      {[](ModelBuilder& b) { b.add_shape_sphere(3, kI, 0.1, {}, "orphan"); }, {"shape 0 (sphere, 'orphan')", "body 3"}},
   };
   for (std::size_t i = 0; i < cases.size(); ++i) {
     ModelBuilder b;
-    cases[i].build(b);
-    std::string msg = finalize_error(b);
+    std::string msg;
+    try {
+      cases[i].build(b);  // a bad shape is refused when it is added (Newton checks ShapeConfig there too)
+      msg = finalize_error(b);
+    } catch (const std::invalid_argument& e) {
+      msg = e.what();
+    }
     ASSERT_FALSE(msg.empty()) << "case " << i << " was accepted";
     for (const std::string& w : cases[i].words) EXPECT_NE(msg.find(w), std::string::npos) << "case " << i << ": " << msg;
   }
@@ -330,7 +339,7 @@ TEST(E1_1_multi_shape, VisibleAndCollideFlagsAreIndependentOfMass) {
     int body = b.add_body();
     ShapeConfig cfg;
     cfg.is_visible = k & 1;
-    cfg.has_collision = k & 2;
+    cfg.has_shape_collision = k & 2;
     b.add_shape_box(body, kI, 0.10, 0.05, 0.025, cfg);
     b.add_shape_sphere(body, {vec3{0.2, 0, 0}, quat_identity()}, 0.05);
     Model m = b.finalize();
@@ -428,4 +437,137 @@ TEST(E1_2_up_axis_consistency, DefaultGroundNormalIsOppositeToDefaultGravity) {
     vec3 g = normalize(b.gravity);
     EXPECT_NEAR(dot(n, g), -1, 1e-12) << "up axis " << int(a);
   }
+}
+
+// --- ShapeConfig: Newton's fields, checked when a shape is added, stored per shape ------------------
+
+// Every material, collision and route (c) field of a bad value is refused at add_shape_* with one
+// line naming the shape, the field, the value and its domain; nothing is added.
+TEST(E1_1_builder_finalize, ShapeConfigFieldsAreCheckedWhenTheShapeIsAdded) {
+  struct Case {
+    std::function<void(ShapeConfig&)> set;
+    std::string words;
+  };
+  const std::vector<Case> cases = {
+      {[](ShapeConfig& c) { c.density = -1; }, "ShapeConfig.density = -1 is outside [0, inf) kg/m^3"},
+      {[](ShapeConfig& c) { c.ke = -2; }, "ShapeConfig.ke = -2 is outside [0, inf) N/m"},
+      {[](ShapeConfig& c) { c.kd = std::nan(""); }, "ShapeConfig.kd = nan"},
+      {[](ShapeConfig& c) { c.kf = -1; }, "ShapeConfig.kf = -1"},
+      {[](ShapeConfig& c) { c.ka = -1; }, "ShapeConfig.ka = -1"},
+      {[](ShapeConfig& c) { c.mu = -0.5; }, "ShapeConfig.mu = -0.5 is outside [0, inf)"},
+      {[](ShapeConfig& c) { c.restitution = 1.5; }, "ShapeConfig.restitution = 1.5 is outside [0, 1]"},
+      {[](ShapeConfig& c) { c.mu_torsional = -1; }, "ShapeConfig.mu_torsional = -1"},
+      {[](ShapeConfig& c) { c.mu_rolling = -1; }, "ShapeConfig.mu_rolling = -1"},
+      {[](ShapeConfig& c) { c.margin = -0.01; }, "ShapeConfig.margin = -0.01 is outside [0, inf) m"},
+      {[](ShapeConfig& c) { c.gap = INFINITY; }, "ShapeConfig.gap = inf"},
+      {[](ShapeConfig& c) { c.kh = -1; }, "ShapeConfig.kh = -1 is outside [0, inf) N/m^3"},
+      {[](ShapeConfig& c) { c.sdf_narrow_band_range[0] = 0.1; }, "ShapeConfig.sdf_narrow_band_range = (0.1, 0.1)"},
+      {[](ShapeConfig& c) { c.sdf_max_resolution = 12; }, "ShapeConfig.sdf_max_resolution = 12"},
+      {[](ShapeConfig& c) { c.sdf_target_voxel_size = -1; }, "ShapeConfig.sdf_target_voxel_size = -1"},
+      {[](ShapeConfig& c) { c.is_hydroelastic = true; }, "without sdf_max_resolution or sdf_target_voxel_size"},
+      {[](ShapeConfig& c) {
+         c.is_hydroelastic = true;
+         c.sdf_max_resolution = 64;
+       },
+       "the hydroelastic (SDF) route is not built"},
+  };
+  for (std::size_t i = 0; i < cases.size(); ++i) {
+    ModelBuilder b;
+    const int body = b.add_body();
+    ShapeConfig cfg;
+    cases[i].set(cfg);
+    try {
+      b.add_shape_box(body, kI, 0.1, 0.1, 0.1, cfg, "lid");
+      ADD_FAILURE() << "case " << i << " was accepted";
+    } catch (const std::invalid_argument& e) {
+      const std::string w = e.what();
+      EXPECT_NE(w.find("shape 0 (box, 'lid'): "), std::string::npos) << w;
+      EXPECT_NE(w.find(cases[i].words), std::string::npos) << "case " << i << ": " << w;
+      EXPECT_EQ(w.find('\n'), std::string::npos) << w;
+    }
+    EXPECT_EQ(b.shape_count(), 0) << "case " << i;
+  }
+  // A plane's hydroelastic flag is switched off, not refused (Newton's add_shape does the same).
+  ModelBuilder b;
+  ShapeConfig hydro;
+  hydro.is_hydroelastic = true;
+  b.add_ground_plane(0, hydro);
+  EXPECT_FALSE(b.shape_config[0].is_hydroelastic);
+}
+
+// finalize writes each shape's ShapeConfig into the Model's per-shape columns under Newton's names;
+// an unset gap takes the builder's rigid_gap; a shape without shape collision joins group 0.
+TEST(E1_1_builder_finalize, ShapeConfigIsStoredPerShapeInTheModel) {
+  ModelBuilder b;
+  b.rigid_gap = 0.03;
+  ShapeConfig ground, ball;
+  ground.mu = 0.2, ground.ke = 1e4, ground.kd = 50, ground.kf = 10, ground.ka = 0.001, ground.restitution = 0.3;
+  ground.mu_torsional = 0.01, ground.mu_rolling = 0.002, ground.kh = 5e9, ground.margin = 0.004;
+  ground.collision_group = -3;
+  ball.mu = 0.9, ball.gap = 0.2, ball.has_shape_collision = false;
+  b.add_ground_plane(0, ground);
+  b.current_world = 2;
+  b.add_shape_sphere(b.add_body(), kI, 0.1, ball);
+  const Model m = b.finalize();
+  const auto mu = m.shape_material_mu.to_host(), ke = m.shape_material_ke.to_host(), kd = m.shape_material_kd.to_host(),
+             kf = m.shape_material_kf.to_host(), ka = m.shape_material_ka.to_host(),
+             e = m.shape_material_restitution.to_host(), mt = m.shape_material_mu_torsional.to_host(),
+             mr = m.shape_material_mu_rolling.to_host(), kh = m.shape_material_kh.to_host(),
+             margin = m.shape_margin.to_host(), gap = m.shape_gap.to_host();
+  const auto group = m.shape_collision_group.to_host(), world = m.shape_world.to_host(), flags = m.shape_flags.to_host();
+  EXPECT_EQ(mu[0], 0.2);
+  EXPECT_EQ(ke[0], 1e4);
+  EXPECT_EQ(kd[0], 50);
+  EXPECT_EQ(kf[0], 10);
+  EXPECT_EQ(ka[0], 0.001);
+  EXPECT_EQ(e[0], 0.3);
+  EXPECT_EQ(mt[0], 0.01);
+  EXPECT_EQ(mr[0], 0.002);
+  EXPECT_EQ(kh[0], 5e9);
+  EXPECT_EQ(margin[0], 0.004);
+  EXPECT_EQ(gap[0], 0.03);  // unset: the builder's rigid_gap
+  EXPECT_EQ(group[0], -3);
+  EXPECT_EQ(world[0], -1);
+  EXPECT_EQ(mu[1], 0.9);
+  EXPECT_EQ(ke[1], 2.5e3);  // Newton's default
+  EXPECT_EQ(gap[1], 0.2);
+  EXPECT_EQ(group[1], 0);   // has_shape_collision = false
+  EXPECT_EQ(world[1], 2);
+  EXPECT_EQ(flags[1] & shape_collide, 0);
+}
+
+// A convex hull's mass properties from density, against the box formula (E1.3-box-mass-inertia) on the
+// hull of a box's corners, placed off the origin and scaled per axis.
+TEST(E1_3_box_mass_inertia, HullOfABoxsCornersHasTheBoxsMassProperties) {
+  const vec3 h{0.3, 0.2, 0.1}, c{1, -2, 0.5}, scale{2, 1, 0.5};
+  std::vector<vec3> corners;
+  for (int i = 0; i < 8; ++i)
+    corners.push_back(vec3{(i & 1) ? h.x : -h.x, (i & 2) ? h.y : -h.y, (i & 4) ? h.z : -h.z} + c);
+  ModelBuilder b;
+  const int body = b.add_link();
+  b.add_shape_convex_hull(body, kI, corners, scale);
+  const MassProperties got = b.body_mass_properties[body];
+  const MassProperties want = box_mass_properties(1000, h.x * scale.x, h.y * scale.y, h.z * scale.z);
+  EXPECT_NEAR(got.mass, want.mass, 1e-9 * want.mass);
+  EXPECT_NEAR(got.com.x, c.x * scale.x, 1e-12);
+  EXPECT_NEAR(got.com.y, c.y * scale.y, 1e-12);
+  EXPECT_NEAR(got.com.z, c.z * scale.z, 1e-12);
+  for (int i = 0; i < 3; ++i)
+    for (int k = 0; k < 3; ++k) EXPECT_NEAR(got.inertia.m[i][k], want.inertia.m[i][k], 1e-9 * want.mass) << i << k;
+}
+
+// A finalized Model's arrays are read-only to everyone but the builder: even a non-const Model hands
+// out const views only, and no Buffer can be assigned into it (the compiler refuses a hand edit).
+TEST(E1_1_builder_model_decoupled, AFinalizedModelsArraysAreReadOnly) {
+  static_assert(std::is_same_v<decltype(std::declval<Model&>().body_mass.view()), View<const real>>);
+  static_assert(std::is_same_v<decltype(std::declval<Model&>().shape_material_mu.data()), const real*>);
+  static_assert(!std::is_assignable_v<decltype(std::declval<Model&>().shape_material_mu)&, Buffer<real>>);
+  static_assert(!std::is_assignable_v<decltype(std::declval<Model&>().body_q)&, Buffer<transform>>);
+  ModelBuilder b;
+  add_course_box(b);
+  Model m = b.finalize();
+  const Buffer<real>& mass = m.body_mass;  // a deep copy is still possible: Buffer<real> copy = m.body_mass
+  Buffer<real> copy = mass;
+  EXPECT_EQ(copy.to_host(), m.body_mass.to_host());
+  EXPECT_NE(copy.data(), m.body_mass.data());
 }

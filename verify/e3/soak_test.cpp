@@ -132,7 +132,7 @@ void expect_physical(const SoakReport& r, SolverKind k, bool resting) {
 // per contact point is under 0.4 mm at the bottom.
 void soak_box_stack(SolverKind k) {
   const PenaltyMaterial mat{2e4, 100, 100, 0, 0.5};
-  Model m = box_stack_model(3, 1, 0.1);
+  Model m = box_stack_model(3, 1, 0.1, Device::cpu, &mat);
   expect_physical(soak_contacts(k, m, mat, 1e-3), k, true);
 }
 
@@ -140,7 +140,13 @@ void soak_box_stack(SolverKind k) {
 // h = 1 ms; ke = 2e5 N/m per contact point (sinking under 0.3 mm at the bottom row).
 void soak_pyramid(SolverKind k) {
   const PenaltyMaterial mat{2e5, 1e3, 100, 0, 0.5};
-  Model m = demo_pyramid(0.1).finalize();
+  ModelBuilder b = demo_pyramid(0.1);
+  for (ShapeConfig& c : b.shape_config) {  // the pyramid's densities, the soak's material
+    const ShapeConfig m = contact_shape_config(mat);
+    c.ke = m.ke, c.kd = m.kd, c.kf = m.kf, c.ka = m.ka, c.mu = m.mu;
+    c.mu_torsional = m.mu_torsional, c.mu_rolling = m.mu_rolling, c.restitution = m.restitution;
+  }
+  Model m = b.finalize();
   expect_physical(soak_contacts(k, m, mat, 1e-3), k, true);
 }
 

@@ -1,7 +1,7 @@
 // parity_impulse: the impulse half of the Newton parity suite (verify/parity/README.md).
 //
 // Reads a case file (TOML, verify/parity/cases/*.toml), builds every case's scene through impulse's
-// own ModelBuilder -> Model -> collision_model_from -> CollisionPipeline -> solver chain, runs the
+// own ModelBuilder -> Model -> CollisionPipeline -> solver chain, runs the
 // case's experiment and writes one JSON object: {case name: {quantity: [numbers...]}}. The Newton
 // half (newton_side.py) reads the same file and prints the same keys; parity.py compares them.
 // Nothing here knows an expected value: the case file holds the scene and the tolerance only.
@@ -35,7 +35,7 @@
 #include "e1/model.h"
 #include "e3/collision/collision_pipeline.h"
 #include "e3/solvers/generalized/generalized_dynamics.h"
-#include "e3/collision/model_collision.h"
+#include "e3/collision/collision_pipeline.h"
 #include "e3/contacts/contact_materials.h"
 #include "e3/observe/sensor_contact.h"
 #include "e3/solvers/generalized/solver_featherstone.h"
@@ -90,40 +90,28 @@ transform pose(const toml::table& t, const char* pos_key, const char* rot_key) {
 
 const toml::array* tables(const toml::table& t, const char* key) { return t[key].as_array(); }
 
-// Per-shape collision settings that the E1 ShapeConfig does not carry.
-struct ShapeExtras {
-  ShapeMaterial material;
-  real margin = 0;
-  real gap = -1;  // < 0: the builder's rigid_gap
-  int collision_group = 1;
-};
-
 struct Scene {
   ModelBuilder builder;
-  std::vector<ShapeExtras> extras;  // per shape, in shape ID order
   std::vector<std::string> skipped; // why a part of the scene cannot be built here
-  real rigid_gap = real(0.1);
 };
-
-ShapeMaterial material_of(const toml::table& s) {
-  ShapeMaterial m;  // Newton's ShapeConfig defaults
-  m.ke = num(s, "ke", m.ke);
-  m.kd = num(s, "kd", m.kd);
-  m.kf = num(s, "kf", m.kf);
-  m.ka = num(s, "ka", m.ka);
-  m.mu = num(s, "mu", m.mu);
-  m.restitution = num(s, "restitution", m.restitution);
-  m.mu_torsional = num(s, "mu_torsional", m.mu_torsional);
-  m.mu_rolling = num(s, "mu_rolling", m.mu_rolling);
-  return m;
-}
 
 void add_shape(Scene& sc, int body, const toml::table& s) {
   const std::string type = s["type"].value_or(std::string());
   const std::vector<real> size = list(s, "size");
-  ShapeConfig cfg;
+  ShapeConfig cfg;  // Newton's ShapeConfig defaults
   cfg.density = num(s, "density", cfg.density);
-  cfg.has_collision = s["collide"].value_or(true);
+  cfg.has_shape_collision = s["collide"].value_or(true);
+  cfg.ke = num(s, "ke", cfg.ke);
+  cfg.kd = num(s, "kd", cfg.kd);
+  cfg.kf = num(s, "kf", cfg.kf);
+  cfg.ka = num(s, "ka", cfg.ka);
+  cfg.mu = num(s, "mu", cfg.mu);
+  cfg.restitution = num(s, "restitution", cfg.restitution);
+  cfg.mu_torsional = num(s, "mu_torsional", cfg.mu_torsional);
+  cfg.mu_rolling = num(s, "mu_rolling", cfg.mu_rolling);
+  cfg.margin = num(s, "margin", cfg.margin);
+  cfg.gap = num(s, "gap", cfg.gap);
+  cfg.collision_group = int(s["collision_group"].value_or(int64_t(cfg.collision_group)));
   const transform X = pose(s, "pos", "rot");
   auto need = [&](std::size_t n) {
     if (size.size() != n) throw CaseError("shape " + type + " needs size with " + std::to_string(n) + " numbers");
@@ -146,22 +134,13 @@ void add_shape(Scene& sc, int body, const toml::table& s) {
     throw CaseError("impulse's ModelBuilder has no '" + type +
                     "' shape (box, sphere, capsule, cylinder and plane only; the course gives no other mass formula)");
   }
-  ShapeExtras e;
-  e.material = material_of(s);
-  e.margin = num(s, "margin", 0);
-  e.gap = num(s, "gap", -1);
-  e.collision_group = int(s["collision_group"].value_or(int64_t(1)));
-  sc.extras.push_back(e);
 }
 
 Scene build_scene(const toml::table& c) {
   Scene sc;
   if (c["gravity"].as_array()) sc.builder.gravity = vec(c, "gravity", sc.builder.gravity);
-  sc.rigid_gap = num(c, "rigid_gap", sc.rigid_gap);
-  if (c["ground"].value_or(false)) {
-    sc.builder.add_ground_plane();
-    sc.extras.push_back({});
-  }
+  sc.builder.rigid_gap = num(c, "rigid_gap", sc.builder.rigid_gap);
+  if (c["ground"].value_or(false)) sc.builder.add_ground_plane();
   if (const toml::array* shapes = tables(c, "shape"))
     for (const auto& s : *shapes) add_shape(sc, -1, *s.as_table());
   if (const toml::array* bodies = tables(c, "body")) {
@@ -237,26 +216,6 @@ Series to_series(const std::vector<T>& v) {
   return Series(v.begin(), v.end());
 }
 
-CollisionModel collision_of(const Scene& sc, const Model& m) {
-  ModelCollisionOptions o;
-  o.rigid_gap = sc.rigid_gap;
-  CollisionModel cm = collision_model_from(m, o);
-  std::vector<ShapeMaterial> mat = cm.shape_material.to_host();
-  std::vector<real> margin = cm.shape_margin.to_host(), gap = cm.shape_gap.to_host();
-  std::vector<int> group = cm.shape_collision_group.to_host();
-  for (std::size_t s = 0; s < sc.extras.size() && s < mat.size(); ++s) {
-    mat[s] = sc.extras[s].material;
-    margin[s] = sc.extras[s].margin;
-    if (sc.extras[s].gap >= 0) gap[s] = sc.extras[s].gap;
-    if (group[s] != 0) group[s] = sc.extras[s].collision_group;  // group 0 marks shapes without collision
-  }
-  cm.shape_material = Buffer<ShapeMaterial>(cm.device, mat);
-  cm.shape_margin = Buffer<real>(cm.device, margin);
-  cm.shape_gap = Buffer<real>(cm.device, gap);
-  cm.shape_collision_group = Buffer<int>(cm.device, group);
-  return cm;
-}
-
 CollisionPipelineOptions pipeline_options(const toml::table& c) {
   CollisionPipelineOptions o;
   const toml::table* p = c["pipeline"].as_table();
@@ -305,8 +264,7 @@ std::vector<Row> contact_rows(const Model& m, const Contacts& k, const std::vect
 
 json measure_collide(const toml::table& c, const Scene& sc) {
   Model m = sc.builder.finalize();
-  CollisionModel cm = collision_of(sc, m);
-  CollisionPipeline pipe(cm, pipeline_options(c));
+  CollisionPipeline pipe(m, pipeline_options(c));
   Contacts k = pipe.contacts();
   State s = m.state();
   pipe.collide(s.body_q.view(), k);
@@ -376,10 +334,9 @@ json measure_simulate(const toml::table& c, Scene& sc) {
     s0.joint_qd = Buffer<real>(m.device, jqd);
   }
   Control ctl = m.control();
-  CollisionModel cm = collision_of(sc, m);
   CollisionPipelineOptions po = pipeline_options(c);
   po.request_contact_force = true;
-  CollisionPipeline pipe(cm, po);
+  CollisionPipeline pipe(m, po);
   Contacts k = pipe.contacts();
   const bool collide = c["collide"].value_or(true);
 
@@ -398,7 +355,7 @@ json measure_simulate(const toml::table& c, Scene& sc) {
       ContactsView v;
       if (collide) {
         pipe.collide(s0.body_q.view(), k);
-        fill_contact_materials(cm, path, k);
+        fill_contact_materials(m, path, k);
         v = k.view();
       }
       solver.step(s0, s1, ctl, collide ? &v : nullptr, h);

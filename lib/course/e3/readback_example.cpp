@@ -2,7 +2,7 @@
 
 #include "e1/model.h"
 #include "e3/collision/collision_pipeline.h"
-#include "e3/collision/model_collision.h"
+#include "e3/collision/collision_pipeline.h"
 #include "e3/contacts/contact_materials.h"
 #include "e3/observe/sensor_contact.h"
 #include "e3/solvers/xpbd/solver_xpbd.h"
@@ -12,18 +12,18 @@ namespace impulse {
 ReadbackObservation run_readback_example(const ReadbackExampleOptions& o) {
   ReadbackObservation obs;
   ModelBuilder b;
-  b.add_ground_plane();
+  ShapeConfig ground;
+  ground.mu = o.mu;
+  b.add_ground_plane(0, ground);
   ShapeConfig cfg;
   cfg.density = o.density;
+  cfg.mu = o.mu;
   int body = b.add_body({vec3{0, 0, o.radius}, quat_identity()});
   b.add_shape_sphere(body, transform_identity(), o.radius, cfg);
   Model m = b.finalize();
-  ModelCollisionOptions co;
-  co.material.mu = o.mu;
-  CollisionModel cm = collision_model_from(m, co);
   CollisionPipelineOptions po;
   po.rigid_contact_max = o.rigid_contact_max;
-  CollisionPipeline pipeline(cm, po);
+  CollisionPipeline pipeline(m, po);
 
   // 1. the force attribute is requested before the record exists (the sensor does it)
   ContactAttributes attributes;
@@ -38,7 +38,7 @@ ReadbackObservation run_readback_example(const ReadbackExampleOptions& o) {
   solver.enable_restitution = false;
   // 3. collide on the input state, 4. refuse an incomplete record before solving
   pipeline.collide(s0.body_q.view(), contacts);
-  fill_contact_materials(cm, SolverPath::xpbd, contacts);
+  fill_contact_materials(m, SolverPath::xpbd, contacts);
   obs.stages.push_back("collide");
   obs.count = contacts.checked_count();
   obs.stages.push_back("overflow-check");
@@ -53,7 +53,7 @@ ReadbackObservation run_readback_example(const ReadbackExampleOptions& o) {
   std::vector<spatial_vector> f = contacts.force.to_host();
   obs.force.assign(f.begin(), f.begin() + obs.count);
   obs.sensor_net_force_N = sensor.net_force[0];
-  obs.geometry = snapshot_contact_geometry(cm, s0.body_q.view(), contacts);
+  obs.geometry = snapshot_contact_geometry(m, s0.body_q.view(), contacts);
   obs.mass_kg = m.body_mass.to_host()[0];
   obs.dt_s = o.dt;
   obs.t_s = o.dt;

@@ -5,7 +5,6 @@
 
 #include "e1/integrator.h"
 #include "e3/collision/collision_pipeline.h"
-#include "e3/collision/model_collision.h"
 #include "e3/contacts/contact_materials.h"
 #include "e3/solvers/generalized/solver_featherstone.h"
 #include "e3/solvers/padmm/solver_padmm.h"
@@ -121,18 +120,29 @@ std::vector<GroundSample> simulate_ground_scene(SolverKind kind, Model& model, S
   next.assign(state);
   Control control = model.control();
   GroundContactFixture fx(model.device, 8 * model.body_count + model.body_count * model.body_count, 0.01, material);
-  ModelCollisionOptions options;
-  options.material.ke = material.ke;
-  options.material.kd = material.kd;
-  options.material.kf = material.kf;
-  options.material.ka = material.ka;
-  options.material.mu = material.mu;
-  options.material.mu_torsional = 0;  // as the fixture: no torsional or rolling friction, no restitution
-  options.material.mu_rolling = 0;
-  options.material.restitution = 0;
   const bool pipe = source == GroundContactSource::pipeline;
-  CollisionModel collision = pipe ? collision_model_from(model, options) : CollisionModel{};
-  std::unique_ptr<CollisionPipeline> pipeline = pipe ? std::make_unique<CollisionPipeline>(collision) : nullptr;
+  if (pipe) {
+    // As the fixture: the given material, no torsional or rolling friction, no restitution.
+    const std::pair<const char*, const ModelArray<real>*> columns[] = {
+        {"ke", &model.shape_material_ke},
+        {"kd", &model.shape_material_kd},
+        {"kf", &model.shape_material_kf},
+        {"ka", &model.shape_material_ka},
+        {"mu", &model.shape_material_mu},
+        {"mu_torsional", &model.shape_material_mu_torsional},
+        {"mu_rolling", &model.shape_material_mu_rolling},
+        {"restitution", &model.shape_material_restitution}};
+    const real want[] = {material.ke, material.kd, material.kf, material.ka, material.mu, 0, 0, 0};
+    for (int k = 0; k < 8; ++k) {
+      const std::vector<real> v = columns[k].second->to_host();
+      for (std::size_t s = 0; s < v.size(); ++s)
+        if (v[s] != want[k])
+          throw std::invalid_argument("simulate_ground_scene: shape " + std::to_string(s) + " has " +
+                                      columns[k].first + " = " + std::to_string(v[s]) + ", the material " +
+                                      std::to_string(want[k]) + " (build it with contact_shape_config)");
+    }
+  }
+  std::unique_ptr<CollisionPipeline> pipeline = pipe ? std::make_unique<CollisionPipeline>(model) : nullptr;
   Contacts contacts = pipe ? pipeline->contacts() : Contacts(model.device, 0);
   const SolverPath path = kind == SolverKind::xpbd  ? SolverPath::xpbd
                           : kind == SolverKind::vbd ? SolverPath::vbd
@@ -148,7 +158,7 @@ std::vector<GroundSample> simulate_ground_scene(SolverKind kind, Model& model, S
     ContactsView v;
     if (pipe) {
       pipeline->collide(state.body_q.view(), contacts);
-      fill_contact_materials(collision, path, contacts);
+      fill_contact_materials(model, path, contacts);
       v = contacts.view();
     } else {
       fx.generate(model, state);

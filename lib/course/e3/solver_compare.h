@@ -63,14 +63,16 @@ struct GroundSample {
 /// Where simulate_ground_scene takes its contact records from.
 enum class GroundContactSource {
   fixture,   // the analytic ground fixture (penalty_contact_fixture.h), material written per record
-  pipeline,  // collision_model_from + CollisionPipeline + fill_contact_materials, material on every shape
+  pipeline,  // CollisionPipeline + fill_contact_materials on the Model's own shape materials
 };
 
 /// Steps `steps` times with h [s], regenerating the contact records from the current state before
 /// each step (collide, then step), recording every `every` steps; on_step (optional) sees the state
-/// after each step. With the pipeline every shape gets `material` and no torsional or rolling
-/// friction or restitution (so every mix gives the fixture's values back); the record is filled for
-/// the solver's path (XPBD, VBD; the penalty path for SemiImplicit, Featherstone and PADMM).
+/// after each step. With the pipeline every shape of the Model must carry `material` and no torsional
+/// or rolling friction or restitution (contact_shape_config, solver_fixture_scenes.h; so every mix
+/// gives the fixture's values back), else std::invalid_argument names the first shape that does not;
+/// the record is filled for the solver's path (XPBD, VBD; the penalty path for SemiImplicit,
+/// Featherstone and PADMM).
 std::vector<GroundSample> simulate_ground_scene(SolverKind kind, Model& model, State& state,
                                                 const PenaltyMaterial& material, real h, int steps, int every,
                                                 const std::function<void(const State&)>& on_step = {},

@@ -23,6 +23,19 @@ ShapeConfig massless() {
 
 }  // namespace
 
+ShapeConfig contact_shape_config(const PenaltyMaterial& material) {
+  ShapeConfig c = massless();
+  c.ke = material.ke;
+  c.kd = material.kd;
+  c.kf = material.kf;
+  c.ka = material.ka;
+  c.mu = material.mu;
+  c.mu_torsional = 0;
+  c.mu_rolling = 0;
+  c.restitution = 0;
+  return c;
+}
+
 Model ground_sphere_model(real m, real r, vec3 c, Device d) {
   ModelBuilder b;
   b.add_shape_plane();
@@ -31,14 +44,15 @@ Model ground_sphere_model(real m, real r, vec3 c, Device d) {
   return b.finalize(d);
 }
 
-Model ground_box_model(real m, vec3 e, vec3 c, Device d) {
+Model ground_box_model(real m, vec3 e, vec3 c, Device d, const PenaltyMaterial* material) {
+  const ShapeConfig cfg = material ? contact_shape_config(*material) : massless();
   ModelBuilder b;
-  b.add_shape_plane();
+  b.add_shape_plane(-1, transform_identity(), 0, 0, cfg);
   real k = m / 3;
   MassProperties p{m, vec3{}, mat33_diag({k * (e.y * e.y + e.z * e.z), k * (e.x * e.x + e.z * e.z),
                                           k * (e.x * e.x + e.y * e.y)})};
   int body = b.add_body({c, quat_identity()}, p, true);
-  b.add_shape_box(body, transform_identity(), e.x, e.y, e.z, massless());
+  b.add_shape_box(body, transform_identity(), e.x, e.y, e.z, cfg);
   return b.finalize(d);
 }
 
@@ -53,14 +67,15 @@ Model sphere_stack_model(int n, real m, real r, real lift, Device d) {
   return b.finalize(d);
 }
 
-Model box_stack_model(int n, real m, real e, Device d) {
+Model box_stack_model(int n, real m, real e, Device d, const PenaltyMaterial* material) {
   if (n < 1) throw std::invalid_argument("box_stack_model: n must be >= 1");
+  const ShapeConfig cfg = material ? contact_shape_config(*material) : massless();
   ModelBuilder b;
-  b.add_shape_plane();
+  b.add_shape_plane(-1, transform_identity(), 0, 0, cfg);
   const real k = m * e * e * real(2) / 3;  // m (e^2 + e^2) / 3 for a cube of half extent e
   for (int i = 0; i < n; ++i) {
     int body = b.add_body({vec3{0, 0, e * (2 * i + 1)}, quat_identity()}, {m, vec3{}, mat33_diag({k, k, k})}, true);
-    b.add_shape_box(body, transform_identity(), e, e, e, massless());
+    b.add_shape_box(body, transform_identity(), e, e, e, cfg);
   }
   return b.finalize(d);
 }

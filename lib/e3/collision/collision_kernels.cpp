@@ -11,11 +11,12 @@
 #include <vector>
 
 #include "core/parallel_for.h"
+#include "e3/contacts/contact_row.h"
 #include "e3/contacts/contacts.h"
 
 namespace impulse {
 
-ShapeView shape_view(const CollisionModel& m) {
+ShapeView shape_view(const Model& m) {
   return {m.shape_type.view(),         m.shape_body.view(),         m.shape_transform.view(),
           m.shape_scale.view(),        m.shape_margin.view(),       m.shape_gap.view(),
           m.shape_source_start.view(), m.shape_source_count.view(), m.shape_bvh_root.view(),
@@ -62,7 +63,7 @@ void size_counts(BroadPhaseScratch& s, Device d, std::int64_t n) {
 
 }  // namespace
 
-void compute_shape_aabbs(const CollisionModel& m, View<const transform> body_q, View<const spatial_vector> body_qd,
+void compute_shape_aabbs(const Model& m, View<const transform> body_q, View<const spatial_vector> body_qd,
                          real dt, real cap, View<transform> pose_out, View<aabb> aabb_out, View<real> speed_out) {
   const ShapeView sv = shape_view(m);
   parallel_for(m.device, m.shape_count, IMPULSE_LAMBDA(std::int64_t s) {
@@ -89,7 +90,7 @@ int find_non_finite_body(Device d, View<const transform> body_q, View<int> flag,
   return -1;
 }
 
-void broad_phase_nxn(const CollisionModel& m, View<const aabb> boxes, BroadPhaseScratch& s) {
+void broad_phase_nxn(const Model& m, View<const aabb> boxes, BroadPhaseScratch& s) {
   const Device d = m.device;
   const int n = m.shape_count;
   const FilterView f = m.filter_view();
@@ -115,7 +116,7 @@ void broad_phase_nxn(const CollisionModel& m, View<const aabb> boxes, BroadPhase
   });
 }
 
-void broad_phase_sap(const CollisionModel& m, View<const aabb> boxes, BroadPhaseScratch& s) {
+void broad_phase_sap(const Model& m, View<const aabb> boxes, BroadPhaseScratch& s) {
   const Device d = m.device;
   const int n = m.shape_count;
   const FilterView f = m.filter_view();
@@ -232,10 +233,25 @@ void broad_phase_sap(const CollisionModel& m, View<const aabb> boxes, BroadPhase
   if (total > 0) device_copy(s.pairs.data(), d, s.host_pairs.data(), Device::cpu, sizeof(std::int64_t) * total);
 }
 
-void broad_phase_explicit(const CollisionModel& m, View<const aabb> boxes, BroadPhaseScratch& s) {
+std::vector<std::int64_t> filter_passing_pairs(const Model& m) {
+  const int n = m.shape_count;
+  const std::vector<int> world = m.shape_world.to_host(), group = m.shape_collision_group.to_host(),
+                         body = m.shape_body.to_host();
+  const std::vector<std::int64_t> excl = m.shape_collision_filter_pairs.to_host(),
+                                  joints = m.joint_filter_body_pairs.to_host();
+  FilterView f{{world.data(), n}, {group.data(), n}, {body.data(), n},
+               {excl.data(), static_cast<std::int64_t>(excl.size())},
+               {joints.data(), static_cast<std::int64_t>(joints.size())}};
+  std::vector<std::int64_t> pairs;
+  for (int i = 0; i < n; ++i)
+    for (int j = i + 1; j < n; ++j)
+      if (shape_pair_passes_filters(f, i, j)) pairs.push_back(pair_key(i, j));
+  return pairs;
+}
+
+void broad_phase_explicit(const Model& m, View<const std::int64_t> list, View<const aabb> boxes, BroadPhaseScratch& s) {
   const Device d = m.device;
-  const std::int64_t np = m.shape_contact_pairs.size();
-  View<const std::int64_t> list = m.shape_contact_pairs.view();
+  const std::int64_t np = list.size;
   size_counts(s, d, np);
   View<std::int64_t> fl{s.counts.data(), np};
   parallel_for(d, np, IMPULSE_LAMBDA(std::int64_t p) {
@@ -252,7 +268,7 @@ void broad_phase_explicit(const CollisionModel& m, View<const aabb> boxes, Broad
   });
 }
 
-void narrow_phase(const CollisionModel& m, View<const transform> pose, View<const real> speed, real dt, real cap,
+void narrow_phase(const Model& m, View<const transform> pose, View<const real> speed, real dt, real cap,
                   View<const std::int64_t> pairs, View<PairContacts> out, View<int> count) {
   const ShapeView sv = shape_view(m);
   parallel_for_uneven(m.device, pairs.size, IMPULSE_LAMBDA(std::int64_t p) {
@@ -263,7 +279,7 @@ void narrow_phase(const CollisionModel& m, View<const transform> pose, View<cons
   });
 }
 
-void write_contacts(const CollisionModel& m, View<const transform> body_q, View<const std::int64_t> pairs,
+void write_contacts(const Model& m, View<const transform> body_q, View<const std::int64_t> pairs,
                     View<const PairContacts> pc, View<const std::int64_t> offset, std::int64_t total, Contacts& c) {
   const ShapeView sv = shape_view(m);
   const std::int64_t cap = c.rigid_contact_max;
@@ -307,24 +323,24 @@ void write_contacts(const CollisionModel& m, View<const transform> body_q, View<
   c.rigid_contact_count.copy_from_host(&count);
 }
 
-void eval_rigid_contact_kinematics(const CollisionModel& model, View<const transform> body_q, const Contacts& c,
+void eval_rigid_contact_kinematics(const Model& model, View<const transform> body_q, const Contacts& c,
                                    View<real> out_distance, View<vec3> out_point0_world, View<vec3> out_point1_world) {
   const int count = c.checked_count();
   if (out_distance.size < count || out_point0_world.size < count || out_point1_world.size < count)
     throw std::invalid_argument("eval_rigid_contact_kinematics: output arrays hold fewer than rigid_contact_count = " +
                                 std::to_string(count) + " rows");
+  check_contact_row_shapes(c.rigid_contact_shape0.view(), c.rigid_contact_shape1.view(), c.device, count,
+                           model.shape_count, "eval_rigid_contact_kinematics");
   View<const int> body = model.shape_body.view();
-  View<const int> shape0 = c.rigid_contact_shape0.view(), shape1 = c.rigid_contact_shape1.view();
-  View<const vec3> point0 = c.rigid_contact_point0.view(), point1 = c.rigid_contact_point1.view(),
-                   normal = c.rigid_contact_normal.view();
-  View<const real> margin0 = c.rigid_contact_margin0.view(), margin1 = c.rigid_contact_margin1.view();
+  const ContactRowColumns rows{c.rigid_contact_shape0.view(), c.rigid_contact_shape1.view(),
+                               c.rigid_contact_point0.view(), c.rigid_contact_point1.view(),
+                               c.rigid_contact_normal.view(), c.rigid_contact_margin0.view(),
+                               c.rigid_contact_margin1.view()};
   parallel_for(c.device, count, IMPULSE_LAMBDA(std::int64_t i) {
-    const int b0 = body[shape0[i]], b1 = body[shape1[i]];
-    const vec3 p0 = b0 >= 0 ? transform_point(body_q[b0], point0[i]) : point0[i];
-    const vec3 p1 = b1 >= 0 ? transform_point(body_q[b1], point1[i]) : point1[i];
-    out_point0_world[i] = p0;
-    out_point1_world[i] = p1;
-    out_distance[i] = contact_surface_separation(p0, p1, normal[i], margin0[i], margin1[i]);
+    const ContactRow r = read_contact_row(rows, body, body_q, i);
+    out_point0_world[i] = r.point0_world;
+    out_point1_world[i] = r.point1_world;
+    out_distance[i] = r.d;
   });
 }
 

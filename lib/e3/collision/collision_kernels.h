@@ -9,7 +9,7 @@
 #include "core/buffer_grow.h"
 #include "core/math.h"
 #include "core/spatial.h"
-#include "e3/collision/collision_model.h"
+#include "e1/model.h"
 #include "e3/contacts/contact_record.h"
 #include "e3/collision/narrow_phase.h"
 
@@ -23,13 +23,13 @@ struct ShapeView {
   View<const real> margin, gap;
   View<const int> source_start, source_count, bvh_root;
   View<const vec3> points;
-  View<const int> shape_face_start, hull_face_start, hull_face_vertices;  // see CollisionModel
+  View<const int> shape_face_start, hull_face_start, hull_face_vertices;  // see Model
   View<const vec3> hull_face_normals;
   View<const int> triangles;
   View<const BvhNode> nodes;
   View<const int> edge_neighbor, edge_class, vertex_owner, ring_start, ring;
 };
-ShapeView shape_view(const CollisionModel& m);
+ShapeView shape_view(const Model& m);
 
 /// Core of shape s placed at world pose X (not for planes and meshes).
 IMPULSE_HD inline ConvexCore shape_core(const ShapeView& sv, int s, const transform& X) {
@@ -160,7 +160,7 @@ IMPULSE_HD inline PairContacts collide_shape_pair(const ShapeView& sv, int s0, i
 
 /// Stage "update AABB": world poses, AABBs and the speculative speed of every shape.
 /// body_qd may be empty (no speculative widening); widen = min(|v_body| dt, cap) per shape.
-void compute_shape_aabbs(const CollisionModel& m, View<const transform> body_q, View<const spatial_vector> body_qd,
+void compute_shape_aabbs(const Model& m, View<const transform> body_q, View<const spatial_vector> body_qd,
                          real dt, real speculative_cap, View<transform> shape_world_pose_out, View<aabb> aabb_out,
                          View<real> shape_speed_out);
 
@@ -182,7 +182,7 @@ struct BroadPhaseScratch {
   };
   std::vector<aabb> host_boxes;
   std::vector<int> world, worlds;           // per shape; the distinct worlds >= 0, increasing
-  const CollisionModel* world_of = nullptr; // the model whose worlds these are
+  const Model* world_of = nullptr; // the model whose worlds these are
   std::vector<SapEntry> entries;
   std::vector<int> host_seg, host_shape;
   std::vector<real> host_lo, host_hi;
@@ -195,20 +195,27 @@ struct BroadPhaseScratch {
 
 /// Broad phases: sorted pair keys (pair_key(s0, s1), s0 < s1) of overlapping, filter-passing pairs,
 /// written to s.pairs (s.pair_count of them).
-void broad_phase_nxn(const CollisionModel& m, View<const aabb> boxes, BroadPhaseScratch& s);
-void broad_phase_sap(const CollisionModel& m, View<const aabb> boxes, BroadPhaseScratch& s);
-void broad_phase_explicit(const CollisionModel& m, View<const aabb> boxes, BroadPhaseScratch& s);
+void broad_phase_nxn(const Model& m, View<const aabb> boxes, BroadPhaseScratch& s);
+void broad_phase_sap(const Model& m, View<const aabb> boxes, BroadPhaseScratch& s);
+/// The explicit phase tests the pairs of list (sorted pair keys that pass every filter, see
+/// filter_passing_pairs) for overlap only.
+void broad_phase_explicit(const Model& m, View<const std::int64_t> list, View<const aabb> boxes, BroadPhaseScratch& s);
+
+/// Every shape pair of the Model that passes the filters (world, group, exclusions, joints), as
+/// sorted pair keys: the explicit broad phase's list, evaluated on the host with the same filter
+/// function the kernels use. O(shape_count^2).
+std::vector<std::int64_t> filter_passing_pairs(const Model& m);
 
 /// Narrow phase over all candidate pairs: one PairContacts per pair, and its count in count[p]
 /// (what the ordered prefix sum of the record reads).
-void narrow_phase(const CollisionModel& m, View<const transform> shape_pose, View<const real> shape_speed, real dt,
+void narrow_phase(const Model& m, View<const transform> shape_pose, View<const real> shape_speed, real dt,
                   real speculative_cap, View<const std::int64_t> pairs, View<PairContacts> out, View<int> count);
 
 struct Contacts;
 /// The record writer: pair p's k-th contact takes slot offset[p] + k (the ordered equivalent of
 /// "increment the count, then write if the slot is below capacity"); rows past rigid_contact_max
 /// are skipped. Sets rigid_contact_count to the total, which may exceed the capacity.
-void write_contacts(const CollisionModel& m, View<const transform> body_q, View<const std::int64_t> pairs,
+void write_contacts(const Model& m, View<const transform> body_q, View<const std::int64_t> pairs,
                     View<const PairContacts> pc, View<const std::int64_t> offset, std::int64_t total, Contacts& c);
 
 }  // namespace impulse

@@ -25,7 +25,7 @@ ContactMatching parse_contact_matching(const std::string& s) {
   throw std::invalid_argument("unknown contact_matching '" + s + "' (use disabled, latest or sticky)");
 }
 
-CollisionPipeline::CollisionPipeline(const CollisionModel& model, CollisionPipelineOptions options)
+CollisionPipeline::CollisionPipeline(const Model& model, CollisionPipelineOptions options)
     : model_(model), opt_(options) {
   if (opt_.rigid_contact_max < -1)
     throw std::invalid_argument("CollisionPipeline: rigid_contact_max must be >= 0 (or -1 to estimate), got " +
@@ -34,9 +34,17 @@ CollisionPipeline::CollisionPipeline(const CollisionModel& model, CollisionPipel
     throw std::invalid_argument("CollisionPipeline: speculative_contact_gap_max must be >= 0 m");
   if (opt_.contact_matching_distance < 0)
     throw std::invalid_argument("CollisionPipeline: contact_matching_distance must be >= 0 m");
-  if (opt_.broad_phase == BroadPhaseMode::explicit_pairs && !model.has_shape_contact_pairs)
-    throw std::invalid_argument(
-        "CollisionPipeline: explicit broad phase needs shape_contact_pairs (finalize with explicit_pairs = true)");
+  // The pipeline takes infinite planes only.
+  const std::vector<int> type = model.shape_type.to_host();
+  const std::vector<vec3> scale = model.shape_scale.to_host();
+  for (int s = 0; s < model.shape_count; ++s)
+    if (type[s] == SHAPE_PLANE && (scale[s].x != 0 || scale[s].y != 0))
+      throw std::invalid_argument("CollisionPipeline: shape " + std::to_string(s) +
+                                  (model.shape_label.empty() || model.shape_label[s].empty() ? ""
+                                                                                            : " '" + model.shape_label[s] + "'") +
+                                  ": the collision pipeline takes infinite planes only (width = length = 0)");
+  if (opt_.broad_phase == BroadPhaseMode::explicit_pairs)
+    shape_contact_pairs_ = Buffer<std::int64_t>(model.device, filter_passing_pairs(model));
   max_ = opt_.rigid_contact_max >= 0 ? opt_.rigid_contact_max : std::max(64, 4 * kMaxPairContacts * model.shape_count);
   pose_ = Buffer<transform>(model.device, model.shape_count);
   aabb_ = Buffer<aabb>(model.device, model.shape_count);
@@ -46,7 +54,7 @@ CollisionPipeline::CollisionPipeline(const CollisionModel& model, CollisionPipel
 
 Contacts CollisionPipeline::contacts() const {
   Contacts c(model_.device, max_, opt_.request_contact_force);
-  c.model = model_.model;  // made for the Model the collision model was built from, if any
+  c.model = &model_;
   return c;
 }
 
@@ -77,7 +85,7 @@ void CollisionPipeline::collide(View<const transform> body_q, Contacts& c, View<
   switch (opt_.broad_phase) {
     case BroadPhaseMode::nxn: broad_phase_nxn(model_, aabb_.view(), broad_); break;
     case BroadPhaseMode::sap: broad_phase_sap(model_, aabb_.view(), broad_); break;
-    case BroadPhaseMode::explicit_pairs: broad_phase_explicit(model_, aabb_.view(), broad_); break;
+    case BroadPhaseMode::explicit_pairs: broad_phase_explicit(model_, shape_contact_pairs_.view(), aabb_.view(), broad_); break;
   }
   stages_.push_back("filter");
   stages_.push_back("broad_phase");

@@ -12,14 +12,14 @@
 #include "core/buffer.h"
 #include "core/spatial.h"
 #include "e3/collision/collision_kernels.h"
-#include "e3/collision/collision_model.h"
+#include "e1/model.h"
 #include "e3/contacts/contacts.h"
 #include "e3/collision/narrow_phase.h"
 
 namespace impulse {
 
 /// @formula E3.2-broadphase-modes  Ways to generate candidate pairs (course E3 §2): all pairs,
-/// sweep and prune, or the model's precomputed filter-passing list. Not three force solvers: all
+/// sweep and prune, or the filter-passing list the pipeline makes once from the Model. Not three force solvers: all
 /// three produce the same candidate set.
 enum class BroadPhaseMode { nxn, sap, explicit_pairs };
 /// Parses "nxn", "sap" or "explicit"; anything else throws std::invalid_argument naming it.
@@ -56,11 +56,12 @@ struct CollideStageSeconds {
 
 class CollisionPipeline {
  public:
-  /// The pipeline keeps a reference to model, which must outlive it.
-  explicit CollisionPipeline(const CollisionModel& model, CollisionPipelineOptions options = {});
+  /// The pipeline keeps a reference to model, which must outlive it. With the explicit broad phase
+  /// it lists the filter-passing pairs once here (O(shape_count^2) on the host). Throws
+  /// std::invalid_argument naming the shape for what the pipeline cannot take (finite planes).
+  explicit CollisionPipeline(const Model& model, CollisionPipelineOptions options = {});
 
-  /// A Contacts record sized for this pipeline (rigid_contact_max rows), made for the Model the
-  /// collision model was built from (none for a scene-builder model).
+  /// A Contacts record sized for this pipeline (rigid_contact_max rows), made for its Model.
   Contacts contacts() const;
 
   /// Runs every stage on the poses it is given (not on any solver's post-step state).
@@ -85,7 +86,7 @@ class CollisionPipeline {
  private:
   void match(Contacts& c);
 
-  const CollisionModel& model_;
+  const Model& model_;
   CollisionPipelineOptions opt_;
   int max_ = 0;
   Buffer<transform> pose_;
@@ -93,6 +94,7 @@ class CollisionPipeline {
   Buffer<real> speed_;
   Buffer<int> non_finite_;          // per body: non-finite pose flag
   std::vector<int> host_non_finite_;
+  Buffer<std::int64_t> shape_contact_pairs_;  // explicit broad phase: sorted filter-passing pairs
   BroadPhaseScratch broad_;         // candidate pairs and the broad phases' working arrays
   // Narrow-phase output, per-pair counts and record offsets: grown (geometrically) only when the
   // pair count grows, so that collide allocates nothing once they are large enough.

@@ -51,7 +51,7 @@ IMPULSE_HD inline bool sorted_contains(View<const std::int64_t> keys, std::int64
   return lo < keys.size && keys[lo] == k;
 }
 
-/// What the pair filter reads (a view of the CollisionModel's filtering arrays).
+/// What the pair filter reads (a view of the Model's filtering arrays).
 struct FilterView {
   View<const int> shape_world;            // [-] (shape_count), -1 = shared
   View<const int> shape_collision_group;  // [-] (shape_count), 0 = no collision

@@ -19,7 +19,8 @@
 
 namespace impulse {
 
-/// Shape types of the collision model (a subset of Newton's GeoType, with our own numbering).
+/// Shape types of the Model and the collision kernels (a subset of Newton's GeoType, with our own
+/// numbering; ShapeType in e1/model.h names the same values).
 enum CollisionShapeType : int {
   SHAPE_PLANE = 0,
   SHAPE_SPHERE = 1,
@@ -36,7 +37,7 @@ const char* shape_type_name(int type);
 
 /// Class of a mesh triangle's edge, from the two face normals, relative to the winding normal of
 /// the triangle that stores it (cross(v1 - v0, v2 - v0), counter-clockwise = front). Built by
-/// CollisionSceneBuilder (see classify_mesh_edge in narrow_phase.h).
+/// ModelBuilder::finalize (see classify_mesh_edge in narrow_phase.h).
 enum MeshEdgeClass : int {
   EDGE_BOUNDARY = 0,  // no neighbouring triangle
   EDGE_CONVEX = 1,    // the neighbour bends away behind the front side (a ridge seen from the front)
@@ -46,6 +47,15 @@ enum MeshEdgeClass : int {
 
 struct aabb {
   vec3 lo, hi;  // [m]
+};
+
+/// A node of a triangle-mesh bounding-volume hierarchy, in the mesh's (scaled) shape frame.
+struct BvhNode {
+  aabb box;       // [m]
+  int left = -1;  // child node indices (absolute); -1 for a leaf
+  int right = -1;
+  int first = 0;  // leaf: first triangle (absolute index into mesh_triangles / 3)
+  int count = 0;  // leaf: number of triangles; 0 for an inner node
 };
 
 IMPULSE_HD inline bool aabb_overlap(const aabb& a, const aabb& b) {
@@ -66,7 +76,7 @@ struct ConvexCore {
   vec3 scale;               // see the header comment [m or -]
   const vec3* points = nullptr;  // convex hull vertices (shape frame, unscaled) or triangle vertices (world)
   int point_count = 0;
-  // Convex hull faces (CollisionModel's hull_face_* arrays): face f has the vertices
+  // Convex hull faces (the Model's hull_face_* arrays): face f has the vertices
   // points[face_vertices[face_start[f] .. face_start[f + 1])], counter-clockwise from outside.
   const int* face_start = nullptr;     // face_count + 1 entries
   const int* face_vertices = nullptr;  // indices into points
@@ -130,7 +140,7 @@ IMPULSE_HD inline vec3 core_support(const ConvexCore& c, vec3 dir) {
 }
 
 /// World AABB of a shape's core, grown by `grow` on every side (thickness + gap) [m].
-/// Planes (and meshes, through their vertices) are handled by the collision model.
+/// Planes (and meshes, through their vertices) are handled by the Model's shape data.
 IMPULSE_HD inline aabb core_aabb(const ConvexCore& c, real grow) {
   const vec3 ex{1, 0, 0}, ey{0, 1, 0}, ez{0, 0, 1};
   vec3 hi{core_support(c, ex).x, core_support(c, ey).y, core_support(c, ez).z};

@@ -165,7 +165,7 @@ IMPULSE_HD inline int box_face(const ConvexCore& c, vec3 dir, vec3* out) {
 
 /// The vertices of the convex hull face whose outward normal is most aligned with world direction
 /// dir (ties go to the lower face index), counter-clockwise seen from outside: box_face for a hull,
-/// with the faces the builder computed (CollisionModel's hull_face_* arrays). The face normals are
+/// with the faces the builder computed (the Model's hull_face_* arrays). The face normals are
 /// stored for the unscaled points; under the per-axis scale S a normal m becomes S^-1 m
 /// (normalised), the inverse transpose. Writes at most kMaxFeature points (the builder's bound).
 IMPULSE_HD inline int hull_face(const ConvexCore& c, vec3 dir, vec3* out) {
@@ -471,7 +471,7 @@ IMPULSE_HD inline int convex_contact_candidates(const ConvexCore& A, const Conve
 }
 
 /// A static mesh as route (b) reads it: world pose, scale, vertices, triangles and adjacency
-/// (CollisionModel's mesh_* arrays).
+/// (the Model's mesh_* arrays).
 struct MeshView {
   transform X;                     // world pose of the mesh
   vec3 scale;                      // per-axis vertex scale [-]

@@ -5,6 +5,7 @@
 
 #include "e1/model.h"
 #include "e3/collision/collision_kernels.h"
+#include "e3/contacts/contact_row.h"
 
 namespace impulse {
 
@@ -70,6 +71,7 @@ ContactsView Contacts::view() {
   v.rigid_contact_kd = rigid_contact_kd.view();
   v.rigid_contact_kf = rigid_contact_kf.view();
   v.rigid_contact_ka = rigid_contact_ka.view();
+  v.material_path = material_path;
   v.force = force.view();
   return v;
 }
@@ -92,6 +94,7 @@ int checked_contact_count(const ContactsView& c, const Model& model, const char*
     throw std::invalid_argument(std::string(who) + ": contact record overflowed (count " + std::to_string(n) +
                                 " > rigid_contact_max " + std::to_string(c.rigid_contact_max) +
                                 "): the record is incomplete");
+  check_contact_row_shapes(c, n, model.shape_count, who);
   return n;
 }
 
@@ -118,7 +121,7 @@ int Contacts::checked_count() const {
   return n;
 }
 
-ContactGeometrySnapshot snapshot_contact_geometry(const CollisionModel& model, View<const transform> body_q,
+ContactGeometrySnapshot snapshot_contact_geometry(const Model& model, View<const transform> body_q,
                                                   const Contacts& c) {
   ContactGeometrySnapshot s;
   s.count = c.checked_count();

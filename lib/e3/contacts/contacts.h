@@ -19,7 +19,6 @@
 
 namespace impulse {
 
-struct CollisionModel;
 class Model;
 
 /// Which optional per-contact attributes a record allocates. Stands in for the request table that
@@ -70,6 +69,7 @@ struct Contacts {
   Buffer<real> rigid_contact_kd;               // normal damping, penalty and VBD [N s/m]
   Buffer<real> rigid_contact_kf;               // friction stiffness, penalty [N s/m]
   Buffer<real> rigid_contact_ka;               // adhesion distance, penalty [m]
+  int material_path = -1;                      // SolverPath the material columns were filled for; -1: none recorded
   Buffer<spatial_vector> force;                // optional (f [N], tau [N m]) of body1 on body0; empty unless requested
 
   bool has_force() const { return force.size() > 0; }
@@ -106,11 +106,11 @@ struct ContactGeometrySnapshot {
 ///   p0 = X_b0 point0 (identity for body -1), p1 = X_b1 point1,
 ///   d  = n . (p1 - p0) - (margin0 + margin1)                         [m]
 /// The normal and the set of rows still come from the last collide. Refuses an overflowed record.
-void eval_rigid_contact_kinematics(const CollisionModel& model, View<const transform> body_q, const Contacts& c,
+void eval_rigid_contact_kinematics(const Model& model, View<const transform> body_q, const Contacts& c,
                                    View<real> out_distance, View<vec3> out_point0_world, View<vec3> out_point1_world);
 
 /// The snapshot helper of the course's §9 (checks overflow first, then reads back).
-ContactGeometrySnapshot snapshot_contact_geometry(const CollisionModel& model, View<const transform> body_q,
+ContactGeometrySnapshot snapshot_contact_geometry(const Model& model, View<const transform> body_q,
                                                   const Contacts& c);
 
 }  // namespace impulse

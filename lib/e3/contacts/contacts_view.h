@@ -46,6 +46,9 @@ struct ContactsView {
   View<const real> rigid_contact_kd;            // [N s/m] normal damping (penalty, VBD)
   View<const real> rigid_contact_kf;            // [N s/m] friction stiffness (penalty)
   View<const real> rigid_contact_ka;            // [m] adhesion distance (penalty)
+  /// The SolverPath (materials.h) that fill_contact_materials filled the material columns for; -1
+  /// when no fill recorded one (a fixture writes columns that every path reads the same way).
+  int material_path = -1;
   /// Optional (f [N], tau [N m]) of body1 on body0, world, tau about body0's COM; size 0 when not
   /// requested. Only a solver's update_contacts writes it; an allocated array is not a result by itself.
   View<spatial_vector> force;
@@ -56,7 +59,8 @@ int contact_count(const ContactsView& c);
 /// The count of a complete record made for `model`, as a solver reads it: throws
 /// std::invalid_argument naming `who` for a record made for another Model (a foreign record), and
 /// naming the count and the capacity when not 0 <= count <= rigid_contact_max (the overflow policy
-/// of E3.2-overflow-policy), so that no solver reads rows that were never written.
+/// of E3.2-overflow-policy), so that no solver reads rows that were never written; and for a row
+/// naming a shape outside the Model (check_contact_row_shapes, contact_row.h).
 int checked_contact_count(const ContactsView& c, const Model& model, const char* who);
 
 /// Thrown by update_contacts of a solver that has no per-contact force producer (course E3 §6

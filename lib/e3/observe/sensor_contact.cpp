@@ -1,4 +1,5 @@
 #include "e3/observe/sensor_contact.h"
+#include "e3/contacts/contact_row.h"
 
 #include <stdexcept>
 #include <string>
@@ -27,7 +28,7 @@ void SensorContact::update(const ContactsView& c, const State& state) {
   int count = contact_count(c);
   if (count > c.rigid_contact_max)
     throw std::invalid_argument("SensorContact.update: contact record overflowed (count " + std::to_string(count) + ")");
-  std::vector<int> sides = contact_bodies(m, c, count);
+  std::vector<int> sides = contact_row_bodies_host(c, count, m.shape_body.to_host(), "SensorContact.update");
   auto host = [&](auto view, auto zero) {
     std::vector<decltype(zero)> v(count);
     if (count > 0) device_copy(v.data(), Device::cpu, view.data, m.device, sizeof(zero) * count);

@@ -25,7 +25,7 @@ bool oracle_group(int g0, int g1) {
 bool oracle_world(int w0, int w1) { return w0 == -1 || w1 == -1 || w0 == w1; }
 
 struct RandomScene {
-  CollisionSceneBuilder b;
+  ModelBuilder b;
   std::set<std::pair<int, int>> expected;  // pairs that must produce a contact
   int shapes = 0;
 };
@@ -35,16 +35,17 @@ struct RandomScene {
 RandomScene random_filter_scene() {
   RandomScene s;
   const int bodies = *rc::gen::inRange(1, 5);
-  for (int i = 0; i < bodies; ++i) s.b.add_body({*gen::vector(0.05), quat_identity()});
+  const MassProperties unit{1, vec3{}, mat33_diag({1, 1, 1})};  // a body may end up without shapes
+  for (int i = 0; i < bodies; ++i) s.b.add_link({*gen::vector(0.05), quat_identity()}, unit);
   const int n = *rc::gen::inRange(2, 12);
   std::vector<int> body(n), world(n), group(n);
   for (int i = 0; i < n; ++i) {
-    ShapeOptions o;
-    o.world = world[i] = *rc::gen::inRange(-1, 3);
-    o.collision_group = group[i] = *rc::gen::inRange(-3, 4);
-    o.xform.p = *gen::vector(0.05);
+    ShapeConfig cfg;
+    s.b.current_world = world[i] = *rc::gen::inRange(-1, 3);
+    cfg.collision_group = group[i] = *rc::gen::inRange(-3, 4);
+    const transform X{*gen::vector(0.05), quat_identity()};
     body[i] = *rc::gen::inRange(-1, bodies);
-    s.b.add_shape_sphere(body[i], 0.3, o);
+    s.b.add_shape_sphere(body[i], X, 0.3, cfg);
   }
   std::set<std::pair<int, int>> excluded;
   const int ne = *rc::gen::inRange(0, 4);
@@ -54,14 +55,14 @@ RandomScene random_filter_scene() {
     s.b.add_shape_collision_filter_pair(a, c);
     excluded.insert({std::min(a, c), std::max(a, c)});
   }
+  // A tree of joints: body c > 0 may hang from a body below it; a joint with a parent body filters
+  // the pair (a joint from the world, parent -1, filters nothing, as in Newton).
   std::set<std::pair<int, int>> joint;
-  const int nj = *rc::gen::inRange(0, 3);
-  for (int k = 0; k < nj; ++k) {
-    const int parent = *rc::gen::inRange(-1, bodies), child = *rc::gen::inRange(0, bodies);
-    if (parent == child) continue;
-    const bool filter = *rc::gen::arbitrary<bool>();
-    s.b.add_joint(parent, child, filter);
-    if (filter) joint.insert({std::min(parent, child), std::max(parent, child)});
+  for (int child = 1; child < bodies; ++child) {
+    const int parent = *rc::gen::inRange(-2, child);  // -2: no joint
+    if (parent == -2) continue;
+    s.b.add_joint_ball(parent, child);
+    if (parent >= 0) joint.insert({parent, child});
   }
   for (int i = 0; i < n; ++i)
     for (int j = i + 1; j < n; ++j) {
@@ -73,7 +74,7 @@ RandomScene random_filter_scene() {
   return s;
 }
 
-std::set<std::pair<int, int>> contact_pairs(const CollisionModel& m, const std::vector<transform>& q, BroadPhaseMode mode) {
+std::set<std::pair<int, int>> contact_pairs(const Model& m, const std::vector<transform>& q, BroadPhaseMode mode) {
   CollisionPipelineOptions o;
   o.broad_phase = mode;
   CollisionPipeline p(m, o);
@@ -123,12 +124,10 @@ RC_GTEST_PROP(E3_2_shape_world, DifferentNonNegativeWorldsNeverPassAndMinusOneDe
 }
 
 TEST(E3_2_shape_world, WorldBelowMinusOneIsAnErrorNamingTheShape) {
-  CollisionSceneBuilder b;
-  ShapeOptions o;
-  o.world = -2;
-  o.label = "ball";
+  ModelBuilder b;
+  b.current_world = -2;
   try {
-    b.add_shape_sphere(-1, 0.1, o);
+    b.add_shape_sphere(-1, transform_identity(), 0.1, {}, "ball");
     FAIL() << "expected an error";
   } catch (const std::invalid_argument& e) {
     EXPECT_NE(std::string(e.what()).find("'ball'"), std::string::npos) << e.what();
@@ -139,15 +138,16 @@ TEST(E3_2_shape_world, WorldBelowMinusOneIsAnErrorNamingTheShape) {
 // --- E3.2-same-body-filter -----------------------------------------------------------------------
 
 TEST(E3_2_same_body_filter, OneBodyExclusionsAndJointsGiveNoContacts) {
-  CollisionSceneBuilder b;
-  const int b0 = b.add_body(), b1 = b.add_body(), b2 = b.add_body();
-  const int s0 = b.add_shape_sphere(b0, 0.3), s1 = b.add_shape_sphere(b0, 0.3);  // one body: filtered
-  const int s2 = b.add_shape_sphere(b1, 0.3);
-  const int s3 = b.add_shape_sphere(b2, 0.3);
+  ModelBuilder b;
+  const transform I = transform_identity();
+  const int b0 = b.add_link(), b1 = b.add_link(), b2 = b.add_link();
+  const int s0 = b.add_shape_sphere(b0, I, 0.3), s1 = b.add_shape_sphere(b0, I, 0.3);  // one body: filtered
+  const int s2 = b.add_shape_sphere(b1, I, 0.3);
+  const int s3 = b.add_shape_sphere(b2, I, 0.3);
   b.add_shape_collision_filter_pair(s0, s2);  // explicit exclusion
-  b.add_joint(b0, b2);                         // joint parent/child: b0-b2 filtered
-  const CollisionModel m = b.finalize();
-  const auto pairs = contact_pairs(m, b.body_q(), BroadPhaseMode::nxn);
+  b.add_joint_ball(b0, b2);                    // joint parent/child: b0-b2 filtered
+  const Model m = b.finalize();
+  const auto pairs = contact_pairs(m, b.body_q, BroadPhaseMode::nxn);
   EXPECT_FALSE(pairs.count({s0, s1}));
   EXPECT_FALSE(pairs.count({s0, s2}));
   EXPECT_FALSE(pairs.count({s0, s3}));
@@ -158,30 +158,30 @@ TEST(E3_2_same_body_filter, OneBodyExclusionsAndJointsGiveNoContacts) {
 }
 
 TEST(E3_2_same_body_filter, ExclusionWinsWhateverTheWorldAndGroup) {
-  CollisionSceneBuilder b;
-  ShapeOptions o;
-  o.world = 0;
-  o.collision_group = -1;
-  const int s0 = b.add_shape_sphere(b.add_body(), 0.3, o);
-  o.collision_group = 1;
-  const int s1 = b.add_shape_sphere(b.add_body(), 0.3, o);
+  ModelBuilder b;
+  ShapeConfig cfg;
+  b.current_world = 0;
+  cfg.collision_group = -1;
+  const int s0 = b.add_shape_sphere(b.add_link(), transform_identity(), 0.3, cfg);
+  cfg.collision_group = 1;
+  const int s1 = b.add_shape_sphere(b.add_link(), transform_identity(), 0.3, cfg);
   b.add_shape_collision_filter_pair(s1, s0);
-  EXPECT_TRUE(contact_pairs(b.finalize(), b.body_q(), BroadPhaseMode::sap).empty());
+  EXPECT_TRUE(contact_pairs(b.finalize(), b.body_q, BroadPhaseMode::sap).empty());
 }
 
 TEST(E3_2_same_body_filter, TwoStaticShapesAreFilteredAsInNewton) {
   // The course speaks of non-static bodies; Newton also files every pair of body -1 shapes.
-  CollisionSceneBuilder b;
-  b.add_shape_sphere(-1, 0.3);
-  b.add_shape_box(-1, 0.2, 0.2, 0.2);
-  EXPECT_TRUE(contact_pairs(b.finalize(), b.body_q(), BroadPhaseMode::nxn).empty());
+  ModelBuilder b;
+  b.add_shape_sphere(-1, transform_identity(), 0.3);
+  b.add_shape_box(-1, transform_identity(), 0.2, 0.2, 0.2);
+  EXPECT_TRUE(contact_pairs(b.finalize(), b.body_q, BroadPhaseMode::nxn).empty());
 }
 
 // --- E3.2-filter-table ---------------------------------------------------------------------------
 
 RC_GTEST_PROP(E3_2_filter_table, TruthTableOverRandomWorldsGroupsBodiesAndPairs, ()) {
   RandomScene s = random_filter_scene();
-  const CollisionModel m = s.b.finalize();
+  const Model m = s.b.finalize();
   for (BroadPhaseMode mode : {BroadPhaseMode::nxn, BroadPhaseMode::sap, BroadPhaseMode::explicit_pairs})
-    RC_ASSERT(contact_pairs(m, s.b.body_q(), mode) == s.expected);
+    RC_ASSERT(contact_pairs(m, s.b.body_q, mode) == s.expected);
 }

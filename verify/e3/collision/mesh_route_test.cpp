@@ -13,7 +13,7 @@
 #include <vector>
 
 #include "e3/collision/collision_kernels.h"
-#include "e3/collision/collision_model.h"
+#include "e3/collision/collision_pipeline.h"
 #include "e3/collision/narrow_phase.h"
 #include "support/generators.h"
 #include "support/tolerance.h"
@@ -78,20 +78,19 @@ struct Other {
 // Shape 0: the static mesh (at pose M); shape 1: the other shape on its own body. Returns the pair's
 // contacts with summed gap `accept`.
 PairContacts collide_mesh(const TriMesh& mesh, const Other& o, real accept = 0.05, transform M = transform_identity(),
-                          CollisionModel* model_out = nullptr) {
-  CollisionSceneBuilder b;
-  ShapeOptions mo;
-  mo.xform = M;
-  b.add_shape_mesh(-1, mesh.v, mesh.t, {1, 1, 1}, mo);
-  const int body = b.add_body(o.X);
+                          Model* model_out = nullptr) {
+  ModelBuilder b;
+  b.add_shape_mesh(-1, M, mesh.v, mesh.t);
+  const int body = b.add_link(o.X);
+  const transform I = transform_identity();
   switch (o.type) {
-    case SHAPE_SPHERE: b.add_shape_sphere(body, o.size.x); break;
-    case SHAPE_CAPSULE: b.add_shape_capsule(body, o.size.x, o.size.y); break;
-    case SHAPE_BOX: b.add_shape_box(body, o.size.x, o.size.y, o.size.z); break;
+    case SHAPE_SPHERE: b.add_shape_sphere(body, I, o.size.x); break;
+    case SHAPE_CAPSULE: b.add_shape_capsule(body, I, o.size.x, o.size.y); break;
+    case SHAPE_BOX: b.add_shape_box(body, I, o.size.x, o.size.y, o.size.z); break;
   }
-  CollisionModel m = b.finalize();
+  Model m = b.finalize();
   const ShapeView sv = shape_view(m);
-  const std::vector<transform> q = b.body_q();
+  const std::vector<transform> q = b.body_q;
   View<const transform> bq{q.data(), 1};
   PairContacts pc = collide_shape_pair(sv, 0, 1, shape_world_pose(sv, bq, 0), shape_world_pose(sv, bq, 1), accept);
   if (model_out) *model_out = std::move(m);
@@ -106,7 +105,7 @@ real d_of(const PairContact& c, const Other& o) {
 
 Other sphere_at(vec3 p, real r) { return {SHAPE_SPHERE, {r, 0, 0}, {p, quat_identity()}}; }
 
-int count_class(const CollisionModel& m, int cls) {
+int count_class(const Model& m, int cls) {
   const std::vector<int> c = m.mesh_edge_class.to_host();
   return static_cast<int>(std::count(c.begin(), c.end(), cls));
 }
@@ -125,7 +124,7 @@ std::string message_of(const std::function<void()>& f) {
 // --- adjacency and edge classes --------------------------------------------------------------
 
 TEST(E3_2_geometry_routes, MeshEdgesAreClassifiedFromTheTwoFaceNormals) {
-  CollisionModel m;
+  Model m;
   collide_mesh(box_mesh(0.5, 0.4, 0.3), sphere_at({2, 0, 0}, 0.1), 0.05, transform_identity(), &m);
   // 18 edges, each stored by both triangles: 12 box edges (convex) and 6 face diagonals (flat).
   EXPECT_EQ(count_class(m, EDGE_CONVEX), 24);
@@ -149,17 +148,16 @@ TEST(E3_2_geometry_routes, MeshEdgesAreClassifiedFromTheTwoFaceNormals) {
 }
 
 TEST(E3_2_geometry_routes, NonManifoldAndDegenerateMeshesAreErrorsNamingTheShape) {
-  CollisionSceneBuilder b;
-  ShapeOptions o;
-  o.label = "fin";
+  ModelBuilder b;
+  const transform I = transform_identity();
   // Three triangles on the edge 0-1.
   const std::string fin = message_of([&] {
-    b.add_shape_mesh(-1, {{0, 0, 0}, {1, 0, 0}, {0, 1, 0}, {0, -1, 0}, {0, 0, 1}}, {0, 1, 2, 1, 0, 3, 0, 1, 4}, {1, 1, 1},
-                     o);
+    b.add_shape_mesh(-1, I, {{0, 0, 0}, {1, 0, 0}, {0, 1, 0}, {0, -1, 0}, {0, 0, 1}}, {0, 1, 2, 1, 0, 3, 0, 1, 4},
+                     {1, 1, 1}, {}, "fin");
   });
   EXPECT_NE(fin.find("shape 0 (mesh, 'fin')"), std::string::npos) << fin;
   EXPECT_NE(fin.find("between vertices 0 and 1 is shared by 3 triangles"), std::string::npos) << fin;
-  EXPECT_NE(message_of([&] { b.add_shape_mesh(-1, {{0, 0, 0}, {1, 0, 0}, {2, 0, 0}}, {0, 1, 2}); })
+  EXPECT_NE(message_of([&] { b.add_shape_mesh(-1, I, {{0, 0, 0}, {1, 0, 0}, {2, 0, 0}}, {0, 1, 2}); })
                 .find("triangle 0 is degenerate"),
             std::string::npos);
   EXPECT_EQ(b.shape_count(), 0);
@@ -344,18 +342,19 @@ RC_GTEST_PROP(E3_2_geometry_routes, OracleConvexMeshDistanceMatchesBoxAndHullRef
   o.size = {*gen::in_range(0.05, 0.2), *gen::in_range(0.05, 0.2), *gen::in_range(0.05, 0.2)};
   o.X = {*gen::vector(0.8), *gen::unit_quat()};
   // Reference: the same vertices as a convex hull, at the mesh's pose, through route (a).
-  CollisionSceneBuilder b;
-  const int hb = b.add_body(M);
-  ShapeOptions go;
+  ModelBuilder b;
+  const transform I = transform_identity();
+  const int hb = b.add_link(M);
+  ShapeConfig go;
   go.gap = 10;
-  b.add_shape_convex_hull(hb, ico.v, {1, 1, 1}, go);
-  const int ob = b.add_body(o.X);
-  if (o.type == SHAPE_SPHERE) b.add_shape_sphere(ob, o.size.x, go);
-  if (o.type == SHAPE_CAPSULE) b.add_shape_capsule(ob, o.size.x, o.size.y, go);
-  if (o.type == SHAPE_BOX) b.add_shape_box(ob, o.size.x, o.size.y, o.size.z, go);
-  const CollisionModel hm = b.finalize();
+  b.add_shape_convex_hull(hb, I, ico.v, {1, 1, 1}, go);
+  const int ob = b.add_link(o.X);
+  if (o.type == SHAPE_SPHERE) b.add_shape_sphere(ob, I, o.size.x, go);
+  if (o.type == SHAPE_CAPSULE) b.add_shape_capsule(ob, I, o.size.x, o.size.y, go);
+  if (o.type == SHAPE_BOX) b.add_shape_box(ob, I, o.size.x, o.size.y, o.size.z, go);
+  const Model hm = b.finalize();
   const ShapeView hv = shape_view(hm);
-  const std::vector<transform> hq = b.body_q();
+  const std::vector<transform> hq = b.body_q;
   View<const transform> bq{hq.data(), 2};
   const transform X0 = shape_world_pose(hv, bq, 0), X1 = shape_world_pose(hv, bq, 1);
   const GjkResult g = gjk_distance(shape_core(hv, 0, X0), shape_core(hv, 1, X1));

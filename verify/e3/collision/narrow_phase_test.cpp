@@ -13,7 +13,7 @@
 #include <vector>
 
 #include "e3/collision/collision_kernels.h"
-#include "e3/collision/collision_model.h"
+#include "e3/collision/collision_pipeline.h"
 #include "e3/contacts/contact_record.h"
 #include "e3/collision/narrow_phase.h"
 #include "support/generators.h"
@@ -207,25 +207,25 @@ rc::Gen<OracleShape> gen_shape(int type) {
 
 // Builds a two-shape model from oracle shapes (both on their own body at identity, shape pose = X).
 struct TwoShapes {
-  CollisionModel model;
+  Model model;
   std::vector<transform> body_q;
 };
 TwoShapes two_shape_model(const OracleShape& A, const OracleShape& B) {
-  CollisionSceneBuilder b;
+  ModelBuilder b;
   for (const OracleShape* s : {&A, &B}) {
-    const int body = b.add_body(s->X);
-    ShapeOptions o;
+    const int body = b.add_link(s->X);
+    ShapeConfig o;
     o.margin = s->margin;
     o.gap = 10;  // keep every pair, whatever its distance
     switch (s->type) {
-      case SHAPE_SPHERE: b.add_shape_sphere(body, s->size.x, o); break;
-      case SHAPE_CAPSULE: b.add_shape_capsule(body, s->size.x, s->size.y, o); break;
-      case SHAPE_BOX: b.add_shape_box(body, s->size.x, s->size.y, s->size.z, o); break;
-      case SHAPE_CYLINDER: b.add_shape_cylinder(body, s->size.x, s->size.y, o); break;
-      case SHAPE_CONVEX_HULL: b.add_shape_convex_hull(body, s->points, {1, 1, 1}, o); break;
+      case SHAPE_SPHERE: b.add_shape_sphere(body, transform_identity(), s->size.x, o); break;
+      case SHAPE_CAPSULE: b.add_shape_capsule(body, transform_identity(), s->size.x, s->size.y, o); break;
+      case SHAPE_BOX: b.add_shape_box(body, transform_identity(), s->size.x, s->size.y, s->size.z, o); break;
+      case SHAPE_CYLINDER: b.add_shape_cylinder(body, transform_identity(), s->size.x, s->size.y, o); break;
+      case SHAPE_CONVEX_HULL: b.add_shape_convex_hull(body, transform_identity(), s->points, {1, 1, 1}, o); break;
     }
   }
-  return {b.finalize(), b.body_q()};
+  return {b.finalize(), b.body_q};
 }
 
 // Minimum d over the pair's contacts (the deepest point is the signed distance).
@@ -284,9 +284,9 @@ TiltedBox random_tilted_box(real xy, real top) {
 }
 
 // Collides shapes 0 and 1 of the scene b (one body) under the summed gap accept [m].
-PairContacts collide_first_pair(const CollisionSceneBuilder& b, real accept) {
-  const CollisionModel m = b.finalize();
-  const std::vector<transform> q = b.body_q();
+PairContacts collide_first_pair(const ModelBuilder& b, real accept) {
+  const Model m = b.finalize();
+  const std::vector<transform> q = b.body_q;
   const ShapeView sv = shape_view(m);
   View<const transform> bq{q.data(), 1};
   return collide_shape_pair(sv, 0, 1, shape_world_pose(sv, bq, 0), shape_world_pose(sv, bq, 1), accept);
@@ -516,9 +516,9 @@ RC_GTEST_PROP(E3_2_reduction, OracleTiltedBoxOnAPlaneKeepsEveryCornerWithinTheGa
   const real accept = *rc::gen::element(0.0, 0.004, 0.03, 1.0);
   const TiltedBox box = random_tilted_box(1, 0);
   const vec3 half = box.half;
-  CollisionSceneBuilder b;
+  ModelBuilder b;
   b.add_shape_plane(-1);
-  b.add_shape_box(b.add_body(box.X), half.x, half.y, half.z);
+  b.add_shape_box(b.add_link(box.X), transform_identity(), half.x, half.y, half.z);
   expect_corner_manifold(collide_first_pair(b, accept), box, accept);
 }
 
@@ -529,9 +529,9 @@ RC_GTEST_PROP(E3_2_reduction, OracleTiltedBoxOnALargeBoxKeepsEveryCornerWithinTh
   const real accept = *rc::gen::element(0.0, 0.004, 0.03);
   const TiltedBox box = random_tilted_box(0.5, 0.5);
   const vec3 half = box.half;
-  CollisionSceneBuilder b;
-  b.add_shape_box(-1, 2, 2, 0.5);
-  b.add_shape_box(b.add_body(box.X), half.x, half.y, half.z);
+  ModelBuilder b;
+  b.add_shape_box(-1, transform_identity(), 2, 2, 0.5);
+  b.add_shape_box(b.add_link(box.X), transform_identity(), half.x, half.y, half.z);
   expect_corner_manifold(collide_first_pair(b, accept), box, accept);
 }
 
@@ -549,12 +549,12 @@ RC_GTEST_PROP(E3_2_reduction, OracleTiltedHullBoxOnALargeBoxKeepsEveryCornerWith
     for (int i = 0; i < 8; ++i) c.push_back(box_corner(h, i));
     return c;
   };
-  CollisionSceneBuilder b;
-  if (lower_hull) b.add_shape_convex_hull(-1, corners({2, 2, 0.5}));
-  else b.add_shape_box(-1, 2, 2, 0.5);
-  const int body = b.add_body(box.X);
-  if (scaled) b.add_shape_convex_hull(body, corners({1, 1, 1}), half);
-  else b.add_shape_convex_hull(body, corners(half));
+  ModelBuilder b;
+  if (lower_hull) b.add_shape_convex_hull(-1, transform_identity(), corners({2, 2, 0.5}));
+  else b.add_shape_box(-1, transform_identity(), 2, 2, 0.5);
+  const int body = b.add_link(box.X);
+  if (scaled) b.add_shape_convex_hull(body, transform_identity(), corners({1, 1, 1}), half);
+  else b.add_shape_convex_hull(body, transform_identity(), corners(half));
   expect_corner_manifold(collide_first_pair(b, accept), box, accept);
 }
 
@@ -564,7 +564,7 @@ struct StoredFaces {
   std::vector<int> start, vertices;
   std::vector<vec3> normals;
 };
-StoredFaces stored_faces(const CollisionModel& m, int s) {
+StoredFaces stored_faces(const Model& m, int s) {
   const std::vector<int> shape_start = m.shape_face_start.to_host(), start = m.hull_face_start.to_host(),
                          vertices = m.hull_face_vertices.to_host();
   const std::vector<vec3> normals = m.hull_face_normals.to_host();
@@ -626,12 +626,12 @@ RC_GTEST_PROP(E3_2_reduction, HullFacesAreOutwardClosedAndHoldEveryPoint, ()) {
   const real r = *gen::in_range(0.05, 2);
   const std::vector<vec3> octahedron = {{r, 0, 0}, {-r, 0, 0}, {0, r, 0}, {0, -r, 0}, {0, 0, r}, {0, 0, -r}};
   const std::vector<vec3> cube = {{0, 0, 0}, {r, 0, 0}, {0, r, 0}, {r, r, 0}, {0, 0, r}, {r, 0, r}, {0, r, r}, {r, r, r}};
-  CollisionSceneBuilder b;
-  b.add_shape_box(-1, 1, 1, 1);  // a shape without faces in front of the hulls
-  const int s_cloud = b.add_shape_convex_hull(-1, cloud);
-  const int s_oct = b.add_shape_convex_hull(-1, octahedron);
-  const int s_cube = b.add_shape_convex_hull(-1, cube);
-  const CollisionModel m = b.finalize();
+  ModelBuilder b;
+  b.add_shape_box(-1, transform_identity(), 1, 1, 1);  // a shape without faces in front of the hulls
+  const int s_cloud = b.add_shape_convex_hull(-1, transform_identity(), cloud);
+  const int s_oct = b.add_shape_convex_hull(-1, transform_identity(), octahedron);
+  const int s_cube = b.add_shape_convex_hull(-1, transform_identity(), cube);
+  const Model m = b.finalize();
   RC_ASSERT(m.shape_face_start.to_host()[1] == 0);
   expect_closed_outward_faces(stored_faces(m, s_cloud), cloud);
   const StoredFaces oct = stored_faces(m, s_oct), cb = stored_faces(m, s_cube);
@@ -657,34 +657,34 @@ TEST(E3_2_reduction, DegenerateOrTooFinelyFacetedHullsAreRejected) {
     }
     return "";
   };
-  CollisionSceneBuilder b;
-  ShapeOptions o;
-  o.label = "lid";
+  ModelBuilder b;
+
   const std::vector<vec3> flat = {{0, 0, 0}, {1, 0, 0}, {0, 1, 0}, {1, 1, 0}, {0.3, 0.4, 0}};
   const std::vector<vec3> line = {{0, 0, 0}, {1, 1, 1}, {2, 2, 2}, {3, 3, 3}};
-  EXPECT_NE(message([&] { b.add_shape_convex_hull(-1, flat, {1, 1, 1}, o); }).find("shape 0 (convex_hull, 'lid')"),
+  EXPECT_NE(message([&] { b.add_shape_convex_hull(-1, transform_identity(), flat, {1, 1, 1}, {}, "lid"); })
+                .find("shape 0 (convex_hull, 'lid')"),
             std::string::npos);
-  EXPECT_NE(message([&] { b.add_shape_convex_hull(-1, flat); }).find("coplanar"), std::string::npos);
-  EXPECT_NE(message([&] { b.add_shape_convex_hull(-1, line); }).find("coplanar"), std::string::npos);
-  EXPECT_NE(message([&] { b.add_shape_convex_hull(-1, {{0, 0, 0}, {1, 0, 0}, {0, 1, 0}}); }).find("at least 4"),
+  EXPECT_NE(message([&] { b.add_shape_convex_hull(-1, transform_identity(), flat); }).find("coplanar"), std::string::npos);
+  EXPECT_NE(message([&] { b.add_shape_convex_hull(-1, transform_identity(), line); }).find("coplanar"), std::string::npos);
+  EXPECT_NE(message([&] { b.add_shape_convex_hull(-1, transform_identity(), {{0, 0, 0}, {1, 0, 0}, {0, 1, 0}}); }).find("at least 4"),
             std::string::npos);
   std::vector<vec3> prism;
   for (int k = 0; k < 20; ++k)
     for (real z : {-0.1, 0.1}) prism.push_back({0.2 * std::cos(0.1 * M_PI * k), 0.2 * std::sin(0.1 * M_PI * k), z});
-  const std::string big = message([&] { b.add_shape_convex_hull(-1, prism); });
+  const std::string big = message([&] { b.add_shape_convex_hull(-1, transform_identity(), prism); });
   EXPECT_NE(big.find("shape 0 (convex_hull)"), std::string::npos) << big;
   EXPECT_NE(big.find("has 20 vertices"), std::string::npos) << big;
   EXPECT_EQ(b.shape_count(), 0);
   prism.resize(2 * kMaxFeature);  // a 16-sided prism is within the bound
-  EXPECT_EQ(b.add_shape_convex_hull(-1, prism), 0);
+  EXPECT_EQ(b.add_shape_convex_hull(-1, transform_identity(), prism), 0);
 }
 
 namespace {
 // The pair (plane, core) when plane_first, else (core, plane); shape0 is the lower shape index.
-PairContacts plane_pair(const std::function<void(CollisionSceneBuilder&, int)>& add_core, const transform& X,
+PairContacts plane_pair(const std::function<void(ModelBuilder&, int)>& add_core, const transform& X,
                         real accept, bool plane_first = true) {
-  CollisionSceneBuilder b;
-  const int body = b.add_body(X);
+  ModelBuilder b;
+  const int body = b.add_link(X);
   if (plane_first) b.add_shape_plane(-1);
   add_core(b, body);
   if (!plane_first) b.add_shape_plane(-1);
@@ -698,7 +698,7 @@ TEST(E3_2_reduction, FlatBoxUnderALargeGapKeepsExactlyItsBottomCorners) {
   const transform X{{0.3, -0.2, 0.1 - 0.001}, quat_from_axis_angle({0, 0, 1}, 0.4)};
   for (bool plane_first : {true, false}) {
     const PairContacts pc = plane_pair(
-        [](CollisionSceneBuilder& b, int body) { b.add_shape_box(body, 0.2, 0.15, 0.1); }, X, 1.0, plane_first);
+        [](ModelBuilder& b, int body) { b.add_shape_box(body, transform_identity(), 0.2, 0.15, 0.1); }, X, 1.0, plane_first);
     ASSERT_EQ(pc.count, 4);
     for (int k = 0; k < pc.count; ++k) {
       EXPECT_NEAR(pc.c[k].s, -0.001, 1e-12);
@@ -712,7 +712,7 @@ TEST(E3_2_reduction, FlatBoxUnderALargeGapKeepsExactlyItsBottomCorners) {
 TEST(E3_2_reduction, TiltedCylinderOnAPlaneKeepsTheExactDeepestRimPoint) {
   const real r = 0.1, hh = 0.2, theta = 0.3, cz = hh * std::cos(theta) + r * std::sin(theta) - 0.002;
   const transform X{{0, 0, cz}, quat_from_axis_angle(normalize(vec3{1, 2, 0}), theta)};
-  const PairContacts pc = plane_pair([&](CollisionSceneBuilder& b, int body) { b.add_shape_cylinder(body, r, hh); },
+  const PairContacts pc = plane_pair([&](ModelBuilder& b, int body) { b.add_shape_cylinder(body, transform_identity(), r, hh); },
                                      X, 0.01);
   ASSERT_GE(pc.count, 1);
   ASSERT_LE(pc.count, kMaxPairContacts);

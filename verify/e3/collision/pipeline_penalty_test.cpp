@@ -1,4 +1,4 @@
-// The penalty solvers on the real collision pipeline: collision_model_from -> CollisionPipeline::
+// The penalty solvers on the real collision pipeline: ModelBuilder -> Model -> CollisionPipeline::
 // collide -> Contacts -> fill_contact_materials (lib/e3/contacts/contact_materials.h) -> SolverSemiImplicit /
 // SolverFeatherstone / SolverVBD::step, checked against the penalty law's rest depth and against
 // the analytic ground fixture on the same scene.
@@ -11,7 +11,6 @@
 #include "core/device.h"
 #include "e1/model.h"
 #include "e3/collision/collision_pipeline.h"
-#include "e3/collision/model_collision.h"
 #include "e3/contacts/contact_materials.h"
 #include "course/e3/penalty_contact_fixture.h"
 #include "e3/solvers/generalized/solver_featherstone.h"
@@ -59,11 +58,10 @@ struct Rest {
 // (or, with fixture = true, from the analytic ground fixture), shape material: Newton's defaults.
 Rest drop_cube(Kind k, bool fixture, real h, Device d = Device::cpu) {
   Model m = ground_box_model(1, {kHalf, kHalf, kHalf}, {0, 0, kHalf + 0.005}, d);
-  CollisionModel cm = collision_model_from(m);
-  CollisionPipeline pipeline(cm);
+  CollisionPipeline pipeline(m);
   Contacts contacts = pipeline.contacts();
   const SolverPath path = k == Kind::vbd ? SolverPath::vbd : SolverPath::semi_implicit;
-  const ShapeMaterial mat;  // the defaults collision_model_from gave both shapes
+  const ShapeConfig mat;  // the defaults ground_box_model gave both shapes (Newton's ShapeConfig)
   GroundContactFixture fx(m.device, 16, 0.01, PenaltyMaterial{mat.ke, mat.kd, mat.kf, mat.ka, mat.mu});
   auto step = make_stepper(k, m);
   State s0 = m.state(), s1 = m.state();
@@ -76,7 +74,7 @@ Rest drop_cube(Kind k, bool fixture, real h, Device d = Device::cpu) {
       v = fx.view();
     } else {
       pipeline.collide(s0.body_q.view(), contacts);
-      fill_contact_materials(cm, path, contacts);
+      fill_contact_materials(m, path, contacts);
       v = contacts.view();
     }
     step(s0, s1, c, &v, h);
@@ -88,7 +86,7 @@ Rest drop_cube(Kind k, bool fixture, real h, Device d = Device::cpu) {
   r.speed = length(s0.body_qd.to_host()[0].lin);
   if (!fixture) {
     pipeline.collide(s0.body_q.view(), contacts);
-    ContactGeometrySnapshot g = snapshot_contact_geometry(cm, s0.body_q.view(), contacts);
+    ContactGeometrySnapshot g = snapshot_contact_geometry(m, s0.body_q.view(), contacts);
     for (real d : g.distance_m) r.penetrating += d < 0;
   }
   return r;
@@ -116,15 +114,18 @@ TEST(E3_6_shared_penalty_kernel, SimCubeRestsAtPenaltyDepthThroughThePipeline) {
 // The record's per-row material: penalty_mix with the record's per-contact overrides (0 = unset)
 // on the SemiImplicit/Featherstone path, vbd_mix without overrides on the VBD path.
 TEST(E3_3_penalty_mix, SimPipelineRowsTakeTheMixAndTheOverrides) {
-  Model m = ground_box_model(1, {kHalf, kHalf, kHalf}, {0, 0, kHalf - 0.001});
-  CollisionModel cm = collision_model_from(m);
-  std::vector<ShapeMaterial> mats = cm.shape_material.to_host();
-  mats[0].ke = 1e3;
-  mats[0].mu = 0.25;
-  mats[1].ke = 3e3;
-  mats[1].mu = 1.0;
-  cm.shape_material.copy_from_host(mats.data());
-  CollisionPipeline pipeline(cm);
+  // The ground (shape 0) and the box (shape 1) with materials of their own, from the builder.
+  ModelBuilder b;
+  ShapeConfig ground, box;
+  ground.ke = 1e3;
+  ground.mu = 0.25;
+  box.ke = 3e3;
+  box.mu = 1.0;
+  b.add_shape_plane(-1, transform_identity(), 0, 0, ground);
+  const int body = b.add_body({vec3{0, 0, kHalf - 0.001}, quat_identity()});
+  b.add_shape_box(body, transform_identity(), kHalf, kHalf, kHalf, box);
+  Model m = b.finalize();
+  CollisionPipeline pipeline(m);
   Contacts contacts = pipeline.contacts();
   pipeline.collide(m.body_q.view(), contacts);
   const int n = contacts.checked_count();
@@ -132,33 +133,32 @@ TEST(E3_3_penalty_mix, SimPipelineRowsTakeTheMixAndTheOverrides) {
   std::vector<real> stiffness = contacts.rigid_contact_stiffness.to_host();
   stiffness[0] = 7e3;  // a per-contact override on row 0 only
   contacts.rigid_contact_stiffness.copy_from_host(stiffness.data());
-  fill_contact_materials(cm, SolverPath::semi_implicit, contacts);
+  fill_contact_materials(m, SolverPath::semi_implicit, contacts);
   auto ke_p = contacts.rigid_contact_ke.to_host(), mu_p = contacts.rigid_contact_mu.to_host();
-  fill_contact_materials(cm, SolverPath::vbd, contacts);
+  fill_contact_materials(m, SolverPath::vbd, contacts);
   auto ke_v = contacts.rigid_contact_ke.to_host(), mu_v = contacts.rigid_contact_mu.to_host();
   EXPECT_EQ(ke_p[0], 7e3);
   EXPECT_EQ(ke_p[1], 2e3);
   EXPECT_EQ(mu_p[1], 0.625);
   EXPECT_EQ(ke_v[0], 2e3);  // VBD ignores the override
   EXPECT_EQ(mu_v[1], 0.5);  // sqrt(0.25 x 1)
-  EXPECT_THROW(fill_contact_materials(cm, SolverPath::mujoco, contacts), std::invalid_argument);
+  EXPECT_THROW(fill_contact_materials(m, SolverPath::mujoco, contacts), std::invalid_argument);
   Contacts foreign(m.device, pipeline.rigid_contact_max());  // made for no Model
-  EXPECT_THROW(fill_contact_materials(cm, SolverPath::vbd, foreign), std::invalid_argument);
+  EXPECT_THROW(fill_contact_materials(m, SolverPath::vbd, foreign), std::invalid_argument);
 }
 
 // An overflowed record is filled up to its capacity and refused by every penalty solver before it
 // reads rows that were never written.
 TEST(E3_2_overflow_policy, PenaltySolversRefuseAnOverflowedRecord) {
   Model m = ground_box_model(1, {kHalf, kHalf, kHalf}, {0, 0, kHalf - 0.001});
-  CollisionModel cm = collision_model_from(m);
-  CollisionPipeline pipeline(cm);
+  CollisionPipeline pipeline(m);
   Contacts small(m, 2);
   pipeline.collide(m.body_q.view(), small);
   ASSERT_TRUE(small.overflowed());
   State s0 = m.state(), s1 = m.state();
   Control c = m.control();
   for (Kind k : {Kind::semi_implicit, Kind::featherstone, Kind::vbd}) {
-    fill_contact_materials(cm, k == Kind::vbd ? SolverPath::vbd : SolverPath::semi_implicit, small);
+    fill_contact_materials(m, k == Kind::vbd ? SolverPath::vbd : SolverPath::semi_implicit, small);
     ContactsView v = small.view();
     EXPECT_THROW(make_stepper(k, m)(s0, s1, c, &v, 1e-3), std::invalid_argument) << kind_name(k);
   }
@@ -172,14 +172,13 @@ TEST(E3_2_overflow_policy, PenaltySolversRefuseAnOverflowedRecord) {
 TEST(ContactsView, PenaltySolversRefuseAForeignRecord) {
   Model m = ground_box_model(1, {kHalf, kHalf, kHalf}, {0, 0, kHalf - 0.001});
   Model other = ground_box_model(1, {kHalf, kHalf, kHalf}, {0, 0, kHalf - 0.001});
-  CollisionModel cm = collision_model_from(other);
-  CollisionPipeline pipeline(cm);
+  CollisionPipeline pipeline(other);
   Contacts foreign = pipeline.contacts();
   pipeline.collide(other.body_q.view(), foreign);
   State s0 = m.state(), s1 = m.state();
   Control c = m.control();
   for (Kind k : {Kind::semi_implicit, Kind::featherstone, Kind::vbd}) {
-    fill_contact_materials(cm, k == Kind::vbd ? SolverPath::vbd : SolverPath::semi_implicit, foreign);
+    fill_contact_materials(other, k == Kind::vbd ? SolverPath::vbd : SolverPath::semi_implicit, foreign);
     ContactsView v = foreign.view();
     EXPECT_THROW(make_stepper(k, m)(s0, s1, c, &v, 1e-3), std::invalid_argument) << kind_name(k);
     State o0 = other.state(), o1 = other.state();

@@ -42,9 +42,9 @@ Record read(const Contacts& c) {
 }
 
 // One collide of the scene b at its bodies' poses: the contact geometry and the raw record.
-std::pair<ContactGeometrySnapshot, Record> collide_scene(const CollisionSceneBuilder& b) {
-  const CollisionModel m = b.finalize();
-  const std::vector<transform> q = b.body_q();
+std::pair<ContactGeometrySnapshot, Record> collide_scene(const ModelBuilder& b) {
+  const Model m = b.finalize();
+  const std::vector<transform> q = b.body_q;
   CollisionPipeline p(m);
   Contacts c = p.contacts();
   p.collide(view_of(q), c);
@@ -53,30 +53,30 @@ std::pair<ContactGeometrySnapshot, Record> collide_scene(const CollisionSceneBui
 
 // Two spheres (radii 0.3 and 0.2) on two bodies, centres dx apart along x.
 struct SpherePair {
-  CollisionSceneBuilder b;
-  CollisionModel m;
+  ModelBuilder b;
+  Model m;
   std::vector<transform> q;
   SpherePair(real dx, real gap = 0.01, real margin0 = 0, real margin1 = 0) {
-    ShapeOptions o;
+    ShapeConfig o;
     o.gap = gap;
     o.margin = margin0;
-    b.add_shape_sphere(b.add_body(), 0.3, o);
+    b.add_shape_sphere(b.add_link(), transform_identity(), 0.3, o);
     o.margin = margin1;
-    b.add_shape_sphere(b.add_body({{dx, 0, 0}, quat_identity()}), 0.2, o);
+    b.add_shape_sphere(b.add_link({{dx, 0, 0}, quat_identity()}), transform_identity(), 0.2, o);
     m = b.finalize();
-    q = b.body_q();
+    q = b.body_q;
   }
 };
 
 // A pile of random boxes, spheres, capsules, cylinders and hulls over a ground plane.
 struct Pile {
-  CollisionSceneBuilder b;
-  CollisionModel m;
+  ModelBuilder b;
+  Model m;
   std::vector<transform> q;
 };
 Pile make_pile(int n, unsigned seed, real spread = 1.0) {
   Pile p;
-  p.b.add_shape_plane(-1, {});
+  p.b.add_shape_plane(-1);
   std::uint64_t s = seed * 2654435761u + 1;
   auto rnd = [&]() {
     s = s * 6364136223846793005ULL + 1442695040888963407ULL;
@@ -84,24 +84,24 @@ Pile make_pile(int n, unsigned seed, real spread = 1.0) {
   };
   const std::vector<vec3> hull = {{0.1, 0, 0}, {-0.08, 0.09, 0}, {-0.08, -0.09, 0.02}, {0, 0, 0.12}, {0.02, 0.01, -0.1}};
   for (int i = 0; i < n; ++i) {
-    const int body = p.b.add_body({{spread * rnd(), spread * rnd(), 0.05 + 0.5 * spread * rnd()},
+    const int body = p.b.add_link({{spread * rnd(), spread * rnd(), 0.05 + 0.5 * spread * rnd()},
                                    quat_from_axis_angle({rnd() - 0.5, rnd() - 0.5, rnd() + 0.1}, 6 * rnd())});
-    ShapeOptions o;
+    ShapeConfig o;
     o.gap = 0.02;
     switch (i % 5) {
-      case 0: p.b.add_shape_box(body, 0.05 + 0.1 * rnd(), 0.05 + 0.1 * rnd(), 0.05 + 0.1 * rnd(), o); break;
-      case 1: p.b.add_shape_sphere(body, 0.05 + 0.1 * rnd(), o); break;
-      case 2: p.b.add_shape_capsule(body, 0.04 + 0.05 * rnd(), 0.05 + 0.1 * rnd(), o); break;
-      case 3: p.b.add_shape_cylinder(body, 0.05 + 0.05 * rnd(), 0.05 + 0.1 * rnd(), o); break;
-      case 4: p.b.add_shape_convex_hull(body, hull, {1 + rnd(), 1 + rnd(), 1 + rnd()}, o); break;
+      case 0: p.b.add_shape_box(body, transform_identity(), 0.05 + 0.1 * rnd(), 0.05 + 0.1 * rnd(), 0.05 + 0.1 * rnd(), o); break;
+      case 1: p.b.add_shape_sphere(body, transform_identity(), 0.05 + 0.1 * rnd(), o); break;
+      case 2: p.b.add_shape_capsule(body, transform_identity(), 0.04 + 0.05 * rnd(), 0.05 + 0.1 * rnd(), o); break;
+      case 3: p.b.add_shape_cylinder(body, transform_identity(), 0.05 + 0.05 * rnd(), 0.05 + 0.1 * rnd(), o); break;
+      case 4: p.b.add_shape_convex_hull(body, transform_identity(), hull, {1 + rnd(), 1 + rnd(), 1 + rnd()}, o); break;
     }
   }
   p.m = p.b.finalize();
-  p.q = p.b.body_q();
+  p.q = p.b.body_q;
   return p;
 }
 
-Record collide(const CollisionModel& m, const std::vector<transform>& q, CollisionPipelineOptions o = {}) {
+Record collide(const Model& m, const std::vector<transform>& q, CollisionPipelineOptions o = {}) {
   CollisionPipeline p(m, o);
   Contacts c = p.contacts();
   p.collide(view_of(q), c);
@@ -125,16 +125,16 @@ TEST(E3_2_pipeline_api, PipelineContactsCollideSetsTheCount) {
 // --- E3.2-pipeline-order -------------------------------------------------------------------------
 
 TEST(E3_2_pipeline_order, StagesRunInTheCoursesOrderAndFilteredPairsNeverReachTheNarrowPhase) {
-  CollisionSceneBuilder b;
-  const int b0 = b.add_body(), b1 = b.add_body();
-  const int s0 = b.add_shape_sphere(b0, 0.3), s1 = b.add_shape_sphere(b1, 0.3), s2 = b.add_shape_sphere(b1, 0.3);
+  ModelBuilder b;
+  const int b0 = b.add_link(), b1 = b.add_link();
+  const int s0 = b.add_shape_sphere(b0, transform_identity(), 0.3), s1 = b.add_shape_sphere(b1, transform_identity(), 0.3), s2 = b.add_shape_sphere(b1, transform_identity(), 0.3);
   b.add_shape_collision_filter_pair(s0, s1);
-  const CollisionModel m = b.finalize();
+  const Model m = b.finalize();
   CollisionPipelineOptions o;
   o.contact_matching = ContactMatching::latest;
   CollisionPipeline p(m, o);
   Contacts c = p.contacts();
-  p.collide(view_of(b.body_q()), c);
+  p.collide(view_of(b.body_q), c);
   const std::vector<std::string> want = {"clear", "update_aabb", "filter", "broad_phase", "narrow_phase",
                                          "reduction", "matching", "contacts"};
   EXPECT_EQ(p.last_stages(), want);
@@ -167,7 +167,7 @@ RC_GTEST_PROP(E3_2_broadphase_modes, NxnSapExplicitEqualBruteForceOracle, ()) {
   // coordinate a multiple of 1/256 (so every AABB bound is exact in floating point), the second
   // placed so that its AABB's lower face lies on the first's upper face along one axis. Touching
   // AABBs overlap (E3.2: the broad phase keeps lo <= hi pairs), so a boundary rule of `<` fails here.
-  CollisionSceneBuilder b;
+  ModelBuilder b;
   const int n = *rc::gen::inRange(2, 40);
   std::vector<aabb> box(n);
   std::vector<int> world(n), group(n), body(n);
@@ -176,8 +176,8 @@ RC_GTEST_PROP(E3_2_broadphase_modes, NxnSapExplicitEqualBruteForceOracle, ()) {
   std::vector<bool> exact_aabb(n, false);  // AABB bounds on the 1/256 grid, axis-aligned
   for (int i = 0; i < n; ++i) {
     const bool touch = i > 0 && exact_aabb[i - 1] && *rc::gen::inRange(0, 2) == 0;
-    ShapeOptions o;
-    o.world = world[i] = *rc::gen::inRange(-1, 2);
+    ShapeConfig o;
+    b.current_world = world[i] = *rc::gen::inRange(-1, 2);
     o.collision_group = group[i] = *rc::gen::inRange(-2, 3);
     const bool sphere = *rc::gen::arbitrary<bool>();
     if (touch) {
@@ -193,11 +193,11 @@ RC_GTEST_PROP(E3_2_broadphase_modes, NxnSapExplicitEqualBruteForceOracle, ()) {
       if (axis == 0) c.x = prev.hi.x + e.x;
       if (axis == 1) c.y = prev.hi.y + e.y;
       if (axis == 2) c.z = prev.hi.z + e.z;
-      body[i] = b.add_body({c, quat_identity()});
+      body[i] = b.add_link({c, quat_identity()});
       if (sphere)
-        b.add_shape_sphere(body[i], h.x, o);
+        b.add_shape_sphere(body[i], transform_identity(), h.x, o);
       else
-        b.add_shape_box(body[i], h.x, h.y, h.z, o);
+        b.add_shape_box(body[i], transform_identity(), h.x, h.y, h.z, o);
       box[i] = {c - e, c + e};
       exact_aabb[i] = true;
       ++touching;
@@ -209,16 +209,16 @@ RC_GTEST_PROP(E3_2_broadphase_modes, NxnSapExplicitEqualBruteForceOracle, ()) {
                               : *gen::rigid_transform(1.5);
     o.gap = exact ? *dyadic(0, 12) : *gen::in_range(0, 0.05);
     o.margin = exact ? *dyadic(0, 5) : *gen::in_range(0, 0.02);
-    body[i] = b.add_body(X);
+    body[i] = b.add_link(X);
     const real g = o.gap + o.margin;
     if (sphere) {
       const real r = exact ? *dyadic(13, 100) : *gen::in_range(0.05, 0.4);
-      b.add_shape_sphere(body[i], r, o);
+      b.add_shape_sphere(body[i], transform_identity(), r, o);
       box[i] = {X.p - vec3{r + g, r + g, r + g}, X.p + vec3{r + g, r + g, r + g}};
     } else {
       const vec3 h = exact ? vec3{*dyadic(13, 100), *dyadic(13, 100), *dyadic(13, 100)}
                            : vec3{*gen::in_range(0.05, 0.4), *gen::in_range(0.05, 0.4), *gen::in_range(0.05, 0.4)};
-      b.add_shape_box(body[i], h.x, h.y, h.z, o);
+      b.add_shape_box(body[i], transform_identity(), h.x, h.y, h.z, o);
       const mat33 R = quat_to_mat33(X.q);
       vec3 e{};
       for (int k = 0; k < 3; ++k) {
@@ -240,13 +240,13 @@ RC_GTEST_PROP(E3_2_broadphase_modes, NxnSapExplicitEqualBruteForceOracle, ()) {
                           ((group[i] > 0) != (group[j] > 0) || (group[i] > 0 ? group[i] == group[j] : group[i] != group[j]));
       if (overlap && worlds && groups) oracle.push_back(pair_key(i, j));
     }
-  const CollisionModel m = b.finalize();
+  const Model m = b.finalize();
   for (BroadPhaseMode mode : {BroadPhaseMode::nxn, BroadPhaseMode::sap, BroadPhaseMode::explicit_pairs}) {
     CollisionPipelineOptions o;
     o.broad_phase = mode;
     CollisionPipeline p(m, o);
     Contacts c = p.contacts();
-    p.collide(view_of(b.body_q()), c);
+    p.collide(view_of(b.body_q), c);
     RC_ASSERT(p.last_candidate_pairs() == oracle);
   }
 }
@@ -301,15 +301,15 @@ TEST(E3_2_writer_accept, TheBoundaryIsInclusive) {
 // --- E3.2-gap ------------------------------------------------------------------------------------
 
 TEST(E3_2_gap, UnsetGapIsTheBuildersRigidGapAndSeparatedRecordsAreKept) {
-  CollisionSceneBuilder b;
+  ModelBuilder b;
   b.rigid_gap = 0.05;
-  b.add_shape_sphere(b.add_body(), 0.3);
-  b.add_shape_sphere(b.add_body({{0.58, 0, 0}, quat_identity()}), 0.2);  // d = +0.08 <= 0.05 + 0.05
-  const CollisionModel m = b.finalize();
+  b.add_shape_sphere(b.add_link(), transform_identity(), 0.3);
+  b.add_shape_sphere(b.add_link({{0.58, 0, 0}, quat_identity()}), transform_identity(), 0.2);  // d = +0.08 <= 0.05 + 0.05
+  const Model m = b.finalize();
   EXPECT_EQ(m.shape_gap.to_host(), (std::vector<real>{0.05, 0.05}));
   CollisionPipeline p(m);
   Contacts c = p.contacts();
-  const std::vector<transform> q = b.body_q();
+  const std::vector<transform> q = b.body_q;
   p.collide(view_of(q), c);
   const ContactGeometrySnapshot snap = snapshot_contact_geometry(m, view_of(q), c);
   ASSERT_EQ(snap.count, 1);
@@ -598,17 +598,17 @@ TEST(E3_2_matching_not_warmstart, AMatchFollowsGeometryNotTheRowIndex) {
   // Frame 1: one contact (shapes 1-2). Frame 2: a new pair (0-1) sorts first, so the old contact
   // moves to row 1; its match index says "row 0 last frame". The row index is not an ID, and the
   // pipeline keeps nothing but geometry between frames.
-  CollisionSceneBuilder b;
-  const int b0 = b.add_body({{-5, 0, 0}, quat_identity()}), b1 = b.add_body(), b2 = b.add_body({{0.45, 0, 0}, quat_identity()});
-  b.add_shape_sphere(b0, 0.3);
-  b.add_shape_sphere(b1, 0.3);
-  b.add_shape_sphere(b2, 0.2);
-  const CollisionModel m = b.finalize();
+  ModelBuilder b;
+  const int b0 = b.add_link({{-5, 0, 0}, quat_identity()}), b1 = b.add_link(), b2 = b.add_link({{0.45, 0, 0}, quat_identity()});
+  b.add_shape_sphere(b0, transform_identity(), 0.3);
+  b.add_shape_sphere(b1, transform_identity(), 0.3);
+  b.add_shape_sphere(b2, transform_identity(), 0.2);
+  const Model m = b.finalize();
   CollisionPipelineOptions o;
   o.contact_matching = ContactMatching::latest;
   CollisionPipeline pipe(m, o);
   Contacts c = pipe.contacts();
-  std::vector<transform> q = b.body_q();
+  std::vector<transform> q = b.body_q;
   pipe.collide(view_of(q), c);
   ASSERT_EQ(c.count(), 1);
   q[0].p = {-0.5, 0, 0};
@@ -624,23 +624,23 @@ TEST(E3_2_matching_not_warmstart, AMatchFollowsGeometryNotTheRowIndex) {
 // --- E3.2-hydro-preconditions --------------------------------------------------------------------
 
 TEST(E3_2_hydro_preconditions, PlaneFlagIsSwitchedOffAndBothSidesMustQualify) {
-  CollisionSceneBuilder b;
-  ShapeOptions o;
+  ModelBuilder b;
+  ShapeConfig o;
   o.is_hydroelastic = true;
-  EXPECT_NO_THROW(b.add_shape_plane(-1, o));  // accepted, with the flag off
+  EXPECT_NO_THROW(b.add_shape_plane(-1, transform_identity(), 0, 0, o));  // accepted, with the flag off
   EXPECT_EQ(geometry_route(SHAPE_PLANE, SHAPE_BOX, true, true), GeometryRoute::plane_convex);
   EXPECT_EQ(geometry_route(SHAPE_BOX, SHAPE_BOX, true, false), GeometryRoute::convex);
   EXPECT_EQ(geometry_route(SHAPE_BOX, SHAPE_SPHERE, true, true), GeometryRoute::hydroelastic);
-  EXPECT_THROW(b.add_shape_box(-1, 0.1, 0.1, 0.1, o), std::invalid_argument);  // the route is not built here
+  EXPECT_THROW(b.add_shape_box(-1, transform_identity(), 0.1, 0.1, 0.1, o), std::invalid_argument);  // the route is not built here
 }
 
 // --- planes and meshes (E3.2-geometry-routes) -----------------------------------------------------
 
 TEST(E3_2_geometry_routes, BoxOnAPlaneGivesFourCornersAndCapsuleTwo) {
-  CollisionSceneBuilder b;
+  ModelBuilder b;
   b.add_shape_plane(-1);
-  b.add_shape_box(b.add_body({{0, 0, 0.099}, quat_identity()}), 0.2, 0.1, 0.1);
-  b.add_shape_capsule(b.add_body({{2, 0, 0.05}, quat_from_axis_angle({1, 0, 0}, 1.5707963267948966)}), 0.05, 0.3);
+  b.add_shape_box(b.add_link({{0, 0, 0.099}, quat_identity()}), transform_identity(), 0.2, 0.1, 0.1);
+  b.add_shape_capsule(b.add_link({{2, 0, 0.05}, quat_from_axis_angle({1, 0, 0}, 1.5707963267948966)}), transform_identity(), 0.05, 0.3);
   const auto [s, r] = collide_scene(b);
   int box = 0, cap = 0;
   for (int i = 0; i < s.count; ++i) {
@@ -672,10 +672,10 @@ TEST(E3_2_geometry_routes, OracleSphereAndBoxOnATriangleMeshMatchTheAnalyticPlan
       const int a = j * (N + 1) + i;
       t.insert(t.end(), {a, a + 1, a + N + 2, a, a + N + 2, a + N + 1});
     }
-  CollisionSceneBuilder b;
-  b.add_shape_mesh(-1, v, t);
-  b.add_shape_sphere(b.add_body({{0.13, 0.37, 0.095}, quat_identity()}), 0.1);
-  b.add_shape_box(b.add_body({{-1.1, 0.6, 0.148}, quat_from_axis_angle({0, 0, 1}, 0.4)}), 0.15, 0.15, 0.15);
+  ModelBuilder b;
+  b.add_shape_mesh(-1, transform_identity(), v, t);
+  b.add_shape_sphere(b.add_link({{0.13, 0.37, 0.095}, quat_identity()}), transform_identity(), 0.1);
+  b.add_shape_box(b.add_link({{-1.1, 0.6, 0.148}, quat_from_axis_angle({0, 0, 1}, 0.4)}), transform_identity(), 0.15, 0.15, 0.15);
   const auto [s, r] = collide_scene(b);
   int sphere = 0, box = 0;
   for (int i = 0; i < s.count; ++i) {
@@ -703,9 +703,9 @@ TEST(E3_2_geometry_routes, OracleSphereOnAMeshRidgeThroughThePipeline) {
   const std::vector<int> t = {0, 2, 3, 0, 3, 1, 4, 5, 7, 4, 7, 6, 0, 1, 5, 0, 5, 4,
                               2, 6, 7, 2, 7, 3, 0, 4, 6, 0, 6, 2, 1, 3, 7, 1, 7, 5};
   const vec3 u = normalize(vec3{1, 0, 1});
-  CollisionSceneBuilder b;
-  b.add_shape_mesh(-1, v, t);
-  b.add_shape_sphere(b.add_body({vec3{0.5, 0.2, 0.5} + 0.099 * u, quat_identity()}), 0.1);
+  ModelBuilder b;
+  b.add_shape_mesh(-1, transform_identity(), v, t);
+  b.add_shape_sphere(b.add_link({vec3{0.5, 0.2, 0.5} + 0.099 * u, quat_identity()}), transform_identity(), 0.1);
   const auto [s, r] = collide_scene(b);
   ASSERT_EQ(s.count, 1);
   EXPECT_EQ(r.s0[0], 0);
@@ -716,8 +716,8 @@ TEST(E3_2_geometry_routes, OracleSphereOnAMeshRidgeThroughThePipeline) {
 }
 
 TEST(E3_2_geometry_routes, DegenerateShapesAreErrorsNamingTheShape) {
-  CollisionSceneBuilder b;
-  const int body = b.add_body();
+  ModelBuilder b;
+  const int body = b.add_link(transform_identity(), {1, vec3{}, mat33_diag({1, 1, 1})});
   auto message = [](auto&& f) {
     try {
       f();
@@ -726,19 +726,18 @@ TEST(E3_2_geometry_routes, DegenerateShapesAreErrorsNamingTheShape) {
     }
     return std::string("no error");
   };
-  ShapeOptions o;
-  o.label = "wheel";
-  EXPECT_NE(message([&] { b.add_shape_sphere(body, 0, o); }).find("shape 0 (sphere, 'wheel'): radius"), std::string::npos);
-  EXPECT_NE(message([&] { b.add_shape_box(body, 0.1, 0, 0.1); }).find("half extent"), std::string::npos);
-  EXPECT_NE(message([&] { b.add_shape_cylinder(body, 0.1, -1); }).find("cylinder"), std::string::npos);
-  EXPECT_NE(message([&] { b.add_shape_mesh(-1, {{0, 0, 0}, {1, 0, 0}, {2, 0, 0}}, {0, 1, 2}); }).find("triangle 0 is degenerate"),
+  EXPECT_NE(message([&] { b.add_shape_sphere(body, transform_identity(), 0, {}, "wheel"); }).find("shape 0 (sphere, 'wheel'): radius"),
             std::string::npos);
-  EXPECT_NE(message([&] { b.add_shape_convex_hull(body, {{0, 0, 0}, {1, 0, 0}, {0, 1, 0}, {1, 1, 0}}); }).find("coplanar"),
+  EXPECT_NE(message([&] { b.add_shape_box(body, transform_identity(), 0.1, 0, 0.1); }).find("half extent"), std::string::npos);
+  EXPECT_NE(message([&] { b.add_shape_cylinder(body, transform_identity(), 0.1, -1); }).find("cylinder"), std::string::npos);
+  EXPECT_NE(message([&] { b.add_shape_mesh(-1, transform_identity(), {{0, 0, 0}, {1, 0, 0}, {2, 0, 0}}, {0, 1, 2}); }).find("triangle 0 is degenerate"),
+            std::string::npos);
+  EXPECT_NE(message([&] { b.add_shape_convex_hull(body, transform_identity(), {{0, 0, 0}, {1, 0, 0}, {0, 1, 0}, {1, 1, 0}}); }).find("coplanar"),
             std::string::npos);
   transform bad{{std::nan(""), 0, 0}, quat_identity()};
-  EXPECT_NE(message([&] { b.add_body(bad, "arm"); }).find("body 1 ('arm')"), std::string::npos);
-  o.xform = bad;
-  EXPECT_NE(message([&] { b.add_shape_sphere(body, 0.1, o); }).find("not finite"), std::string::npos);
+  EXPECT_NE(message([&] { b.add_shape_sphere(body, bad, 0.1); }).find("not finite"), std::string::npos);
+  b.add_link(bad, {}, false, false, "arm");
+  EXPECT_NE(message([&] { b.finalize(); }).find("body 1 'arm'"), std::string::npos);
   // A non-finite pose given to collide names the body.
   SpherePair s(0.45);
   CollisionPipeline p(s.m);
@@ -773,7 +772,7 @@ TEST(E3_2_pipeline_api, GpuRecordMatchesCpu) {
   if (!cuda_built() || cuda_device_count() == 0) GTEST_SKIP() << "no CUDA GPU";
   Pile p = make_pile(60, 13, 0.8);
   const Record a = collide(p.m, p.q);
-  CollisionModel g = p.b.finalize(Device::cuda);
+  Model g = p.b.finalize(Device::cuda);
   Buffer<transform> q(Device::cuda, p.q);
   CollisionPipeline pipe(g);
   Contacts c = pipe.contacts();

@@ -1,5 +1,5 @@
-// The whole chain on an E1 Model: collision_model_from -> CollisionPipeline::collide -> Contacts ->
-// fill_contact_materials -> SolverXPBD::step -> update_contacts (lib/e3/collision/model_collision.h).
+// The whole chain on an E1 Model: CollisionPipeline(model)::collide -> Contacts ->
+// fill_contact_materials -> SolverXPBD::step -> update_contacts.
 #include <gtest/gtest.h>
 #include <rapidcheck/gtest.h>
 
@@ -9,7 +9,6 @@
 #include "e1/integrator.h"
 #include "e1/model.h"
 #include "e3/collision/collision_pipeline.h"
-#include "e3/collision/model_collision.h"
 #include "e3/contacts/contact_materials.h"
 #include "e3/solvers/xpbd/solver_xpbd.h"
 #include "support/generators.h"
@@ -24,8 +23,7 @@ constexpr real kG = 9.81;
 // A 1 kg box (half extents 0.1, 0.05, 0.025 m at 1000 kg/m^3, the course's E1 §3 box) above the ground.
 struct BoxOnGround {
   Model model;
-  CollisionModel collision;
-  explicit BoxOnGround(real z) : model(build(z)), collision(collision_model_from(model)) {}
+  explicit BoxOnGround(real z) : model(build(z)) {}
   static Model build(real z) {
     ModelBuilder b;
     b.add_ground_plane();
@@ -48,7 +46,7 @@ real box_support_force(const Contacts& c, const Model& m) {
 
 TEST(E3_2_xpbd_activation, SimRestingBoxIsHeldAndTheReadbackCarriesItsWeight) {
   BoxOnGround s(0.2);
-  CollisionPipeline pipeline(s.collision);
+  CollisionPipeline pipeline(s.model);
   Contacts contacts(s.model, pipeline.rigid_contact_max(), /*request_force=*/true);
   SolverXPBD solver(s.model, 4);
   State s0 = s.model.state(), s1 = s.model.state();
@@ -58,7 +56,7 @@ TEST(E3_2_xpbd_activation, SimRestingBoxIsHeldAndTheReadbackCarriesItsWeight) {
   int contact_rows = 0;
   for (int i = 0; i < 480; ++i) {  // 2 s: fall 0.175 m, settle
     pipeline.collide(s0.body_q.view(), contacts);
-    fill_contact_materials(s.collision, SolverPath::xpbd, contacts);
+    fill_contact_materials(s.model, SolverPath::xpbd, contacts);
     ContactsView v = contacts.view();
     solver.step(s0, s1, c, &v, h);
     solver.update_contacts(v);
@@ -84,13 +82,12 @@ TEST(E3_2_xpbd_activation, SimRecordInsideTheGapDoesNotPush) {
   int body = b.add_body({vec3{0, 0, 0.15}, quat_identity()});
   b.add_shape_sphere(body, transform_identity(), 0.1);
   Model m = b.finalize();
-  CollisionModel cm = collision_model_from(m);  // default gap 0.1 m per shape
-  CollisionPipeline pipeline(cm);
+  CollisionPipeline pipeline(m);  // default gap 0.1 m per shape
   Contacts contacts(m, pipeline.rigid_contact_max(), true);
   State s0 = m.state(), s1 = m.state(), p1 = m.state();
   Control c = m.control();
   pipeline.collide(s0.body_q.view(), contacts);
-  fill_contact_materials(cm, SolverPath::xpbd, contacts);
+  fill_contact_materials(m, SolverPath::xpbd, contacts);
   ASSERT_EQ(contacts.checked_count(), 1);  // d = 0.05 m: separated, but inside the gap
   ContactsView v = contacts.view();
   SolverXPBD solver(m);
@@ -102,7 +99,7 @@ TEST(E3_2_xpbd_activation, SimRecordInsideTheGapDoesNotPush) {
   std::vector<transform> sunk{{vec3{0, 0, 0.09}, quat_identity()}};  // 1 cm of penetration
   s0.body_q.copy_from_host(sunk.data());
   pipeline.collide(s0.body_q.view(), contacts);
-  fill_contact_materials(cm, SolverPath::xpbd, contacts);
+  fill_contact_materials(m, SolverPath::xpbd, contacts);
   v = contacts.view();
   solver.step(s0, s1, c, &v, 0.01);
   SolverRigidPredictor(m).step(s0, p1, c, 0.01);
@@ -115,12 +112,12 @@ TEST(E3_2_xpbd_activation, SimRecordInsideTheGapDoesNotPush) {
 // its own collide.
 TEST(E1_1_contacts_sample, ContactsDescribeTheCollidedStateNotTheStepped) {
   BoxOnGround s(0.0);  // the box starts 2.5 cm into the ground
-  CollisionPipeline pipeline(s.collision);
+  CollisionPipeline pipeline(s.model);
   Contacts contacts(s.model, pipeline.rigid_contact_max(), true);
   State s0 = s.model.state(), s1 = s.model.state();
   Control c = s.model.control();
   pipeline.collide(s0.body_q.view(), contacts);
-  fill_contact_materials(s.collision, SolverPath::xpbd, contacts);
+  fill_contact_materials(s.model, SolverPath::xpbd, contacts);
   auto normals_before = contacts.rigid_contact_normal.to_host();
   auto points_before = contacts.rigid_contact_point0.to_host();
   int n_before = contacts.checked_count();
@@ -135,29 +132,29 @@ TEST(E1_1_contacts_sample, ContactsDescribeTheCollidedStateNotTheStepped) {
     EXPECT_EQ(std::memcmp(&points_before[i], &points_after[i], sizeof(vec3)), 0);
   }
   // ... whose geometry it matches: the box's bottom face is 2.5 cm below the ground in state_in.
-  ContactGeometrySnapshot snap = snapshot_contact_geometry(s.collision, s0.body_q.view(), contacts);
+  ContactGeometrySnapshot snap = snapshot_contact_geometry(s.model, s0.body_q.view(), contacts);
   ASSERT_EQ(snap.count, n_before);
   for (real d : snap.distance_m) EXPECT_NEAR(d, -0.025, 1e-9);
   // the stepped state has moved: the old record's rows no longer describe it.
-  ContactGeometrySnapshot after = snapshot_contact_geometry(s.collision, s1.body_q.view(), contacts);
+  ContactGeometrySnapshot after = snapshot_contact_geometry(s.model, s1.body_q.view(), contacts);
   EXPECT_GT(after.distance_m[0], snap.distance_m[0] + 1e-4);
 }
 
 TEST(E1_7_sample_phase, CollideAgainForPostStepGeometry) {
   BoxOnGround s(0.0);
-  CollisionPipeline pipeline(s.collision);
+  CollisionPipeline pipeline(s.model);
   Contacts in(s.model, pipeline.rigid_contact_max(), true), out(s.model, pipeline.rigid_contact_max());
   State s0 = s.model.state(), s1 = s.model.state();
   Control c = s.model.control();
   pipeline.collide(s0.body_q.view(), in);
-  fill_contact_materials(s.collision, SolverPath::xpbd, in);
+  fill_contact_materials(s.model, SolverPath::xpbd, in);
   ContactsView v = in.view();
   SolverXPBD solver(s.model);
   solver.step(s0, s1, c, &v, 0.01);
   solver.update_contacts(v);  // the solve's forces come from the solver's observation interface
   pipeline.collide(s1.body_q.view(), out);
-  ContactGeometrySnapshot a = snapshot_contact_geometry(s.collision, s0.body_q.view(), in);
-  ContactGeometrySnapshot b = snapshot_contact_geometry(s.collision, s1.body_q.view(), out);
+  ContactGeometrySnapshot a = snapshot_contact_geometry(s.model, s0.body_q.view(), in);
+  ContactGeometrySnapshot b = snapshot_contact_geometry(s.model, s1.body_q.view(), out);
   ASSERT_FALSE(b.distance_m.empty());
   EXPECT_NE(a.distance_m[0], b.distance_m[0]);  // pre-step and post-step samples are different phases
   EXPECT_GT(std::abs(in.force.to_host()[0].lin.z), 0.0);

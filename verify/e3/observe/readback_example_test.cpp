@@ -9,7 +9,6 @@
 #include "e1/model.h"
 #include "e1/spatial_shift.h"
 #include "e3/collision/collision_pipeline.h"
-#include "e3/collision/model_collision.h"
 #include "e3/contacts/contact_materials.h"
 #include "course/e3/readback_example.h"
 #include "e3/solvers/xpbd/solver_xpbd.h"
@@ -24,8 +23,7 @@ constexpr real kG = 9.81;
 
 struct TwoSpheres {  // two spheres resting on the ground, apart from each other
   Model model;
-  CollisionModel collision;
-  TwoSpheres() : model(build()), collision(collision_model_from(model)) {}
+  TwoSpheres() : model(build()) {}
   static Model build() {
     ModelBuilder b;
     b.add_ground_plane();
@@ -64,11 +62,11 @@ TEST(E3_9_readback_example_contract, SimOrderAndSingleStepReadback) {
 
 TEST(E3_9_snapshot_function, GoldenLengthsDistancesAndOverflow) {
   TwoSpheres s;
-  CollisionPipeline pipeline(s.collision);
+  CollisionPipeline pipeline(s.model);
   Contacts c(s.model.device, pipeline.rigid_contact_max());
   State st = s.model.state();
   pipeline.collide(st.body_q.view(), c);
-  ContactGeometrySnapshot snap = snapshot_contact_geometry(s.collision, st.body_q.view(), c);
+  ContactGeometrySnapshot snap = snapshot_contact_geometry(s.model, st.body_q.view(), c);
   ASSERT_EQ(snap.count, 2);
   EXPECT_EQ(snap.distance_m.size(), 2u);
   EXPECT_EQ(snap.point0_world_m.size(), 2u);
@@ -78,25 +76,25 @@ TEST(E3_9_snapshot_function, GoldenLengthsDistancesAndOverflow) {
   // a record too small for the scene overflows, and the snapshot refuses it
   CollisionPipelineOptions small;
   small.rigid_contact_max = 1;
-  CollisionPipeline p1(s.collision, small);
+  CollisionPipeline p1(s.model, small);
   Contacts tiny(s.model.device, 1);
   p1.collide(st.body_q.view(), tiny);
-  EXPECT_THROW(snapshot_contact_geometry(s.collision, st.body_q.view(), tiny), std::runtime_error);
+  EXPECT_THROW(snapshot_contact_geometry(s.model, st.body_q.view(), tiny), std::runtime_error);
 }
 
 // distance comes from the State passed in, normals and the set from the last collide.
 RC_GTEST_PROP(E3_9_mixed_sampling, MovingABodyChangesDistanceNotNormalsOrCount, ()) {
   TwoSpheres s;
-  CollisionPipeline pipeline(s.collision);
+  CollisionPipeline pipeline(s.model);
   Contacts c(s.model.device, pipeline.rigid_contact_max());
   State st = s.model.state();
   pipeline.collide(st.body_q.view(), c);
-  ContactGeometrySnapshot before = snapshot_contact_geometry(s.collision, st.body_q.view(), c);
+  ContactGeometrySnapshot before = snapshot_contact_geometry(s.model, st.body_q.view(), c);
   std::vector<transform> q = st.body_q.to_host();
   vec3 move = *gen::vector(0.05);
   q[0].p += move;
   Buffer<transform> moved(Device::cpu, q);
-  ContactGeometrySnapshot after = snapshot_contact_geometry(s.collision, moved.view(), c);
+  ContactGeometrySnapshot after = snapshot_contact_geometry(s.model, moved.view(), c);
   RC_ASSERT(after.count == before.count);
   for (int i = 0; i < before.count; ++i) RC_ASSERT(tol::near(after.normal_world[i], before.normal_world[i], 0.0));
   RC_PRE(std::abs(move.z) > 1e-4);
@@ -108,14 +106,14 @@ RC_GTEST_PROP(E3_9_mixed_sampling, MovingABodyChangesDistanceNotNormalsOrCount, 
 // its finite-difference gradient is +n for the body of side 1 and -n for the body of side 0.
 RC_GTEST_PROP(E3_7_kinematics_gradient, FrozenNormalGradientMatchesFiniteDifference, ()) {
   TwoSpheres s;
-  CollisionPipeline pipeline(s.collision);
+  CollisionPipeline pipeline(s.model);
   Contacts c(s.model.device, pipeline.rigid_contact_max());
   State st = s.model.state();
   pipeline.collide(st.body_q.view(), c);
   std::vector<transform> q0 = st.body_q.to_host();
   std::vector<int> s0 = c.rigid_contact_shape0.to_host(), s1 = c.rigid_contact_shape1.to_host();
   std::vector<int> shape_body = s.model.shape_body.to_host();
-  ContactGeometrySnapshot base = snapshot_contact_geometry(s.collision, st.body_q.view(), c);
+  ContactGeometrySnapshot base = snapshot_contact_geometry(s.model, st.body_q.view(), c);
   int row = *rc::gen::inRange(0, base.count);
   int body = shape_body[s1[row]] >= 0 ? shape_body[s1[row]] : shape_body[s0[row]];
   real sign = shape_body[s1[row]] == body ? 1 : -1;
@@ -125,8 +123,8 @@ RC_GTEST_PROP(E3_7_kinematics_gradient, FrozenNormalGradientMatchesFiniteDiffere
   qp[body].p += eps * dir;
   qm[body].p -= eps * dir;
   Buffer<transform> bp(Device::cpu, qp), bm(Device::cpu, qm);
-  ContactGeometrySnapshot plus = snapshot_contact_geometry(s.collision, bp.view(), c);
-  ContactGeometrySnapshot minus = snapshot_contact_geometry(s.collision, bm.view(), c);
+  ContactGeometrySnapshot plus = snapshot_contact_geometry(s.model, bp.view(), c);
+  ContactGeometrySnapshot minus = snapshot_contact_geometry(s.model, bm.view(), c);
   real fd = (plus.distance_m[row] - minus.distance_m[row]) / (2 * eps);
   RC_ASSERT(std::abs(fd - sign * dot(base.normal_world[row], dir)) < 1e-6);
   RC_ASSERT(plus.count == base.count && minus.count == base.count);  // the set never moves with the pose
@@ -143,12 +141,11 @@ RC_GTEST_PROP(E3_7_kinematics_gradient, FrozenNormalRotationGradientMatchesFinit
   int box = b.add_body({vec3{0, 0, 0.0249}, quat_identity()});  // 0.1 mm into the ground
   b.add_shape_box(box, transform_identity(), 0.1, 0.05, 0.025);
   Model m = b.finalize();
-  CollisionModel cm = collision_model_from(m);
-  CollisionPipeline pipeline(cm);
+  CollisionPipeline pipeline(m);
   Contacts c(m.device, pipeline.rigid_contact_max());
   State st = m.state();
   pipeline.collide(st.body_q.view(), c);
-  ContactGeometrySnapshot base = snapshot_contact_geometry(cm, st.body_q.view(), c);
+  ContactGeometrySnapshot base = snapshot_contact_geometry(m, st.body_q.view(), c);
   RC_ASSERT(base.count >= 4);
   std::vector<int> s1 = c.rigid_contact_shape1.to_host(), shape_body = m.shape_body.to_host();
   std::vector<transform> q0 = st.body_q.to_host();
@@ -161,8 +158,8 @@ RC_GTEST_PROP(E3_7_kinematics_gradient, FrozenNormalRotationGradientMatchesFinit
   qp[box].q = quat_mul(quat_from_axis_angle(axis, eps), q0[box].q);
   qm[box].q = quat_mul(quat_from_axis_angle(axis, -eps), q0[box].q);
   Buffer<transform> bp(Device::cpu, qp), bm(Device::cpu, qm);
-  ContactGeometrySnapshot plus = snapshot_contact_geometry(cm, bp.view(), c);
-  ContactGeometrySnapshot minus = snapshot_contact_geometry(cm, bm.view(), c);
+  ContactGeometrySnapshot plus = snapshot_contact_geometry(m, bp.view(), c);
+  ContactGeometrySnapshot minus = snapshot_contact_geometry(m, bm.view(), c);
   real fd = (plus.distance_m[row] - minus.distance_m[row]) / (2 * eps);
   real analytic = (on_side1 ? 1 : -1) * dot(base.normal_world[row], cross(axis, p - q0[box].p));
   RC_ASSERT(std::abs(fd - analytic) < 1e-6);
@@ -185,8 +182,7 @@ TEST(E3_8_four_objects_table, SimBodyFIsAnInputAndContactsForceTheReaction) {
   int body = b.add_body({vec3{0, 0, 0.0249}, quat_identity()});
   b.add_shape_box(body, transform_identity(), 0.1, 0.05, 0.025);
   Model m = b.finalize();
-  CollisionModel cm = collision_model_from(m);
-  CollisionPipeline pipeline(cm);
+  CollisionPipeline pipeline(m);
   Contacts contacts(m, pipeline.rigid_contact_max(), true);
   SolverXPBD solver(m, 4);
   State s0 = m.state(), s1 = m.state();
@@ -197,7 +193,7 @@ TEST(E3_8_four_objects_table, SimBodyFIsAnInputAndContactsForceTheReaction) {
     std::vector<spatial_vector> f{push};
     s0.body_f.copy_from_host(f.data());
     pipeline.collide(s0.body_q.view(), contacts);
-    fill_contact_materials(cm, SolverPath::xpbd, contacts);
+    fill_contact_materials(m, SolverPath::xpbd, contacts);
     ContactsView v = contacts.view();
     solver.step(s0, s1, c, &v, 1.0 / 240);
     solver.update_contacts(v);

@@ -155,7 +155,7 @@ TEST(E3_6_summary_table, SimPipelineContactsReproduceTheFixtureRun) {
   for (SolverKind k : kAll) {
     std::vector<GroundSample> run[2];
     for (int src = 0; src < 2; ++src) {
-      Model m = ground_box_model(1, {0.1, 0.1, 0.1}, {0, 0, 0.1 - 9.81 / 4e5});
+      Model m = ground_box_model(1, {0.1, 0.1, 0.1}, {0, 0, 0.1 - 9.81 / 4e5}, Device::cpu, &mat);
       State s = m.state();
       set_twist(m, s, {1, 0, 0}, {});
       run[src] = simulate_ground_scene(k, m, s, mat, 1e-3, 800, 200, {},

@@ -1,5 +1,7 @@
 // SolverPADMM (course E3 §6): host code.
 #include "e3/solvers/padmm/solver_padmm.h"
+#include "e3/contacts/contact_row.h"
+#include "e3/contacts/contact_materials.h"
 
 #include <algorithm>
 #include <cmath>
@@ -325,17 +327,20 @@ void SolverPADMM::build_contact_rows(StepData& s, const ContactsView* contacts) 
   if (!contacts) return;
   Device d = m.device;
   const int n = checked_contact_count(*contacts, m, "SolverPADMM.step");
+  check_contact_material_path(*contacts, SolverPath::semi_implicit, SolverPath::featherstone, "SolverPADMM.step");
   auto s0 = view_to_host(contacts->rigid_contact_shape0, d, n), s1 = view_to_host(contacts->rigid_contact_shape1, d, n);
   auto p0 = view_to_host(contacts->rigid_contact_point0, d, n), p1 = view_to_host(contacts->rigid_contact_point1, d, n);
   auto nrm = view_to_host(contacts->rigid_contact_normal, d, n);
   auto t0 = view_to_host(contacts->rigid_contact_margin0, d, n), t1 = view_to_host(contacts->rigid_contact_margin1, d, n);
   auto mu = view_to_host(contacts->rigid_contact_mu, d, n);
-  auto shape_body = m.shape_body.to_host();
+  const std::vector<int> shape_body = m.shape_body.to_host();
+  const View<const int> body{shape_body.data(), std::int64_t(shape_body.size())};
   std::map<std::pair<int, int>, int> ordinal;
   for (int i = 0; i < n; ++i) {
     PADMMContactRow r;
-    r.body0 = shape_body[s0[i]];
-    r.body1 = shape_body[s1[i]];
+    const ContactRowBodies rb = contact_row_bodies(body, s0[i], s1[i]);  // shapes checked by checked_contact_count
+    r.body0 = rb.body0;
+    r.body1 = rb.body1;
     r.n = nrm[i];
     tangent_basis(r.n, r.t1, r.t2);
     vec3 x0 = (r.body0 >= 0 ? transform_point(s.q[r.body0], p0[i]) : p0[i]) + t0[i] * r.n;

@@ -1,5 +1,7 @@
 // Launch site of eval_body_contact over a Contacts record (course E3 §6).
 #include "e3/solvers/shared/penalty_contact_kernels.h"
+#include "e3/contacts/contact_row.h"
+#include "e3/contacts/contact_materials.h"
 
 #include <stdexcept>
 #include <string>
@@ -21,6 +23,7 @@ void apply_penalty_contacts(const Model& m, View<const transform> body_q, View<c
   // The body of each side of every record, grouped by body on the host (entry = 2 * contact + side),
   // so that each body sums its own contributions in contact order: O(bodies + contacts).
   const int count = checked_contact_count(c, m, "apply_penalty_contacts");
+  check_contact_material_path(c, SolverPath::semi_implicit, SolverPath::featherstone, "apply_penalty_contacts");
   std::vector<int> s0(std::size_t(count), 0), s1(std::size_t(count), 0);
   if (count > 0) {
     device_copy(s0.data(), Device::cpu, c.rigid_contact_shape0.data, m.device, sizeof(int) * std::size_t(count));
@@ -42,7 +45,8 @@ void apply_penalty_contacts(const Model& m, View<const transform> body_q, View<c
   auto com = m.body_com.view();
   ContactsView cv = c;
   parallel_for(m.device, count, IMPULSE_LAMBDA(std::int64_t i) {
-    int a = shape_body[cv.rigid_contact_shape0[i]], b = shape_body[cv.rigid_contact_shape1[i]];
+    const ContactRowBodies rb = contact_row_bodies(shape_body, cv.rigid_contact_shape0[i], cv.rigid_contact_shape1[i]);
+    const int a = rb.body0, b = rb.body1;
     transform X_A = a >= 0 ? body_q[a] : transform_identity();
     transform X_B = b >= 0 ? body_q[b] : transform_identity();
     spatial_vector V_A = a >= 0 ? body_qd[a] : spatial_vector{};

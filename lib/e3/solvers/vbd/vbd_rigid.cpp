@@ -1,5 +1,7 @@
 // SolverVBD, rigid bodies with compliant-ALM normal contacts (course E3 §6): host code.
 #include "e3/solvers/vbd/vbd_rigid.h"
+#include "e3/contacts/contact_row.h"
+#include "e3/contacts/contact_materials.h"
 
 #include <cmath>
 #include <limits>
@@ -65,16 +67,18 @@ void SolverVBD::update_contacts(ContactsView&) const {
 std::vector<SolverVBD::Row> SolverVBD::read_rows(const ContactsView& c) const {
   Device d = model_->device;
   const int n = checked_contact_count(c, *model_, "SolverVBD");
+  check_contact_material_path(c, SolverPath::vbd, SolverPath::vbd, "SolverVBD");
   auto s0 = view_to_host(c.rigid_contact_shape0, d, n), s1 = view_to_host(c.rigid_contact_shape1, d, n);
   auto p0 = view_to_host(c.rigid_contact_point0, d, n), p1 = view_to_host(c.rigid_contact_point1, d, n);
   auto nrm = view_to_host(c.rigid_contact_normal, d, n);
   auto t0 = view_to_host(c.rigid_contact_margin0, d, n), t1 = view_to_host(c.rigid_contact_margin1, d, n);
   auto ke = view_to_host(c.rigid_contact_ke, d, n), kd = view_to_host(c.rigid_contact_kd, d, n), mu = view_to_host(c.rigid_contact_mu, d, n);
-  auto shape_body = model_->shape_body.to_host();
+  const std::vector<int> shape_body = model_->shape_body.to_host();
+  const View<const int> body{shape_body.data(), std::int64_t(shape_body.size())};
   std::map<std::pair<int, int>, int> ordinal;
   std::vector<Row> rows;
-  for (int i = 0; i < n; ++i)
-    rows.push_back({shape_body[s0[i]], shape_body[s1[i]], p0[i], p1[i], nrm[i], t0[i], t1[i], ke[i], kd[i], mu[i],
+  for (int i = 0; i < n; ++i)  // shapes checked by checked_contact_count
+    rows.push_back({contact_row_bodies(body, s0[i], s1[i]).body0, contact_row_bodies(body, s0[i], s1[i]).body1, p0[i], p1[i], nrm[i], t0[i], t1[i], ke[i], kd[i], mu[i],
                     {s0[i], s1[i], ordinal[{s0[i], s1[i]}]++}});
   return rows;
 }

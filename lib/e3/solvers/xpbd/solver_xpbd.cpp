@@ -8,26 +8,6 @@
 
 namespace impulse {
 
-std::vector<int> contact_bodies(const Model& model, const ContactsView& c, int count) {
-  std::vector<int> s0(count), s1(count);
-  if (count > 0) {
-    device_copy(s0.data(), Device::cpu, c.rigid_contact_shape0.data, model.device, sizeof(int) * count);
-    device_copy(s1.data(), Device::cpu, c.rigid_contact_shape1.data, model.device, sizeof(int) * count);
-  }
-  auto shape_body = model.shape_body.to_host();
-  std::vector<int> sides(2 * std::size_t(count));
-  for (int i = 0; i < count; ++i) {
-    for (int k = 0; k < 2; ++k) {
-      int s = k == 0 ? s0[i] : s1[i];
-      if (s < -1 || s >= model.shape_count)
-        throw std::invalid_argument("SolverXPBD.step: contact " + std::to_string(i) + " names shape " + std::to_string(s) +
-                                    ", outside the Model's " + std::to_string(model.shape_count) + " shapes");
-      sides[2 * i + k] = s >= 0 ? shape_body[s] : -1;
-    }
-  }
-  return sides;
-}
-
 std::vector<int> select_manifold_contacts(const std::vector<real>& depth, const std::vector<vec3>& point, int max_contacts) {
   int n = int(depth.size());
   std::vector<int> chosen;

@@ -183,9 +183,6 @@ class SolverXPBD {
 
 // Host helpers of the step (lib/e3/solvers/xpbd/solver_xpbd.cpp).
 
-/// Body of each side of every stored record: side[2c] = body of shape0, side[2c+1] = body of shape1.
-/// Throws std::invalid_argument for a shape ID outside [-1, shape_count).
-std::vector<int> contact_bodies(const Model& model, const ContactsView& c, int count);
 
 /// @formula E3.5-manifold-cap  Chooses at most max_contacts of the candidates of one manifold:
 /// the deepest first (smallest d, lowest index on ties), then greedily the point farthest from

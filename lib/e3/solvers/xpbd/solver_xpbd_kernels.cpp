@@ -8,6 +8,8 @@
 #include "core/segments_device.h"
 #include "e1/integrator.h"
 #include "e3/solvers/xpbd/solver_xpbd.h"
+#include "e3/contacts/contact_row.h"
+#include "e3/contacts/contact_materials.h"
 #include "e3/solvers/xpbd/xpbd_side.h"
 
 namespace impulse {
@@ -126,6 +128,7 @@ void SolverXPBD::check_step(const State& in, const State& out, const Control& co
       throw std::invalid_argument("SolverXPBD.step: the contact record was made for another Model (a foreign record)");
     if (contacts->rigid_contact_count.size != 1)
       throw std::invalid_argument("SolverXPBD.step: rigid_contact_count must be a one-element array");
+    check_contact_material_path(*contacts, SolverPath::xpbd, SolverPath::xpbd, "SolverXPBD.step");
   }
 }
 
@@ -196,11 +199,12 @@ void SolverXPBD::begin_step(const ContactsView* contacts) {
     int a = -1, b = -1;
     if (i < rows) {
       const int s0 = c.rigid_contact_shape0[i], s1 = c.rigid_contact_shape1[i];
-      if (s0 < -1 || s0 >= S || s1 < -1 || s1 >= S) {
+      if (!contact_row_shapes_valid(s0, s1, S)) {
         a = b = -2;
       } else {
-        a = s0 >= 0 ? shape_body[s0] : -1;
-        b = s1 >= 0 ? shape_body[s1] : -1;
+        const ContactRowBodies rb = contact_row_bodies(shape_body, s0, s1);
+        a = rb.body0;
+        b = rb.body1;
       }
     }
     sd[2 * i] = a;
@@ -502,10 +506,8 @@ void SolverXPBD::finish_trace(const ContactsView* contacts) {
     int s[2] = {0, 0};
     device_copy(&s[0], Device::cpu, contacts->rigid_contact_shape0.data + bad, dev, sizeof(int));
     device_copy(&s[1], Device::cpu, contacts->rigid_contact_shape1.data + bad, dev, sizeof(int));
-    const int shape = (s[0] < -1 || s[0] >= model_->shape_count) ? s[0] : s[1];
-    throw std::invalid_argument("SolverXPBD.step: contact " + std::to_string(bad) + " names shape " +
-                                std::to_string(shape) + ", outside the Model's " + std::to_string(model_->shape_count) +
-                                " shapes");
+    const int shape = (s[0] < 0 || s[0] >= model_->shape_count) ? s[0] : s[1];
+    throw std::invalid_argument(contact_row_shape_message("SolverXPBD.step", bad, shape, model_->shape_count));
   }
   if (count == 0) return;  // a step without contact rows has no contact passes in its trace
   trace_.contact_passes = iters;

@@ -1,5 +1,5 @@
-// CollisionSceneBuilder: validation, mesh BVH construction and the filter-passing pair list.
-#include "e3/collision/collision_model.h"
+// Hull and mesh checks, mesh BVH construction, mesh adjacency and the filter pairs of a Model.
+#include "e3/collision/shape_geometry.h"
 
 #include <algorithm>
 #include <cmath>
@@ -8,7 +8,8 @@
 #include <stdexcept>
 #include <tuple>
 
-#include "e3/collision/hull_faces.h"
+#include "e1/model.h"
+#include "e3/collision/filter.h"
 #include "e3/collision/narrow_phase.h"
 
 namespace impulse {
@@ -31,9 +32,6 @@ namespace {
 
 bool finite(real x) { return std::isfinite(static_cast<double>(x)); }
 bool finite(vec3 v) { return finite(v.x) && finite(v.y) && finite(v.z); }
-bool finite(const transform& t) {
-  return finite(t.p) && finite(t.q.x) && finite(t.q.y) && finite(t.q.z) && finite(t.q.w);
-}
 
 // Median-split BVH over triangles [first, first + count) of tris (absolute triangle ids in order).
 int build_bvh(std::vector<BvhNode>& nodes, std::vector<int>& order, const std::vector<aabb>& box, int begin, int end) {
@@ -100,90 +98,7 @@ bool edge_neighbors(const int* tris, int n, std::vector<int>& nbr, int& bad, int
 
 }  // namespace
 
-int CollisionSceneBuilder::add_body(const transform& q, const std::string& label) {
-  const int b = body_count();
-  if (!finite(q)) throw std::invalid_argument("body " + std::to_string(b) + (label.empty() ? "" : " ('" + label + "')") +
-                                              ": initial pose is not finite");
-  if (std::abs(quat_norm(q.q) - 1) > 1e-6)
-    throw std::invalid_argument("body " + std::to_string(b) + ": orientation is not a unit quaternion");
-  body_q_.push_back(q);
-  return b;
-}
-
-int CollisionSceneBuilder::add_shape(int body, int type, vec3 scale, ShapeOptions& o) {
-  const int s = shape_count();
-  std::string who = "shape " + std::to_string(s) + " (" + shape_type_name(type) +
-                    (o.label.empty() ? "" : ", '" + o.label + "'") + ")";
-  if (body < -1 || body >= body_count())
-    throw std::invalid_argument(who + ": body " + std::to_string(body) + " does not exist (body_count = " +
-                                std::to_string(body_count()) + ")");
-  if (o.world < -1)
-    throw std::invalid_argument(who + ": shape_world = " + std::to_string(o.world) +
-                                " is below -1 (-1 is the shared world, other worlds are >= 0)");
-  if (!finite(o.xform)) throw std::invalid_argument(who + ": shape transform is not finite");
-  if (std::abs(quat_norm(o.xform.q) - 1) > 1e-6)
-    throw std::invalid_argument(who + ": shape orientation is not a unit quaternion");
-  if (!finite(o.margin) || o.margin < 0) throw std::invalid_argument(who + ": margin must be finite and >= 0 m");
-  if (!finite(o.gap)) throw std::invalid_argument(who + ": gap is not finite");
-  if (!finite(scale)) throw std::invalid_argument(who + ": size is not finite");
-  if (o.is_hydroelastic && type != SHAPE_PLANE)
-    throw std::invalid_argument(who + ": the hydroelastic (SDF) route is not built in impulse");
-  type_.push_back(type);
-  body_.push_back(body);
-  world_.push_back(o.world);
-  group_.push_back(o.collision_group);
-  xform_.push_back(o.xform);
-  scale_.push_back(scale);
-  margin_.push_back(o.margin);
-  gap_.push_back(o.gap < 0 ? rigid_gap : o.gap);
-  material_.push_back(o.material);
-  src_start_.push_back(0);
-  src_count_.push_back(0);
-  face_count_.push_back(0);
-  return s;
-}
-
-int CollisionSceneBuilder::add_shape_plane(int body, ShapeOptions o) {
-  o.is_hydroelastic = false;  // Newton switches the flag off for planes (E3.2-hydro-preconditions)
-  return add_shape(body, SHAPE_PLANE, {0, 0, 0}, o);
-}
-
-int CollisionSceneBuilder::add_shape_sphere(int body, real radius, ShapeOptions o) {
-  if (!(radius > 0))
-    throw std::invalid_argument("shape " + std::to_string(shape_count()) + " (sphere" +
-                                (o.label.empty() ? "" : ", '" + o.label + "'") + "): radius must be > 0 m, got " +
-                                std::to_string(radius));
-  return add_shape(body, SHAPE_SPHERE, {radius, 0, 0}, o);
-}
-
-int CollisionSceneBuilder::add_shape_capsule(int body, real radius, real half_height, ShapeOptions o) {
-  if (!(radius > 0) || !(half_height > 0))
-    throw std::invalid_argument("shape " + std::to_string(shape_count()) + " (capsule" +
-                                (o.label.empty() ? "" : ", '" + o.label + "'") +
-                                "): radius and half height must be > 0 m");
-  return add_shape(body, SHAPE_CAPSULE, {radius, half_height, 0}, o);
-}
-
-int CollisionSceneBuilder::add_shape_box(int body, real hx, real hy, real hz, ShapeOptions o) {
-  if (!(hx > 0) || !(hy > 0) || !(hz > 0))
-    throw std::invalid_argument("shape " + std::to_string(shape_count()) + " (box" +
-                                (o.label.empty() ? "" : ", '" + o.label + "'") +
-                                "): every half extent must be > 0 m, got (" + std::to_string(hx) + ", " +
-                                std::to_string(hy) + ", " + std::to_string(hz) + ")");
-  return add_shape(body, SHAPE_BOX, {hx, hy, hz}, o);
-}
-
-int CollisionSceneBuilder::add_shape_cylinder(int body, real radius, real half_height, ShapeOptions o) {
-  if (!(radius > 0) || !(half_height > 0))
-    throw std::invalid_argument("shape " + std::to_string(shape_count()) + " (cylinder" +
-                                (o.label.empty() ? "" : ", '" + o.label + "'") +
-                                "): radius and half height must be > 0 m");
-  return add_shape(body, SHAPE_CYLINDER, {radius, half_height, 0}, o);
-}
-
-int CollisionSceneBuilder::add_shape_convex_hull(int body, const std::vector<vec3>& points, vec3 scale, ShapeOptions o) {
-  const std::string who = "shape " + std::to_string(shape_count()) + " (convex_hull" +
-                          (o.label.empty() ? "" : ", '" + o.label + "'") + ")";
+HullFaces checked_hull_faces(const std::vector<vec3>& points, vec3 scale, const std::string& who) {
   if (points.size() < 4) throw std::invalid_argument(who + ": needs at least 4 points");
   if (!(scale.x > 0 && scale.y > 0 && scale.z > 0)) throw std::invalid_argument(who + ": scale must be > 0");
   // Not coplanar: some point lies off the plane of a non-degenerate triangle.
@@ -201,31 +116,20 @@ int CollisionSceneBuilder::add_shape_convex_hull(int body, const std::vector<vec
         if (std::abs(dot(normalize(n), p - points[0])) > 1e-9 * size) solid = true;
     }
   if (!solid) throw std::invalid_argument(who + ": the points are coplanar (a hull needs volume)");
-  const HullFaces faces = convex_hull_faces(points, who);
+  HullFaces faces = convex_hull_faces(points, who);
   const int face_count = static_cast<int>(faces.normals.size());
   for (int f = 0; f < face_count; ++f) {
-    const int size = faces.start[f + 1] - faces.start[f];
-    if (size > kMaxFeature)
-      throw std::invalid_argument(who + ": hull face " + std::to_string(f) + " has " + std::to_string(size) +
+    const int n = faces.start[f + 1] - faces.start[f];
+    if (n > kMaxFeature)
+      throw std::invalid_argument(who + ": hull face " + std::to_string(f) + " has " + std::to_string(n) +
                                   " vertices, more than the " + std::to_string(kMaxFeature) +
                                   " a manifold clips (kMaxFeature): use fewer points on that face");
   }
-  const int s = add_shape(body, SHAPE_CONVEX_HULL, scale, o);
-  src_start_[s] = static_cast<int>(points_.size());
-  src_count_[s] = static_cast<int>(points.size());
-  points_.insert(points_.end(), points.begin(), points.end());
-  face_count_[s] = face_count;
-  for (int f = 0; f < face_count; ++f)
-    face_start_.push_back(face_start_.back() + faces.start[f + 1] - faces.start[f]);
-  face_vertices_.insert(face_vertices_.end(), faces.vertices.begin(), faces.vertices.end());
-  face_normals_.insert(face_normals_.end(), faces.normals.begin(), faces.normals.end());
-  return s;
+  return faces;
 }
 
-int CollisionSceneBuilder::add_shape_mesh(int body, const std::vector<vec3>& vertices, const std::vector<int>& tris,
-                                          vec3 scale, ShapeOptions o) {
-  const std::string who = "shape " + std::to_string(shape_count()) + " (mesh" +
-                          (o.label.empty() ? "" : ", '" + o.label + "'") + ")";
+std::vector<int> checked_mesh_triangles(int body, const std::vector<vec3>& vertices, const std::vector<int>& tris,
+                                        vec3 scale, const std::string& who) {
   if (body != -1) throw std::invalid_argument(who + ": triangle meshes are static only (body must be -1)");
   if (tris.empty() || tris.size() % 3 != 0)
     throw std::invalid_argument(who + ": needs a non-empty triangle list with 3 indices per triangle");
@@ -258,36 +162,18 @@ int CollisionSceneBuilder::add_shape_mesh(int body, const std::vector<vec3>& ver
                                 std::to_string(welded[bad - bad % 3 + (bad + 1) % 3]) + " is shared by " +
                                 std::to_string(uses) +
                                 " triangles (non-manifold; at most 2 are allowed: split the mesh into shapes)");
-  const int s = add_shape(body, SHAPE_MESH, scale, o);
-  const int base = static_cast<int>(points_.size());
-  src_start_[s] = static_cast<int>(triangles_.size() / 3);
-  src_count_[s] = static_cast<int>(tris.size() / 3);
-  points_.insert(points_.end(), vertices.begin(), vertices.end());
-  for (int i : welded) triangles_.push_back(base + i);
-  return s;
+  return welded;
 }
 
-void CollisionSceneBuilder::add_shape_collision_filter_pair(int s0, int s1) {
-  if (s0 < 0 || s0 >= shape_count() || s1 < 0 || s1 >= shape_count() || s0 == s1)
-    throw std::invalid_argument("collision filter pair (" + std::to_string(s0) + ", " + std::to_string(s1) +
-                                "): both must be distinct existing shapes");
-  exclusions_.push_back(pair_key(s0, s1));
-}
-
-void CollisionSceneBuilder::add_joint(int parent, int child, bool collision_filter_parent) {
-  if (parent < -1 || parent >= body_count() || child < 0 || child >= body_count() || parent == child)
-    throw std::invalid_argument("joint (" + std::to_string(parent) + " -> " + std::to_string(child) +
-                                "): parent must be -1 or a body, child a different body");
-  if (collision_filter_parent) joint_pairs_.push_back(pair_key(parent, child));
-}
-
-CollisionModel CollisionSceneBuilder::finalize(Device d, bool explicit_pairs) const {
-  CollisionModel m;
-  m.device = d;
-  m.shape_count = shape_count();
-  m.body_count = body_count();
-  m.rigid_gap = rigid_gap;
-  const int n = shape_count();
+void finalize_shape_geometry(const ModelBuilder& b, Device d, Model& m) {
+  const int n = b.shape_count();
+  const std::vector<vec3>& points_ = b.geo_points;
+  const std::vector<int>& triangles_ = b.geo_triangles;
+  const std::vector<vec3>& scale_ = b.shape_scale;
+  std::vector<int> type_(n);
+  for (int s = 0; s < n; ++s) type_[s] = int(b.shape_type[s]);
+  const std::vector<int>& src_start_ = b.shape_source_start;
+  const std::vector<int>& src_count_ = b.shape_source_count;
   // Mesh BVHs: one tree per mesh, triangles reordered so that leaves are contiguous.
   std::vector<int> tris_out(triangles_.size());
   std::vector<BvhNode> nodes;
@@ -345,31 +231,25 @@ CollisionModel CollisionSceneBuilder::finalize(Device d, bool explicit_pairs) co
   for (const auto& l : links) ++ring_start[l.first + 1];
   for (std::size_t i = 1; i < ring_start.size(); ++i) ring_start[i] += ring_start[i - 1];
   for (const auto& l : links) ring.push_back(l.second);  // links are sorted by their first vertex
-  std::vector<std::int64_t> excl = exclusions_, joints = joint_pairs_;
+  std::vector<std::int64_t> excl, joints;
+  for (const auto& [s0, s1] : b.shape_collision_filter_pairs) excl.push_back(pair_key(s0, s1));
+  for (int j = 0; j < b.joint_count(); ++j)
+    if (b.joint_parent[j] >= 0) joints.push_back(pair_key(b.joint_parent[j], b.joint_child[j]));
   std::sort(excl.begin(), excl.end());
   excl.erase(std::unique(excl.begin(), excl.end()), excl.end());
   std::sort(joints.begin(), joints.end());
   joints.erase(std::unique(joints.begin(), joints.end()), joints.end());
 
-  m.shape_type = Buffer<int>(d, type_);
-  m.shape_body = Buffer<int>(d, body_);
-  m.shape_transform = Buffer<transform>(d, xform_);
-  m.shape_scale = Buffer<vec3>(d, scale_);
-  m.shape_margin = Buffer<real>(d, margin_);
-  m.shape_gap = Buffer<real>(d, gap_);
-  m.shape_world = Buffer<int>(d, world_);
-  m.shape_collision_group = Buffer<int>(d, group_);
-  m.shape_material = Buffer<ShapeMaterial>(d, material_);
   m.shape_source_start = Buffer<int>(d, start);
   m.shape_source_count = Buffer<int>(d, src_count_);
   m.shape_bvh_root = Buffer<int>(d, root);
   m.geo_points = Buffer<vec3>(d, points_);
   std::vector<int> shape_face_start(n + 1, 0);
-  for (int s = 0; s < n; ++s) shape_face_start[s + 1] = shape_face_start[s] + face_count_[s];
+  for (int s = 0; s < n; ++s) shape_face_start[s + 1] = shape_face_start[s] + b.shape_hull_face_count[s];
   m.shape_face_start = Buffer<int>(d, shape_face_start);
-  m.hull_face_start = Buffer<int>(d, face_start_);
-  m.hull_face_vertices = Buffer<int>(d, face_vertices_);
-  m.hull_face_normals = Buffer<vec3>(d, face_normals_);
+  m.hull_face_start = Buffer<int>(d, b.hull_face_start);
+  m.hull_face_vertices = Buffer<int>(d, b.hull_face_vertices);
+  m.hull_face_normals = Buffer<vec3>(d, b.hull_face_normals);
   m.mesh_triangles = Buffer<int>(d, tris_out);
   m.mesh_bvh_nodes = Buffer<BvhNode>(d, nodes);
   m.mesh_edge_neighbor = Buffer<int>(d, edge_nbr);
@@ -379,20 +259,6 @@ CollisionModel CollisionSceneBuilder::finalize(Device d, bool explicit_pairs) co
   m.mesh_vertex_ring = Buffer<int>(d, ring);
   m.shape_collision_filter_pairs = Buffer<std::int64_t>(d, excl);
   m.joint_filter_body_pairs = Buffer<std::int64_t>(d, joints);
-  if (explicit_pairs) {
-    // The explicit broad phase's list: every pair that passes the filters, evaluated on the host
-    // with the same filter function the kernels use.
-    FilterView f{{world_.data(), n}, {group_.data(), n}, {body_.data(), n},
-                 {excl.data(), static_cast<std::int64_t>(excl.size())},
-                 {joints.data(), static_cast<std::int64_t>(joints.size())}};
-    std::vector<std::int64_t> pairs;
-    for (int i = 0; i < n; ++i)
-      for (int j = i + 1; j < n; ++j)
-        if (shape_pair_passes_filters(f, i, j)) pairs.push_back(pair_key(i, j));
-    m.shape_contact_pairs = Buffer<std::int64_t>(d, pairs);
-    m.has_shape_contact_pairs = true;
-  }
-  return m;
 }
 
 }  // namespace impulse
