@@ -32,6 +32,7 @@ namespace impulse::course {
 /// outputs), and the sentence that names the mistake without a number.
 struct Mistake {
   Values inputs;       // overrides of the part's inputs
+  Values times;        // inputs multiplied componentwise by these factors (c_B = [-1, 1, 1]: a sign)
   std::string output;  // another output of the calculator ("" = the part's own)
   std::string says;
 };
@@ -64,6 +65,10 @@ struct AnswerPart {
 
 struct Exercise {
   std::string id, chapter, title, source, question, explanation, file;
+  // The question as written in the TOML, with slots {input} or {input[i]} that question renders
+  // with the parts' inputs (lib/course/variants.h), and the inputs a student's variant draws.
+  std::string question_template;
+  std::vector<std::string> vary;
   std::vector<AnswerPart> parts;
 };
 
@@ -127,6 +132,7 @@ struct PartGrade {
   int worst = -1;          // index of the component furthest off (-1 when all agree)
   double worst_error = 0;  // |given - key| of that component [unit]
   std::string hint;        // where to look and, when recognised, the mistake (never a number from the key)
+  int mistake = -1;        // index of the part's matched Mistake (-1: none)
 };
 
 struct Grade {
