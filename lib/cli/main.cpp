@@ -68,6 +68,9 @@ int run(int argc, char** argv) {
   auto* ex_variant = ex->add_subcommand("variant", "one student's numbers: variant ID --seed S [--key]");
   ex_variant->prefix_command();
   ex_variant->set_help_flag();
+  auto* ex_grade = ex->add_subcommand("grade", "grade a class: grade DIR [--json] [--gradescope PATH] [--html PATH]");
+  ex_grade->prefix_command();
+  ex_grade->set_help_flag();
 
   auto* scenes = app.add_subcommand("scenes", "list the scenes and their options");
   scenes->add_flag("--json", json, "print JSON");
@@ -120,6 +123,7 @@ int run(int argc, char** argv) {
   if (*ex_show) return cmd_exercises_show(ex_id, json);
   if (*ex_check) return cmd_exercises_check(ex_check->remaining());
   if (*ex_variant) return cmd_exercises_variant(ex_variant->remaining());
+  if (*ex_grade) return cmd_exercises_grade(ex_grade->remaining());
   if (*scenes) return cmd_scenes(json);
   if (*run_cmd) return cmd_run(run_cmd->remaining());
   if (*bench) return cmd_bench(bench->remaining());

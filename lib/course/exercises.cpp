@@ -99,6 +99,11 @@ Exercise parse_exercise(const std::string& text, const std::string& file) {
       e.vary.push_back(name);
     }
   }
+  if (const toml::node* wn = t.get("weight")) {
+    const auto w = wn->value<double>();
+    if (!w || !(*w > 0) || *w > 1000) throw std::runtime_error(where(*wn, file) + ": weight must be a number in (0, 1000]");
+    e.weight = *w;
+  }
   e.question = render_question(e.question_template, e.parts, file);
   return e;
 }

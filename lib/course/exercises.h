@@ -69,6 +69,7 @@ struct Exercise {
   // with the parts' inputs (lib/course/variants.h), and the inputs a student's variant draws.
   std::string question_template;
   std::vector<std::string> vary;
+  double weight = 1;  // points in a graded class (TOML `weight`, default 1)
   std::vector<AnswerPart> parts;
 };
 
