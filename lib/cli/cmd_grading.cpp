@@ -1,6 +1,7 @@
 // impulse exercises variant ID --seed S [--key]: one student's numbers (lib/course/variants.h);
 // impulse exercises grade DIR [--json] [--gradescope PATH] [--html PATH]: a class (lib/course/grading.h).
 #include <algorithm>
+#include <cctype>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -282,6 +283,107 @@ int cmd_exercises_grade(const std::vector<std::string>& args) {
   }
   if (!html.empty()) write_file(html, report_html(stats, int(results.size()) - refused, refused));
   return refused == 0 ? 0 : 1;
+}
+
+namespace {
+
+// A seed as a file name: letters, digits, '-' and '_' kept, anything else '_'.
+std::string file_stem(const std::string& seed) {
+  std::string o;
+  for (unsigned char c : seed) o += std::isalnum(c) || c == '-' || c == '_' ? char(c) : '_';
+  return o.empty() ? "_" : o;
+}
+
+std::string toml_quoted(const std::string& s) {
+  std::string o = "\"";
+  for (char c : s) o += c == '"' || c == '\\' ? std::string("\\") + c : std::string(1, c);
+  return o + "\"";
+}
+
+std::string answer_words(const AnswerPart& p) {
+  if (p.kind == "choice") return p.name + ": one option label";
+  const int n = answer_size(p);
+  return p.name + ": " + std::to_string(n) + (n == 1 ? " number" : " numbers") + (p.unit.empty() || p.unit == "-" ? "" : " [" + p.unit + "]");
+}
+
+}  // namespace
+
+int cmd_exercises_sheet(const std::vector<std::string>& args) {
+  std::string seed, out, only;
+  bool seed_given = false;
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    const std::string& a = args[i];
+    if (a == "--help" || a == "-h") {
+      std::cout << "impulse exercises sheet --seed S --out DIR [--exercises ID,ID...]\n"
+                   "  writes one student's sheet: DIR/sheet-S.md and DIR/sheet-S.html (no network, no PDF)\n"
+                   "  with that student's numbers (impulse exercises variant), and DIR/answers-S.toml, the\n"
+                   "  answer file to fill in and hand back for impulse exercises grade. No keys.\n"
+                   "  --exercises  the exercises on the sheet (default: all)\n"
+                   "example: impulse exercises sheet --seed s01 --out sheets --exercises E3.10-ex2-xpbd-normal\n";
+      return 0;
+    }
+    auto value = [&](std::string& into) {
+      if (i + 1 >= args.size()) throw BadInput(a + " needs a value");
+      into = args[++i];
+    };
+    if (a == "--seed") {
+      value(seed);
+      seed_given = true;
+    } else if (a == "--out") value(out);
+    else if (a == "--exercises") value(only);
+    else throw BadInput("exercises sheet: unknown argument '" + a + "' (see --help)");
+  }
+  if (!seed_given) throw BadInput("exercises sheet needs --seed S (any string, e.g. a student id)");
+  if (out.empty()) throw BadInput("exercises sheet needs --out DIR");
+  std::vector<const Exercise*> chosen;
+  if (only.empty()) {
+    for (const Exercise& e : exercises()) chosen.push_back(&e);
+  } else {
+    std::stringstream ss(only);
+    std::string id;
+    while (std::getline(ss, id, ',')) {
+      const Exercise* e = find_exercise(id);
+      if (!e) throw BadInput("--exercises: " + unknown_exercise_message(id, "'impulse exercises list'"));
+      chosen.push_back(e);
+    }
+  }
+  std::ostringstream md, html, toml;
+  md << "# Exercise sheet (seed " << seed << ")\n\nWrite each answer without its unit; a decimal or a fraction such as 1/3.\n"
+     << "Fill in answers-" << file_stem(seed) << ".toml and hand it back.\n";
+  html << "<!doctype html><html><head><meta charset=\"utf-8\"><title>Exercise sheet (seed " << html_escape(seed)
+       << ")</title><style>body{font-family:sans-serif;max-width:50em;margin:2em auto}pre{white-space:pre-wrap}</style>"
+          "</head><body><h1>Exercise sheet (seed "
+       << html_escape(seed) << ")</h1><p>Write each answer without its unit; a decimal or a fraction such as 1/3. Fill in answers-"
+       << html_escape(file_stem(seed)) << ".toml and hand it back.</p>";
+  toml << "# answers of student " << seed << "; fill in each answer = [...] in the order given\nstudent = " << toml_quoted(seed) << "\n";
+  for (const Exercise* base : chosen) {
+    const Exercise v = make_variant(*base, seed);
+    md << "\n## " << v.id << ": " << v.title << "\n\n" << v.question << "\n";
+    html << "<h2>" << html_escape(v.id) << ": " << html_escape(v.title) << "</h2><pre>" << html_escape(v.question) << "</pre>";
+    std::string shape;
+    for (const AnswerPart& p : v.parts) {
+      for (const std::string& o : p.options)
+        if (o != option_label(o)) {
+          md << "\n- " << o;
+          html << "<p>" << html_escape(o) << "</p>";
+        }
+      shape += (shape.empty() ? "" : " then ") + answer_words(p);
+    }
+    md << "\nAnswer: " << shape << "\n";
+    html << "<p><i>Answer: " << html_escape(shape) << "</i></p>";
+    toml << "\n[" << toml_quoted(v.id) << "]\n# " << shape << "\nanswer = []\n";
+  }
+  html << "</body></html>\n";
+  std::error_code ec;
+  std::filesystem::create_directories(out, ec);
+  if (ec || !std::filesystem::is_directory(out)) throw BadInput("--out '" + out + "' is not a directory that can be written");
+  const std::string stem = out + "/" + std::string("sheet-") + file_stem(seed);
+  write_file(stem + ".md", md.str());
+  write_file(stem + ".html", html.str());
+  write_file(out + "/answers-" + file_stem(seed) + ".toml", toml.str());
+  std::cout << "wrote " << stem << ".md, " << stem << ".html and " << out << "/answers-" << file_stem(seed) << ".toml ("
+            << chosen.size() << " exercises)\n";
+  return 0;
 }
 
 }  // namespace impulse::cli

@@ -71,6 +71,9 @@ int run(int argc, char** argv) {
   auto* ex_grade = ex->add_subcommand("grade", "grade a class: grade DIR [--json] [--gradescope PATH] [--html PATH]");
   ex_grade->prefix_command();
   ex_grade->set_help_flag();
+  auto* ex_sheet = ex->add_subcommand("sheet", "one student's sheet: sheet --seed S --out DIR [--exercises ID,...]");
+  ex_sheet->prefix_command();
+  ex_sheet->set_help_flag();
 
   auto* scenes = app.add_subcommand("scenes", "list the scenes and their options");
   scenes->add_flag("--json", json, "print JSON");
@@ -124,6 +127,7 @@ int run(int argc, char** argv) {
   if (*ex_check) return cmd_exercises_check(ex_check->remaining());
   if (*ex_variant) return cmd_exercises_variant(ex_variant->remaining());
   if (*ex_grade) return cmd_exercises_grade(ex_grade->remaining());
+  if (*ex_sheet) return cmd_exercises_sheet(ex_sheet->remaining());
   if (*scenes) return cmd_scenes(json);
   if (*run_cmd) return cmd_run(run_cmd->remaining());
   if (*bench) return cmd_bench(bench->remaining());

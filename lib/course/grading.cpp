@@ -79,8 +79,9 @@ Submission read_submission(const std::string& text, const std::string& file) {
     const toml::node* an = et->get("answer");
     if (!an) throw std::runtime_error(where(node, file) + ": '" + id + "' has no answer");
     SubmittedAnswer a{id, answer_tokens(*an, file)};
-    try {
-      grade(make_variant(*e, s.seed), a.tokens);  // every answer is checked before any is graded
+    try {  // answer = [] as the sheet hands it out: listed, not answered
+      if (!a.tokens.empty())
+        grade(make_variant(*e, s.seed), a.tokens);  // every answer is checked before any is graded
     } catch (const std::invalid_argument& ex) {
       throw std::runtime_error(one_line(where(*an, file) + ": " + ex.what()));
     }
@@ -95,7 +96,7 @@ GradedExercise grade_one(const Exercise& base, const Submission& s, const Submit
   GradedExercise ge;
   ge.id = base.id;
   ge.weight = base.weight;
-  if (!a) return ge;
+  if (!a || a->tokens.empty()) return ge;
   ge.answered = true;
   const Exercise v = make_variant(base, s.seed);
   const Grade g = grade(v, a->tokens);

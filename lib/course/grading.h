@@ -19,7 +19,7 @@ constexpr std::size_t kMaxSubmissionBytes = 64 * 1024;
 
 struct SubmittedAnswer {
   std::string id;
-  std::vector<std::string> tokens;
+  std::vector<std::string> tokens;  // empty: listed (answer = []) but not answered
 };
 
 struct Submission {
@@ -57,7 +57,7 @@ struct StudentResult {
   double points = 0, max_points = 0;
 };
 
-/// Grades every submission on the class's exercise set (every ID any readable file answers, in
+/// Grades every submission on the class's exercise set (every ID any readable file lists, in
 /// natural order; an exercise a student left out scores 0). Files are given as (name, text).
 /// A refused file gets its line; the batch goes on. A second file of the same student is refused.
 std::vector<StudentResult> grade_class(const std::vector<std::pair<std::string, std::string>>& files);

@@ -156,6 +156,27 @@ def main():
             numeric = any(c.isdigit() for c in key) and key not in ("9", "8")  # counts: small integers anyone writes
             if "incorrect" in t["output"] and numeric:
                 assert key not in t["output"], ("the key leaked into the feedback", s, t)
+    # One student's sheet: the numbers of the draw, an answer file that grades as handed back.
+    sheets = os.path.join(tmp, "sheets")
+    subprocess.run([impulse, "exercises", "sheet", "--seed", "s01", "--out", sheets, "--exercises",
+                    XPBD + "," + JOINTS], check=True, capture_output=True)
+    g = Stream("s01", XPBD)
+    d, h, w = (round2(x0 * (0.5 + g.uniform())) for x0 in (-0.002, 0.001, 2.0))
+    md = open(os.path.join(sheets, "sheet-s01.md")).read()
+    assert "gap d = %r m, step h = %r s, inverse effective mass w = %r 1/kg" % (d, h, w) in md, md
+    pn, f = xpbd("s01")
+    template = open(os.path.join(sheets, "answers-s01.toml")).read()
+    filled = template.replace("answer = []", "answer = [%r, %r]" % (pn, f), 1)
+    one = os.path.join(tmp, "one")
+    os.mkdir(one)
+    with open(os.path.join(one, "answers-s01.toml"), "w") as fh:
+        fh.write(filled)
+    results = os.path.join(tmp, "results.json")
+    run1 = subprocess.run([impulse, "exercises", "grade", one, "--gradescope", results], capture_output=True, text=True)
+    assert run1.returncode == 0, run1.stdout + run1.stderr
+    res = json.load(open(results))
+    jsonschema.validate(res, schema)
+    assert res["score"] == 1 and res["max_score"] == 2, res  # the XPBD exercise right, the joints one left empty
     page = open(html).read()
     assert page.count("<svg") == len(report) and "<script" not in page and "src=" not in page
     print("grading_class_check: 30 files, %d verdicts of 22 students, 8 refused, report counts and %d "
