@@ -211,6 +211,19 @@ std::vector<double> answer_key(const AnswerPart& p) {
   return it->second;
 }
 
+std::vector<double> mistake_value(const AnswerPart& p, const Mistake& m) {
+  const Item* item = registry().find(p.formula);
+  if (!item) throw std::runtime_error("answer key names unknown formula " + p.formula);
+  Values in = p.inputs;
+  for (const auto& [k, v] : m.inputs) in[k] = v;
+  for (const auto& [k, f] : m.times)
+    for (std::size_t c = 0; c < in[k].size() && c < f.size(); ++c) in[k][c] *= f[c];
+  Values out = evaluate(*item, in);
+  auto o = out.find(m.output.empty() ? p.output : m.output);
+  if (o == out.end()) throw std::runtime_error(p.formula + " has no output '" + m.output + "'");
+  return o->second;
+}
+
 int answer_size(const AnswerPart& p) {
   if (p.kind == "choice") return 1;
   return static_cast<int>(answer_key(p).size());
@@ -321,17 +334,14 @@ std::string part_hint(const AnswerPart& p, const std::vector<double>& given, con
   const Item* it = registry().find(p.formula);
   const std::string h = "course " + (it ? it->section : std::string("?")) + ", " + p.formula;
   for (std::size_t mi = 0; mi < p.mistakes.size(); ++mi) {
+    const std::vector<double> wrong = mistake_value(p, p.mistakes[mi]);
     const Mistake& m = p.mistakes[mi];
-    Values in = p.inputs;
-    for (const auto& [k, v] : m.inputs) in[k] = v;
-    for (const auto& [k, f] : m.times)
-      for (std::size_t c = 0; c < in[k].size() && c < f.size(); ++c) in[k][c] *= f[c];
-    Values out = it ? evaluate(*it, in) : Values{};
-    auto o = out.find(m.output.empty() ? p.output : m.output);
-    if (o == out.end() || o->second.size() != given.size()) continue;
+    if (wrong.size() != given.size()) continue;
+    // the mistake's number written to the figures the course prints (the key's bound when larger)
+    const double bound = std::max(tol.absolute, answer_tolerance(p, wrong).absolute);
     bool same = true;
     for (std::size_t i = 0; i < given.size(); ++i)
-      same = same && (tol.exact ? given[i] == o->second[i] : std::abs(given[i] - o->second[i]) <= tol.absolute);
+      same = same && (tol.exact ? given[i] == wrong[i] : std::abs(given[i] - wrong[i]) <= bound);
     if (same) {
       if (matched) *matched = int(mi);
       return h + ": " + m.says;

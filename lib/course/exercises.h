@@ -96,6 +96,10 @@ bool natural_less(const std::string& a, const std::string& b);
 /// The key of a numeric part, computed by its calculator.
 std::vector<double> answer_key(const AnswerPart& p);
 
+/// The answer a typical mistake gives: the part's calculator with the mistake's inputs changed
+/// (inputs replaced, then `times` applied), read at the mistake's output or the part's own.
+std::vector<double> mistake_value(const AnswerPart& p, const Mistake& m);
+
 /// Number of answer tokens a part takes (its dimension for numbers, 1 for a choice).
 int answer_size(const AnswerPart& p);
 

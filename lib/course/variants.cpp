@@ -1,5 +1,6 @@
 #include "course/variants.h"
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <stdexcept>
@@ -61,10 +62,23 @@ bool integer_input(const std::string& formula, const std::string& name) {
   return false;
 }
 
-bool keys_computable(const Exercise& e) {
+// A draw is kept when every key is computable and every typical mistake gives an answer the
+// tolerance tells apart from the key (a scale of 1 would make "kept the mass" right, for one).
+bool draw_accepted(const Exercise& e) {
   try {
-    for (const AnswerPart& p : e.parts)
-      if (p.kind == "number") answer_key(p);
+    for (const AnswerPart& p : e.parts) {
+      if (p.kind != "number") continue;
+      const std::vector<double> key = answer_key(p);
+      const Tolerance t = answer_tolerance(p, key);
+      for (const Mistake& m : p.mistakes) {
+        const std::vector<double> wrong = mistake_value(p, m);
+        const double bound = std::max(t.absolute, answer_tolerance(p, wrong).absolute);  // as grade() matches it
+        bool apart = wrong.size() != key.size();
+        for (std::size_t i = 0; i < key.size() && !apart; ++i)
+          apart = t.exact ? wrong[i] != key[i] : std::abs(wrong[i] - key[i]) > 2 * bound;
+        if (!apart) return false;
+      }
+    }
   } catch (const std::exception&) {
     return false;
   }
@@ -119,7 +133,7 @@ Exercise make_variant(const Exercise& e, const std::string& seed) {
     for (AnswerPart& p : trial.parts)
       for (auto& [name, x] : drawn)
         if (p.inputs.count(name)) p.inputs[name] = x;
-    if (keys_computable(trial)) {
+    if (draw_accepted(trial)) {
       v = trial;
       break;
     }

@@ -15,8 +15,10 @@
 //            round2: to 2 significant figures (half away from zero); an integer input rounds
 //            to a whole number instead; a zero component stays 0 (no draw is spent on it)
 //   The inputs named in the exercise's `vary` are drawn in that order, components in order.
-//   When any part's calculator refuses the drawn inputs (outside its domains), the whole set is
-//   drawn again from the continuing stream, at most kMaxDraws times; then the course's numbers stay.
+//   When any part's calculator refuses the drawn inputs (outside its domains), or a typical mistake
+//   of a part gives an answer within twice the tolerance of the key (the larger of the key's and the
+//   mistake's bound under answer_tolerance), the whole set is drawn again from the
+//   continuing stream, at most kMaxDraws times; then the course's numbers stay.
 //   Choice parts whose options carry their statements are shuffled after the numbers:
 //   Fisher-Yates from the last option down, j = next() % (i + 1), then relabelled a, b, c, ...
 #pragma once

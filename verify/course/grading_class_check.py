@@ -16,7 +16,7 @@ import sys
 import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from variants_check import Stream, round2  # noqa: E402
+from variants_check import Stream, xpbd_inputs  # noqa: E402
 
 XPBD = "E3.10-ex2-xpbd-normal"
 JOINTS = "E1.11-ex1"
@@ -28,8 +28,7 @@ COORD_SWAP = "that is the number of coordinates: a FREE joint has one velocity p
 
 
 def xpbd(seed, relaxation=0.8, w_out=False):
-    g = Stream(seed, XPBD)
-    d, h, w = (round2(x0 * (0.5 + g.uniform())) for x0 in (-0.002, 0.001, 2.0))
+    d, h, w = xpbd_inputs(seed)
     pn = relaxation * (-d) / (h * (1.0 if w_out else w))
     return pn, pn / h
 
@@ -160,8 +159,7 @@ def main():
     sheets = os.path.join(tmp, "sheets")
     subprocess.run([impulse, "exercises", "sheet", "--seed", "s01", "--out", sheets, "--exercises",
                     XPBD + "," + JOINTS], check=True, capture_output=True)
-    g = Stream("s01", XPBD)
-    d, h, w = (round2(x0 * (0.5 + g.uniform())) for x0 in (-0.002, 0.001, 2.0))
+    d, h, w = xpbd_inputs("s01")
     md = open(os.path.join(sheets, "sheet-s01.md")).read()
     assert "gap d = %r m, step h = %r s, inverse effective mass w = %r 1/kg" % (d, h, w) in md, md
     pn, f = xpbd("s01")

@@ -1,5 +1,5 @@
 """The variant draw, written again in Python from its specification (lib/course/variants.h,
-docs/guide/grading.md), against what `impulse exercises variant` prints for 40 seeds.
+docs/guide/grading.md), against what `impulse exercises variant` prints for 200 seeds.
 
 FNV-1a 64 of seed + "\\x1f" + ID seeds SplitMix64; u = top 53 bits / 2^53; x = round2(x0 (0.5 + u)).
 The XPBD exercise's key is recomputed here from the course's formula p_n = relaxation (-d) / (h w),
@@ -58,14 +58,24 @@ def round2(x):
     return round_half_away(x / float(10**-shift)) * float(10**-shift)
 
 
+def xpbd_inputs(seed):
+    """d, h, w of E3.10-ex2 for a seed. A set is drawn again (at most 8 times) when a typical
+    mistake cannot be told from the key: leaving out w is invisible when w = 1; F = p_n when h = 1."""
+    g = Stream(seed, "E3.10-ex2-xpbd-normal")
+    for _ in range(8):
+        d, h, w = (round2(x0 * (0.5 + g.uniform())) for x0 in (-0.002, 0.001, 2.0))
+        if abs(w - 1) > 0.005 and abs(h - 1) > 0.005:
+            return d, h, w
+    return -0.002, 0.001, 2.0
+
+
 def main():
     impulse = sys.argv[1]
     ex_id = "E3.10-ex2-xpbd-normal"
-    checked = 0
-    for k in range(40):
+    checked = redrawn = 0
+    for k in range(200):
         seed = "student-%d" % k if k % 3 else "名字 %d" % k  # any string, bytes as UTF-8
-        g = Stream(seed, ex_id)
-        d, h, w = (round2(x0 * (0.5 + g.uniform())) for x0 in (-0.002, 0.001, 2.0))
+        d, h, w = xpbd_inputs(seed)
         out = subprocess.run([impulse, "exercises", "variant", ex_id, "--seed", seed, "--key"],
                              capture_output=True, text=True, check=True).stdout
         m = re.search(r"gap d = (\S+) m, step h = (\S+) s, inverse effective mass w = (\S+) 1/kg", out)
@@ -77,7 +87,10 @@ def main():
         got_f = float(re.search(r"F_avg = (\S+) N", out).group(1))
         assert abs(got_pn - pn) <= 1e-8 * pn and abs(got_f - pn / h) <= 1e-8 * pn / h, (seed, out)
         checked += 1
-    print("variants_check: %d seeds drew the specified numbers and keys" % checked)
+        g = Stream(seed, ex_id)
+        redrawn += (d, h, w) != tuple(round2(x0 * (0.5 + g.uniform())) for x0 in (-0.002, 0.001, 2.0))
+    assert redrawn > 0, "200 seeds should include a redrawn set (w = 1), else the rule goes untested"
+    print("variants_check: %d seeds drew the specified numbers and keys (%d redrawn)" % (checked, redrawn))
 
 
 if __name__ == "__main__":
