@@ -50,7 +50,7 @@ int run(int argc, char** argv) {
   calc->prefix_command();
   calc->set_help_flag();
 
-  auto* ex = app.add_subcommand("exercises", "course exercises: list | show ID | check ID ANSWER... | check --file F");
+  auto* ex = app.add_subcommand("exercises", "course exercises: list | show ID | check ID ANSWER... | check --file F | variant | sheet | grade");
   ex->require_subcommand(1);
   auto* ex_list = ex->add_subcommand("list", "list the exercises");
   ex_list->add_option("--chapter", chapter, "E1, E3 or ST")->check(CLI::IsMember({"E1", "E3", "ST"}));
