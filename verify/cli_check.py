@@ -151,6 +151,7 @@ for cmd in (["exercises", "variant"], ["exercises", "grade"], ["exercises", "she
 expect(["exercises", "variant", "E3.10-ex2-xpbd-normal"], 2, err_has="--seed")
 expect(["exercises", "variant", "E3.10-ex2", "--seed", "x"], 2, err_has="did you mean E3.10-ex2-xpbd-normal")
 expect(["exercises", "grade"], 2, err_has="directory")
+expect(["exercises", "check", "E3.10-ex2-xpbd-normal", "0.8", "800", "--seed", "a1"], 1, out_has="incorrect")  # a1 draws d = -0.0013
 expect(["exercises", "sheet", "--out", "/tmp/x"], 2, err_has="--seed")
 expect(["exercises", "sheet", "--seed", "a", "--out", "/tmp/x", "--exercises", "E9"], 2, err_has="--exercises")
 expect(["exercises", "grade", "/nonexistent-class"], 2, err_has="/nonexistent-class")
