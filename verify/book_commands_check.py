@@ -24,7 +24,7 @@ import sys
 import tempfile
 
 NEEDS_ARGUMENTS = {"calc", "bench", "run", "lcp", "model"}
-NEEDS_ARGUMENTS_EXERCISES = {"check", "show"}
+NEEDS_ARGUMENTS_EXERCISES = {"check", "show", "variant", "sheet", "grade"}
 ANNOUNCED = re.compile(r"exits? (with )?[12]\b|exit code [12]|refuse|rejects?|fails?\b|is an error|non-zero", re.I)
 CAPS = {"n": 2000, "steps": 5}
 

@@ -144,7 +144,17 @@ for cmd in (["formulas"], ["calc"], ["exercises"], ["exercises", "list"], ["exer
     for flag in ("--help", "-h"):
         expect(cmd + [flag], 0, out_has="example")
 expect(["frobnicate"], 2, err_has="valid: formulas, calc")
-expect(["exercises", "grade"], 2, err_has="valid: list, show, check")
+expect(["exercises", "frobnicate"], 2, err_has="valid: list, show, check")
+for cmd in (["exercises", "variant"], ["exercises", "grade"], ["exercises", "sheet"]):
+    for flag in ("--help", "-h"):
+        expect(cmd + [flag], 0, out_has="example")
+expect(["exercises", "variant", "E3.10-ex2-xpbd-normal"], 2, err_has="--seed")
+expect(["exercises", "variant", "E3.10-ex2", "--seed", "x"], 2, err_has="did you mean E3.10-ex2-xpbd-normal")
+expect(["exercises", "grade"], 2, err_has="directory")
+expect(["exercises", "check", "E3.10-ex2-xpbd-normal", "0.8", "800", "--seed", "a1"], 1, out_has="incorrect")  # a1 draws d = -0.0013
+expect(["exercises", "sheet", "--out", "/tmp/x"], 2, err_has="--seed")
+expect(["exercises", "sheet", "--seed", "a", "--out", "/tmp/x", "--exercises", "E9"], 2, err_has="--exercises")
+expect(["exercises", "grade", "/nonexistent-class"], 2, err_has="/nonexistent-class")
 expect(["calc", "E1.3-box-mass-inertia", "--help"], 0, out_has="allowed: (0, 1e12]")
 expect(["calc", "E1.3-box-mass-inertia", "-h"], 0, out_has="formula: m = 8 rho hx hy hz")
 expect(["run", "st-bounce", "--help"], 0, out_has="allowed: a whole number in [1, 100000]")

@@ -14,6 +14,7 @@
 #include "course/toml_values.h"
 #include "course/tries_file.h"
 #include "course/tutor.h"
+#include "course/variants.h"
 
 namespace impulse::cli {
 
@@ -184,11 +185,13 @@ int cmd_exercises_show(const std::string& id, bool as_json) {
 
 int cmd_exercises_check(const std::vector<std::string>& all) {
   bool reveal = false, as_json = false;
+  std::string seed;  // --seed S: grade the student's variant (lib/course/variants.h)
   std::vector<std::string> args;
-  for (const std::string& a : all) {
-    if (a == "--reveal") reveal = true;
-    else if (a == "--json") as_json = true;
-    else args.push_back(a);
+  for (std::size_t i = 0; i < all.size(); ++i) {
+    if (all[i] == "--reveal") reveal = true;
+    else if (all[i] == "--json") as_json = true;
+    else if (all[i] == "--seed" && i + 1 < all.size()) seed = all[++i];
+    else args.push_back(all[i]);
   }
   if (args.empty()) throw BadInput("check needs an exercise ID and an answer, or --file answers.toml (see --help)");
   if (args[0] == "--help" || args[0] == "-h") {
@@ -197,6 +200,7 @@ int cmd_exercises_check(const std::vector<std::string>& all) {
                  "impulse exercises check --file F [--reveal]      grade a TOML file of answers:\n"
                  "  [\"E1.11-ex3\"]\n  answer = [0, -0.2, 0]\n"
                  "impulse exercises check ID --reveal              the worked solution without an answer\n"
+                 "impulse exercises check ID VALUE... --seed S     grade your variant (impulse exercises sheet)\n"
                  "Answers are decimals or fractions (1/3), written without their unit.\n"
                  "A wrong answer names the part (and component) that is wrong, the tolerance that applied and\n"
                  "a hint: where to look again and, when the answer shows one, the typical mistake; never how\n"
@@ -215,7 +219,7 @@ int cmd_exercises_check(const std::vector<std::string>& all) {
     if (args.size() != 2) throw BadInput("--file takes exactly one path");
     return check_file(args[1], reveal, as_json);
   }
-  const Exercise& e = require_exercise(args[0]);
+  const Exercise e = seed.empty() ? require_exercise(args[0]) : make_variant(require_exercise(args[0]), seed);
   std::vector<std::string> tokens(args.begin() + 1, args.end());
   for (const std::string& t : tokens)
     if (t.size() > 2 && t.rfind("--", 0) == 0) throw BadInput("exercises check: unknown option '" + t + "' (see --help)");

@@ -17,6 +17,9 @@ int cmd_calc(const std::vector<std::string>& args);
 int cmd_exercises_list(const std::string& chapter, bool json);
 int cmd_exercises_show(const std::string& id, bool json);
 int cmd_exercises_check(const std::vector<std::string>& args);
+int cmd_exercises_variant(const std::vector<std::string>& args);  // cmd_grading.cpp
+int cmd_exercises_grade(const std::vector<std::string>& args);    // cmd_grading.cpp
+int cmd_exercises_sheet(const std::vector<std::string>& args);    // cmd_grading.cpp
 int cmd_scenes(bool json);
 int cmd_run(const std::vector<std::string>& args);
 int cmd_bench(const std::vector<std::string>& args);

@@ -50,7 +50,7 @@ int run(int argc, char** argv) {
   calc->prefix_command();
   calc->set_help_flag();
 
-  auto* ex = app.add_subcommand("exercises", "course exercises: list | show ID | check ID ANSWER... | check --file F");
+  auto* ex = app.add_subcommand("exercises", "course exercises: list | show ID | check ID ANSWER... | check --file F | variant | sheet | grade");
   ex->require_subcommand(1);
   auto* ex_list = ex->add_subcommand("list", "list the exercises");
   ex_list->add_option("--chapter", chapter, "E1, E3 or ST")->check(CLI::IsMember({"E1", "E3", "ST"}));
@@ -65,6 +65,15 @@ int run(int argc, char** argv) {
   auto* ex_check = ex->add_subcommand("check", "grade an answer: check ID VALUE... or check --file answers.toml");
   ex_check->prefix_command();
   ex_check->set_help_flag();
+  auto* ex_variant = ex->add_subcommand("variant", "one student's numbers: variant ID --seed S [--key]");
+  ex_variant->prefix_command();
+  ex_variant->set_help_flag();
+  auto* ex_grade = ex->add_subcommand("grade", "grade a class: grade DIR [--json] [--gradescope PATH] [--html PATH]");
+  ex_grade->prefix_command();
+  ex_grade->set_help_flag();
+  auto* ex_sheet = ex->add_subcommand("sheet", "one student's sheet: sheet --seed S --out DIR [--exercises ID,...]");
+  ex_sheet->prefix_command();
+  ex_sheet->set_help_flag();
 
   auto* scenes = app.add_subcommand("scenes", "list the scenes and their options");
   scenes->add_flag("--json", json, "print JSON");
@@ -116,6 +125,9 @@ int run(int argc, char** argv) {
   if (*ex_list) return cmd_exercises_list(chapter, json);
   if (*ex_show) return cmd_exercises_show(ex_id, json);
   if (*ex_check) return cmd_exercises_check(ex_check->remaining());
+  if (*ex_variant) return cmd_exercises_variant(ex_variant->remaining());
+  if (*ex_grade) return cmd_exercises_grade(ex_grade->remaining());
+  if (*ex_sheet) return cmd_exercises_sheet(ex_sheet->remaining());
   if (*scenes) return cmd_scenes(json);
   if (*run_cmd) return cmd_run(run_cmd->remaining());
   if (*bench) return cmd_bench(bench->remaining());

@@ -11,6 +11,7 @@
 #include "core/text.h"
 #include "course/embedded.h"
 #include "course/toml_values.h"
+#include "course/variants.h"
 
 namespace impulse::course {
 
@@ -45,7 +46,7 @@ Exercise parse_exercise(const std::string& text, const std::string& file) {
   e.chapter = chapter_of(e.id);
   e.title = toml_string(t, "title", file);
   e.source = toml_string(t, "source", file);
-  e.question = toml_string(t, "question", file);
+  e.question_template = toml_string(t, "question", file);
   e.explanation = toml_string(t, "explanation", file);
   const toml::array* parts = t["answer"].as_array();
   if (!parts || parts->empty()) throw std::runtime_error(file + ": an exercise needs at least one [[answer]]");
@@ -71,6 +72,7 @@ Exercise parse_exercise(const std::string& text, const std::string& file) {
           if (!mt) throw std::runtime_error(where(mn, file) + ": [[answer.mistake]] must be a table");
           Mistake m;
           m.inputs = toml_values(mt->get("inputs"), "inputs", file);
+          m.times = toml_values(mt->get("times"), "times", file);
           m.output = toml_string(*mt, "output", file, false);
           m.says = toml_string(*mt, "says", file);
           p.mistakes.push_back(std::move(m));
@@ -86,6 +88,23 @@ Exercise parse_exercise(const std::string& text, const std::string& file) {
     }
     e.parts.push_back(std::move(p));
   }
+  if (const toml::node* vn = t.get("vary")) {
+    const toml::array* va = vn->as_array();
+    if (!va) throw std::runtime_error(where(*vn, file) + ": vary must be an array of input names");
+    for (const toml::node& n : *va) {
+      const std::string name = n.value<std::string>().value_or("");
+      bool found = false;
+      for (const AnswerPart& p : e.parts) found = found || (p.kind == "number" && p.inputs.count(name));
+      if (!found) throw std::runtime_error(where(n, file) + ": vary names '" + name + "', which is no input of a numeric part");
+      e.vary.push_back(name);
+    }
+  }
+  if (const toml::node* wn = t.get("weight")) {
+    const auto w = wn->value<double>();
+    if (!w || !(*w > 0) || *w > 1000) throw std::runtime_error(where(*wn, file) + ": weight must be a number in (0, 1000]");
+    e.weight = *w;
+  }
+  e.question = render_question(e.question_template, e.parts, file);
   return e;
 }
 
@@ -192,6 +211,19 @@ std::vector<double> answer_key(const AnswerPart& p) {
   return it->second;
 }
 
+std::vector<double> mistake_value(const AnswerPart& p, const Mistake& m) {
+  const Item* item = registry().find(p.formula);
+  if (!item) throw std::runtime_error("answer key names unknown formula " + p.formula);
+  Values in = p.inputs;
+  for (const auto& [k, v] : m.inputs) in[k] = v;
+  for (const auto& [k, f] : m.times)
+    for (std::size_t c = 0; c < in[k].size() && c < f.size(); ++c) in[k][c] *= f[c];
+  Values out = evaluate(*item, in);
+  auto o = out.find(m.output.empty() ? p.output : m.output);
+  if (o == out.end()) throw std::runtime_error(p.formula + " has no output '" + m.output + "'");
+  return o->second;
+}
+
 int answer_size(const AnswerPart& p) {
   if (p.kind == "choice") return 1;
   return static_cast<int>(answer_key(p).size());
@@ -295,20 +327,23 @@ namespace {
 
 // Where to look again, and the typical mistake the answer shows when it matches one; never a
 // number taken from the key, nor a command that would print the key.
-std::string part_hint(const AnswerPart& p, const std::vector<double>& given, const Tolerance& tol) {
+std::string part_hint(const AnswerPart& p, const std::vector<double>& given, const Tolerance& tol, int* matched = nullptr) {
   if (p.kind == "choice") return "the test that shows it: ctest -R " + p.backed_by.substr(0, p.backed_by.find('.'));
   const Item* it = registry().find(p.formula);
   const std::string h = "course " + (it ? it->section : std::string("?")) + ", " + p.formula;
-  for (const Mistake& m : p.mistakes) {
-    Values in = p.inputs;
-    for (const auto& [k, v] : m.inputs) in[k] = v;
-    Values out = it ? evaluate(*it, in) : Values{};
-    auto o = out.find(m.output.empty() ? p.output : m.output);
-    if (o == out.end() || o->second.size() != given.size()) continue;
+  for (std::size_t mi = 0; mi < p.mistakes.size(); ++mi) {
+    const std::vector<double> wrong = mistake_value(p, p.mistakes[mi]);
+    const Mistake& m = p.mistakes[mi];
+    if (wrong.size() != given.size()) continue;
+    // the mistake's number written to the figures the course prints (the key's bound when larger)
+    const double bound = std::max(tol.absolute, answer_tolerance(p, wrong).absolute);
     bool same = true;
     for (std::size_t i = 0; i < given.size(); ++i)
-      same = same && (tol.exact ? given[i] == o->second[i] : std::abs(given[i] - o->second[i]) <= tol.absolute);
-    if (same) return h + ": " + m.says;
+      same = same && (tol.exact ? given[i] == wrong[i] : std::abs(given[i] - wrong[i]) <= bound);
+    if (same) {
+      if (matched) *matched = int(mi);
+      return h + ": " + m.says;
+    }
   }
   return p.hint.empty() ? h : h + ": " + p.hint;
 }
@@ -403,7 +438,7 @@ Grade grade(const Exercise& e, const std::vector<std::string>& raw) {
         pg.correct = pg.correct && ok;
       }
       pg.given = written.size() == 1 ? written[0] : "(" + join(written, ", ") + ")";
-      if (!pg.correct) pg.hint = part_hint(p, pg.given_values, pg.tolerance);
+      if (!pg.correct) pg.hint = part_hint(p, pg.given_values, pg.tolerance, &pg.mistake);
       pg.expected = format_value(pg.key) + (p.unit.empty() || p.unit == "-" ? "" : " " + p.unit);
     }
     g.correct = g.correct && pg.correct;

@@ -32,6 +32,7 @@ namespace impulse::course {
 /// outputs), and the sentence that names the mistake without a number.
 struct Mistake {
   Values inputs;       // overrides of the part's inputs
+  Values times;        // inputs multiplied componentwise by these factors (c_B = [-1, 1, 1]: a sign)
   std::string output;  // another output of the calculator ("" = the part's own)
   std::string says;
 };
@@ -64,6 +65,11 @@ struct AnswerPart {
 
 struct Exercise {
   std::string id, chapter, title, source, question, explanation, file;
+  // The question as written in the TOML, with slots {input} or {input[i]} that question renders
+  // with the parts' inputs (lib/course/variants.h), and the inputs a student's variant draws.
+  std::string question_template;
+  std::vector<std::string> vary;
+  double weight = 1;  // points in a graded class (TOML `weight`, default 1)
   std::vector<AnswerPart> parts;
 };
 
@@ -89,6 +95,10 @@ bool natural_less(const std::string& a, const std::string& b);
 
 /// The key of a numeric part, computed by its calculator.
 std::vector<double> answer_key(const AnswerPart& p);
+
+/// The answer a typical mistake gives: the part's calculator with the mistake's inputs changed
+/// (inputs replaced, then `times` applied), read at the mistake's output or the part's own.
+std::vector<double> mistake_value(const AnswerPart& p, const Mistake& m);
 
 /// Number of answer tokens a part takes (its dimension for numbers, 1 for a choice).
 int answer_size(const AnswerPart& p);
@@ -127,6 +137,7 @@ struct PartGrade {
   int worst = -1;          // index of the component furthest off (-1 when all agree)
   double worst_error = 0;  // |given - key| of that component [unit]
   std::string hint;        // where to look and, when recognised, the mistake (never a number from the key)
+  int mistake = -1;        // index of the part's matched Mistake (-1: none)
 };
 
 struct Grade {
