@@ -1,13 +1,13 @@
 #include "course/grading.h"
 
 #include <algorithm>
-#include <charconv>
 #include <cmath>
 #include <map>
 #include <set>
 #include <sstream>
 #include <stdexcept>
 
+#include "core/shortest_decimal.h"
 #include "core/text.h"
 #include "course/toml_values.h"
 #include "course/tutor.h"
@@ -18,11 +18,7 @@ namespace impulse::course {
 namespace {
 
 // The shortest decimal that reads back as d: 0.48, not 0.47999999999999998.
-std::string number_token(double d) {
-  char buf[64];
-  auto r = std::to_chars(buf, buf + sizeof buf, d);
-  return std::string(buf, r.ptr);
-}
+std::string number_token(double d) { return shortest_general(d); }
 
 // Text that is not a TOML answer file: a NUL byte or another control character (tab, CR, LF aside).
 bool looks_binary(const std::string& text) {

@@ -1,10 +1,10 @@
 #include "course/variants.h"
 
 #include <algorithm>
-#include <charconv>
 #include <cmath>
 #include <stdexcept>
 
+#include "core/shortest_decimal.h"
 #include "course/registry.h"
 
 namespace impulse::course {
@@ -149,11 +149,8 @@ namespace {
 // The shortest round-trip decimal, written without an exponent between 1e-6 and 1e9 (0.0008, not 8e-04).
 std::string shortest(double x) {
   if (x == 0) x = 0;  // no "-0"
-  char buf[128];
   const double a = std::abs(x);
-  const bool fixed = a == 0 || (a >= 1e-6 && a < 1e9);
-  auto r = fixed ? std::to_chars(buf, buf + sizeof buf, x, std::chars_format::fixed) : std::to_chars(buf, buf + sizeof buf, x);
-  return std::string(buf, r.ptr);
+  return a == 0 || (a >= 1e-6 && a < 1e9) ? shortest_fixed(x) : shortest_general(x);
 }
 
 }  // namespace

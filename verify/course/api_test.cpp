@@ -6,6 +6,7 @@
 #include <rapidcheck/gtest.h>
 
 #include <algorithm>
+#include <charconv>
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
@@ -122,6 +123,30 @@ RC_GTEST_PROP(ShortestDecimal, RoundTripsAndNoShorterDoes, ()) {
     std::snprintf(buf, sizeof buf, "%.*e", int(digits) - 2, x);
     RC_ASSERT(std::strtod(buf, nullptr) != x);
   }
+}
+
+// The portable fixed and general forms against the standard library's std::to_chars, an oracle
+// written differently (libstdc++'s Ryu), which the native build has and the browser build lacks.
+RC_GTEST_PROP(ShortestDecimal, FixedAndGeneralEqualStdToChars, ()) {
+  const double m = 1 + *rc::gen::inRange<long long>(0, 9'000'000'000'000'000LL) / 1e18;
+  const int sign = *rc::gen::element(-1, 1);
+  const double x = sign * m * std::pow(10.0, *rc::gen::inRange(-12, 15)) * (*rc::gen::inRange(1, 100) > 10 ? 1 : 0);
+  char buf[400];
+  auto g = std::to_chars(buf, buf + sizeof buf, x);
+  RC_ASSERT(impulse::shortest_general(x) == std::string(buf, g.ptr));
+  auto f = std::to_chars(buf, buf + sizeof buf, x, std::chars_format::fixed);
+  RC_ASSERT(impulse::shortest_fixed(x) == std::string(buf, f.ptr));
+}
+
+TEST(ShortestDecimal, FixedExamples) {
+  EXPECT_EQ(impulse::shortest_fixed(0.0008), "0.0008");
+  EXPECT_EQ(impulse::shortest_fixed(2000), "2000");
+  EXPECT_EQ(impulse::shortest_fixed(-0.48), "-0.48");
+  EXPECT_EQ(impulse::shortest_general(1e-5), "1e-05");
+  EXPECT_EQ(impulse::shortest_general(123.5), "123.5");
+  EXPECT_EQ(impulse::shortest_general(HUGE_VAL), "inf");  // an answer file's 1e400
+  EXPECT_EQ(impulse::shortest_fixed(-HUGE_VAL), "-inf");
+  EXPECT_EQ(impulse::shortest_general(std::nan("")), "nan");
 }
 
 TEST(CourseApi, PyramidTakesTheSliderOptions) {
