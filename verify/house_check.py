@@ -35,7 +35,7 @@ GENERATED_NAMES = ("a.out", "CMakeCache.txt", "compile_commands.json", "Makefile
 # Functions over the limit that another change is rewriting: printed on every run as still to be
 # split, not failed. ModelBuilder::finalize is being reworked by the Model/builder issue (#23),
 # which splits it into stages; delete the entry once that lands.
-PENDING_SPLIT = {("lib/e1/model.cpp", "ModelBuilder::finalize")}
+PENDING_SPLIT = set()  # (file, function) still to be split; none now
 
 NOT_A_FUNCTION = re.compile(r"^\s*(namespace|struct|class|union|enum|extern)\b|"
                             r"(^|[^\w])(if|for|while|switch|catch|do|else)\s*(\(|$)")

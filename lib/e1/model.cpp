@@ -528,14 +528,25 @@ std::vector<int> ModelBuilder::collapse_fixed_joints() {
 }
 
 Model ModelBuilder::finalize(Device d) const {
-  const int nb = body_count(), nj = joint_count(), ns = shape_count(), na = articulation_count();
   Model m;
   m.device = d;
   m.up_axis = up_axis;
   m.gravity = gravity;
   if (!finite(gravity)) throw std::invalid_argument("ModelBuilder: gravity is not finite");
+  m.body_count = body_count();
+  m.joint_count = joint_count();
+  m.shape_count = shape_count();
+  m.articulation_count = articulation_count();
+  finalize_shapes(d, m);  // first: a bad shape also spoils its body's mass
+  finalize_bodies(d, m);
+  finalize_joints(d, m);
+  finalize_shape_geometry(*this, d, m);
+  return m;
+}
 
-  // Shapes first: a bad shape also spoils its body's mass.
+// Shapes: sizes, ShapeConfig, and Newton's per-shape material, margin, gap and group columns.
+void ModelBuilder::finalize_shapes(Device d, Model& m) const {
+  const int nb = body_count(), ns = shape_count();
   if (!(std::isfinite(double(rigid_gap)) && rigid_gap >= 0))
     throw std::invalid_argument("ModelBuilder: rigid_gap = " + fmt(rigid_gap) + " is outside [0, inf) m");
   std::vector<int> sflags(ns), stype(ns), group(ns);
@@ -585,7 +596,31 @@ Model ModelBuilder::finalize(Device d) const {
     group[s] = cfg.has_shape_collision ? cfg.collision_group : 0;
   }
 
-  // Bodies: pose, mass, inertia.
+  m.shape_body = Buffer<int>(d, shape_body);
+  m.shape_transform = Buffer<transform>(d, shape_transform);
+  m.shape_type = Buffer<int>(d, stype);
+  m.shape_scale = Buffer<vec3>(d, shape_scale);
+  m.shape_flags = Buffer<int>(d, sflags);
+  m.shape_label = shape_label;
+  m.shape_material_ke = Buffer<real>(d, ke);
+  m.shape_material_kd = Buffer<real>(d, kd);
+  m.shape_material_kf = Buffer<real>(d, kf);
+  m.shape_material_ka = Buffer<real>(d, ka);
+  m.shape_material_mu = Buffer<real>(d, mu);
+  m.shape_material_restitution = Buffer<real>(d, restitution);
+  m.shape_material_mu_torsional = Buffer<real>(d, mu_torsional);
+  m.shape_material_mu_rolling = Buffer<real>(d, mu_rolling);
+  m.shape_material_kh = Buffer<real>(d, kh);
+  m.rigid_gap = rigid_gap;
+  m.shape_margin = Buffer<real>(d, margin);
+  m.shape_gap = Buffer<real>(d, gap);
+  m.shape_world = Buffer<int>(d, shape_world);
+  m.shape_collision_group = Buffer<int>(d, group);
+}
+
+// Bodies: pose, mass, inertia, with the bound_mass / bound_inertia / balance_inertia corrections.
+void ModelBuilder::finalize_bodies(Device d, Model& m) const {
+  const int nb = body_count();
   std::vector<mat33> inertia(nb), inv_inertia(nb);
   std::vector<real> mass(nb), inv_mass(nb);
   std::vector<vec3> com(nb);
@@ -636,8 +671,21 @@ Model ModelBuilder::finalize(Device d) const {
     flags[b] = int(body_flags[b]);
   }
 
-  // Joints: references, frames, axes, tree structure.
-  std::vector<int> parent_joint(nb, -1);
+  m.body_qd = Buffer<spatial_vector>(d, std::vector<spatial_vector>(nb));
+  m.body_q = Buffer<transform>(d, body_q);
+  m.body_com = Buffer<vec3>(d, com);
+  m.body_inertia = Buffer<mat33>(d, inertia);
+  m.body_inv_inertia = Buffer<mat33>(d, inv_inertia);
+  m.body_mass = Buffer<real>(d, mass);
+  m.body_inv_mass = Buffer<real>(d, inv_mass);
+  m.body_flags = Buffer<int>(d, flags);
+  m.body_label = body_label;
+}
+
+// Joints: references, frames, unit axes and the tree (one parent joint per body, no cycle).
+std::vector<JointAxes> ModelBuilder::checked_joint_axes(std::vector<int>& parent_joint) const {
+  const int nb = body_count(), nj = joint_count();
+  parent_joint.assign(nb, -1);
   std::vector<JointAxes> axes = joint_axes;
   for (int j = 0; j < nj; ++j) {
     std::string who = name_of("joint", j, joint_label[j]) + " (" + joint_type_name(joint_type[j]) + ")";
@@ -691,6 +739,11 @@ Model ModelBuilder::finalize(Device d) const {
                                     name_of("joint", parent_joint[b], joint_label[parent_joint[b]]) + ")");
     }
   }
+  return axes;
+}
+
+std::vector<int> ModelBuilder::articulation_starts(const std::vector<int>& parent_joint) const {
+  const int nj = joint_count(), na = articulation_count();
   // Articulations: joints [start[a], start[a+1]) all belong to a (contiguous, in joint order), and
   // each joint's parent is world or moved by an earlier joint of the same articulation.
   std::vector<int> art_start(na + 1, 0);
@@ -716,6 +769,15 @@ Model ModelBuilder::finalize(Device d) const {
     }
   }
   if (na > 0) art_start[na] = art_end[na - 1];
+  return art_start;
+}
+
+// Joints, articulations and the coordinate layout (E1 §5) with trailing sentinels.
+void ModelBuilder::finalize_joints(Device d, Model& m) const {
+  const int nj = joint_count();
+  std::vector<int> parent_joint;
+  const std::vector<JointAxes> axes = checked_joint_axes(parent_joint);
+  const std::vector<int> art_start = articulation_starts(parent_joint);
   // Coordinate layout with trailing sentinels.
   std::vector<int> q_start(nj + 1), qd_start(nj + 1);
   int nq = 0, nd = 0;
@@ -737,23 +799,8 @@ Model ModelBuilder::finalize(Device d) const {
 
   std::vector<int> jtype(nj);
   for (int j = 0; j < nj; ++j) jtype[j] = int(joint_type[j]);
-  std::vector<spatial_vector> qd0(nb);
-
-  m.body_count = nb;
-  m.joint_count = nj;
-  m.shape_count = ns;
-  m.articulation_count = na;
   m.joint_coord_count = nq;
   m.joint_dof_count = nd;
-  m.body_q = Buffer<transform>(d, body_q);
-  m.body_qd = Buffer<spatial_vector>(d, qd0);
-  m.body_com = Buffer<vec3>(d, com);
-  m.body_inertia = Buffer<mat33>(d, inertia);
-  m.body_inv_inertia = Buffer<mat33>(d, inv_inertia);
-  m.body_mass = Buffer<real>(d, mass);
-  m.body_inv_mass = Buffer<real>(d, inv_mass);
-  m.body_flags = Buffer<int>(d, flags);
-  m.body_label = body_label;
   m.joint_type = Buffer<int>(d, jtype);
   m.joint_parent = Buffer<int>(d, joint_parent);
   m.joint_child = Buffer<int>(d, joint_child);
@@ -772,28 +819,6 @@ Model ModelBuilder::finalize(Device d) const {
   m.joint_target_vel = Buffer<real>(d, std::vector<real>(nd, 0));
   m.joint_label = joint_label;
   m.articulation_start = Buffer<int>(d, art_start);
-  m.shape_body = Buffer<int>(d, shape_body);
-  m.shape_transform = Buffer<transform>(d, shape_transform);
-  m.shape_type = Buffer<int>(d, stype);
-  m.shape_scale = Buffer<vec3>(d, shape_scale);
-  m.shape_flags = Buffer<int>(d, sflags);
-  m.shape_label = shape_label;
-  m.shape_material_ke = Buffer<real>(d, ke);
-  m.shape_material_kd = Buffer<real>(d, kd);
-  m.shape_material_kf = Buffer<real>(d, kf);
-  m.shape_material_ka = Buffer<real>(d, ka);
-  m.shape_material_mu = Buffer<real>(d, mu);
-  m.shape_material_restitution = Buffer<real>(d, restitution);
-  m.shape_material_mu_torsional = Buffer<real>(d, mu_torsional);
-  m.shape_material_mu_rolling = Buffer<real>(d, mu_rolling);
-  m.shape_material_kh = Buffer<real>(d, kh);
-  m.rigid_gap = rigid_gap;
-  m.shape_margin = Buffer<real>(d, margin);
-  m.shape_gap = Buffer<real>(d, gap);
-  m.shape_world = Buffer<int>(d, shape_world);
-  m.shape_collision_group = Buffer<int>(d, group);
-  finalize_shape_geometry(*this, d, m);
-  return m;
 }
 
 State Model::state() const {

@@ -257,6 +257,12 @@ class ModelBuilder {
                 const std::string& label);
   int add_shape(int body, const transform& xform, ShapeType t, vec3 scale, const ShapeConfig& cfg,
                 const std::string& label);
+  // finalize's stages, in its order: each checks its part of the builder and writes it into m.
+  void finalize_shapes(Device d, Model& m) const;
+  void finalize_bodies(Device d, Model& m) const;
+  std::vector<JointAxes> checked_joint_axes(std::vector<int>& parent_joint) const;
+  std::vector<int> articulation_starts(const std::vector<int>& parent_joint) const;
+  void finalize_joints(Device d, Model& m) const;
 };
 
 /// Mass properties of one shape about its own COM in its own axes (zero for a plane).
