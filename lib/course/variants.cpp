@@ -5,6 +5,7 @@
 #include <stdexcept>
 
 #include "core/shortest_decimal.h"
+#include "core/text.h"
 #include "course/registry.h"
 
 namespace impulse::course {
@@ -165,7 +166,7 @@ std::string render_question(const std::string& t, const std::vector<AnswerPart>&
       break;
     }
     const std::size_t close = t.find('}', open);
-    if (close == std::string::npos) throw std::runtime_error(file + ": question slot '{' without '}'");
+    if (close == std::string::npos) throw std::runtime_error(one_line(file + ": question slot '{' without '}'"));
     out += t.substr(i, open - i);
     std::string slot = t.substr(open + 1, close - open - 1);
     int index = -1;
@@ -180,8 +181,8 @@ std::string render_question(const std::string& t, const std::vector<AnswerPart>&
         value = &it->second;
         break;
       }
-    if (!value) throw std::runtime_error(file + ": question slot {" + slot + "} names no input of the exercise's parts");
-    if (index >= int(value->size())) throw std::runtime_error(file + ": question slot {" + slot + "[" + std::to_string(index) + "]} is past the input's components");
+    if (!value) throw std::runtime_error(one_line(file + ": question slot {" + slot + "} names no input of the exercise's parts"));
+    if (index >= int(value->size())) throw std::runtime_error(one_line(file + ": question slot {" + slot + "[" + std::to_string(index) + "]} is past the input's components"));
     if (index >= 0) {
       out += shortest((*value)[std::size_t(index)]);
     } else if (value->size() == 1) {
