@@ -11,6 +11,9 @@ import os
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "tools"))
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+
+from mathjax_settings import MATHJAX_PATH, mathjax2_config  # noqa: E402
 
 project = "impulse"
 author = "the impulse developers"
@@ -43,23 +46,10 @@ if os.environ.get("IMPULSE_WEB_STATIC"):
     html_static_path.append(os.environ["IMPULSE_WEB_STATIC"])
 html_css_files = ["impulse.css"]
 
-# Formulas are typeset by the MathJax 2 that Debian ships (libjs-mathjax), copied into the book
-# by ./run as _static/mathjax: the book needs no network. CommonHTML output with the TeX fonts.
-mathjax_path = "mathjax/MathJax.js?config=TeX-AMS_CHTML"
+# Formulas: the MathJax 2 that Debian ships, copied into the book (docs/mathjax_settings.py).
+mathjax_path = MATHJAX_PATH
 myst_update_mathjax = False
-mathjax2_config = {
-    "tex2jax": {
-        "inlineMath": [["\\(", "\\)"]],
-        "displayMath": [["\\[", "\\]"]],
-        "processEscapes": True,
-        "processEnvironments": True,
-        "ignoreClass": "document",
-        "processClass": "math|output_area",
-    },
-    "CommonHTML": {"linebreaks": {"automatic": True}},
-    "showMathMenu": False,
-    "messageStyle": "none",
-}
+mathjax2_config = mathjax2_config(automatic_line_breaks=True)
 
 # Long names in table cells (test names, function paths, IDs, in code or plain text) get
 # line-break opportunities after ".", "_", "/", "-" and "::" and between the words of a CamelCase name

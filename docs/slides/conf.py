@@ -3,6 +3,11 @@
 # chapters/<chapter>/slides/), figures/ (the book's figures at 16:9, docs/tools/slides.py) and an
 # index written by docs/tools/slide_index.py; the decks land in the book's slides/ folder.
 import os
+import sys
+
+# The MathJax setting shared with the book (docs/mathjax_settings.py).
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from mathjax_settings import MATHJAX_PATH, mathjax2_config  # noqa: E402
 
 project = "impulse: lecture slides"
 author = "the impulse developers"
@@ -23,17 +28,6 @@ revealjs_script_plugins = [
     {"name": "RevealHighlight", "src": "revealjs4/plugin/highlight/highlight.js"},
 ]
 
-mathjax_path = "mathjax/MathJax.js?config=TeX-AMS_CHTML"
+mathjax_path = MATHJAX_PATH
 myst_update_mathjax = False
-mathjax2_config = {
-    "tex2jax": {
-        "inlineMath": [["\\(", "\\)"]],
-        "displayMath": [["\\[", "\\]"]],
-        "processEscapes": True,
-        "processEnvironments": True,
-        "ignoreClass": "document",
-        "processClass": "math|output_area",
-    },
-    "showMathMenu": False,
-    "messageStyle": "none",
-}
+mathjax2_config = mathjax2_config(automatic_line_breaks=False)

@@ -115,7 +115,7 @@ json student_json(const StudentResult& r) {
   for (const GradedExercise& e : r.exercises) {
     json parts = json::array();
     for (const GradedPart& p : e.parts)
-      parts.push_back({{"part", p.name}, {"correct", p.correct}, {"given", p.given}, {"key", p.key}, {"error", p.error},
+      parts.push_back({{"part", p.shown.name}, {"correct", p.shown.correct}, {"given", p.shown.given}, {"key", p.key}, {"error", p.error},
                        {"mistake", p.mistake_says.empty() ? json(nullptr) : json(p.mistake_says)}});
     ex.push_back({{"id", e.id}, {"answered", e.answered}, {"weight", e.weight}, {"points", e.points}, {"parts", parts}});
   }
@@ -134,10 +134,11 @@ json gradescope_json(const StudentResult& r) {
       continue;
     }
     for (const GradedPart& p : e.parts) {
-      std::string out = std::string(p.correct ? "correct" : "incorrect") + " (yours " + p.given + ")";
-      if (!p.tolerance.empty()) out += "; tolerance: " + p.tolerance;
-      if (!p.hint.empty()) out += "; hint: " + p.hint;
-      tests.push_back({{"name", e.id + " " + p.name}, {"score", p.correct ? each : 0.0}, {"max_score", each}, {"output", out}});
+      const PartVerdict& shown = p.shown;
+      std::string out = std::string(shown.correct ? "correct" : "incorrect") + " (yours " + shown.given + ")";
+      if (!shown.tolerance.empty()) out += "; tolerance: " + shown.tolerance;
+      if (!shown.hint.empty()) out += "; hint: " + shown.hint;
+      tests.push_back({{"name", e.id + " " + shown.name}, {"score", shown.correct ? each : 0.0}, {"max_score", each}, {"output", out}});
     }
   }
   return {{"score", r.points}, {"max_score", r.max_points}, {"tests", tests}};
@@ -251,9 +252,9 @@ int cmd_exercises_grade(const std::vector<std::string>& args) {
           continue;
         }
         for (const GradedPart& p : e.parts) {
-          std::cout << "  " << e.id << ' ' << p.name << ": " << (p.correct ? "correct" : "incorrect") << " (yours " << p.given
-                    << "; key " << p.key;
-          if (!p.correct && p.kind == "number") std::cout << "; error " << p.error;
+          std::cout << "  " << e.id << ' ' << p.shown.name << ": " << (p.shown.correct ? "correct" : "incorrect")
+                    << " (yours " << p.shown.given << "; key " << p.key;
+          if (!p.shown.correct && p.shown.kind == "number") std::cout << "; error " << p.error;
           std::cout << ")";
           if (!p.mistake_says.empty()) std::cout << " mistake: " << p.mistake_says;
           std::cout << '\n';

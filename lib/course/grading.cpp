@@ -101,17 +101,11 @@ GradedExercise grade_one(const Exercise& base, const Submission& s, const Submit
   for (std::size_t i = 0; i < g.parts.size(); ++i) {
     const PartGrade& p = g.parts[i];
     GradedPart gp;
-    gp.name = p.name;
-    gp.unit = p.unit;
-    gp.kind = p.kind;
-    gp.correct = p.correct;
-    gp.given = p.given;
+    gp.shown = verdict.parts[i];
     gp.key = p.expected;
     gp.error = p.worst_error;
     gp.mistake = p.mistake;
     if (p.mistake >= 0) gp.mistake_says = v.parts[i].mistakes[std::size_t(p.mistake)].says;
-    gp.tolerance = verdict.parts[i].tolerance;
-    gp.hint = verdict.parts[i].hint;
     right += p.correct ? 1 : 0;
     ge.parts.push_back(gp);
   }
@@ -176,9 +170,9 @@ std::vector<PartStats> class_report(const std::vector<StudentResult>& results) {
   for (const StudentResult& r : results)
     for (const GradedExercise& e : r.exercises)
       for (const GradedPart& p : e.parts) {
-        PartStats& s = find(e.id, p.name);
+        PartStats& s = find(e.id, p.shown.name);
         ++s.answered;
-        if (p.correct) ++s.correct;
+        if (p.shown.correct) ++s.correct;
         else if (p.mistake >= 0) ++s.mistakes[std::size_t(p.mistake)].second;
         else ++s.unexplained;
       }

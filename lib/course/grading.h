@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "course/exercises.h"
+#include "course/tutor.h"
 
 namespace impulse::course {
 
@@ -34,13 +35,11 @@ struct Submission {
 Submission read_submission(const std::string& text, const std::string& file);
 
 struct GradedPart {
-  std::string name, unit, kind;
-  bool correct = false;
-  std::string given, key;      // as written; the key with its unit (instructors only)
+  PartVerdict shown;           // what the tutor shows the student (tutor_verdict: no key, no offset)
+  std::string key;             // the key with its unit (instructors only)
   double error = 0;            // |given - key| of the component furthest off [unit]
   int mistake = -1;            // index into the part's mistakes, -1: none recognised
   std::string mistake_says;    // that mistake's sentence
-  std::string tolerance, hint; // what the student may see (no key, no offset)
 };
 
 struct GradedExercise {
