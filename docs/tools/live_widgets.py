@@ -24,17 +24,18 @@ sys.path.insert(0, str(pathlib.Path(__file__).parent))
 from formula_sources import formula_sources  # noqa: E402
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
-# The scenes played in the chapters: page -> (scene, x column, y columns, 3D view or "").
+# The scenes run in the chapters: page -> (scene, x column, y columns, 3D view: "bodies" (the shapes
+# the scene's session reports), "slide:COLUMNS" (boxes at x = those columns) or "").
 SCENES = {
-    "chapters/e3/09-whole-chain": [("e3-box-drop", "t_s", "support_N,mg_N", "box:z_m")],
-    "chapters/e3/05-xpbd-step": [("e3-pyramid", "t_s", "ground_over_mg,top_over_mg", ""),
-                                 ("e3-bounce", "t_s", "z_m,vz_mps", "")],
-    "chapters/e3/04-xpbd-contact": [("e3-platform", "t_s", "left_over_mg,right_over_mg", "")],
+    "chapters/e3/09-whole-chain": [("e3-box-drop", "t_s", "support_N,mg_N", "bodies")],
+    "chapters/e3/05-xpbd-step": [("e3-pyramid", "t_s", "ground_over_mg,top_over_mg", "bodies"),
+                                 ("e3-bounce", "t_s", "z_m,vz_mps", "bodies")],
+    "chapters/e3/04-xpbd-contact": [("e3-platform", "t_s", "left_over_mg,right_over_mg", "bodies")],
     "chapters/e3/06-other-solvers": [("e3-solver-compare", "t_s",
                                       "x_xpbd_m,x_semi_implicit_m,x_featherstone_m,x_padmm_m,x_vbd_m,x_coulomb_m",
                                       "slide:x_xpbd_m,x_semi_implicit_m,x_featherstone_m,x_padmm_m,x_vbd_m")],
-    "chapters/st/01-impulses-and-complementarity": [("st-bounce", "t_s", "q_m,v_mps", "point:q_m")],
-    "chapters/st/04-experiments": [("st-rod", "t_s", "y_m,energy_J", "rod")],
+    "chapters/st/01-impulses-and-complementarity": [("st-bounce", "t_s", "q_m,v_mps", "bodies")],
+    "chapters/st/04-experiments": [("st-rod", "t_s", "y_m,energy_J", "bodies")],
 }
 # The Lemke pivot stepper on an LCP the reader edits: page -> the LCP it starts with (the 2 x 2 of
 # ST_3_lemke_lexicographic.GoldenTwoByTwoPivotPathByHand, in the format of `impulse lcp`).
