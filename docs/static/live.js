@@ -204,7 +204,7 @@
     // The run so far: the tables as received ({file: {columns, rows}}), the main table's rows, the
     // poses after each step (stepped scenes with bodies), what is shown.
     let got = {}, rows = [], cols = [], poses = [], shapes = null, shown = -1, plotted = 0;
-    let playing = true, session = null, finished = null, over = false, generation = 0;
+    let playing = true, session = null, finished = null, over = false, generation = 0, started = 0;
     const chart = new window.Chart(canvas.getContext("2d"), {
       type: "line",
       data: {datasets: ycols.map(function (c, i) {
@@ -273,6 +273,7 @@
         Object.keys(got).forEach(function (f) { tables[f] = csvText(got[f]); });
         box.impulseTables = tables;
         box.dataset.rc = String(r.rc);
+        if (session) box.dataset.stepsPerSecond = String(Math.round(session.steps / ((performance.now() - started) / 1000)));
         over = true;
         finished();
       }
@@ -307,6 +308,7 @@
         window.impulse.open(name, o).then(function (s) {
           if (mine !== generation) { s.close(); return; }
           session = s;
+          started = performance.now();
           take(s.step(0));
           show(0);
         }, fail);
@@ -326,7 +328,7 @@
       return done;
     }
     // Steps per animation frame: as many as fit in BUDGET ms, measured on the previous slices.
-    const BUDGET = 8;
+    const BUDGET = 12;
     let perCall = 1;
     function stepSlice() {
       const t0 = performance.now();
