@@ -175,7 +175,7 @@
       row.appendChild(input);
       row.appendChild(el("span", {"class": "impulse-calc-unit"}, o.unit === "-" ? "" : o.unit));
       const r = slider(o.domain, input, function () { run(); });
-      if (r) row.appendChild(r);
+      row.appendChild(r || el("span"));
       row.appendChild(el("span", {"class": "impulse-calc-allowed"}, "allowed: " + o.domain.allowed));
       input.addEventListener("change", function () { run(); });
       opts.appendChild(row);
@@ -234,14 +234,18 @@
       plotted = k + 1;
       chart.update();
     }
-    function show(k) {
+    // While a run grows the plot is redrawn at most every 100 ms (Chart.js redraws every point); the
+    // 3D view every frame.
+    let plottedAt = 0;
+    function show(k, growing) {
       if (!rows.length) return;
       shown = Math.max(0, Math.min(rows.length - 1, k));
       scrub.max = String(rows.length - 1);
       scrub.value = String(shown);
       const total = session ? session.steps : rows.length - 1;
       where.textContent = "step " + shown + " of " + total + (session && !over ? " (running)" : "");
-      plotTo(shown);
+      const now = performance.now();
+      if (!growing || now - plottedAt > 100) { plotTo(shown); plottedAt = now; }
       if (draw) draw(rows[shown], col, {shapes: shapes, pose: poseFor(shown)});
       box.dataset.shown = String(shown);
     }
@@ -349,7 +353,7 @@
     function tick(now) {
       if (playing && session) {
         stepSlice();
-        show(rows.length - 1);
+        show(rows.length - 1, !!session);
       } else if (playing && !session && rows.length && shown < rows.length - 1 && now - last > 30) {
         last = now;  // playback of a run computed whole, or catching up after a scrub
         show(shown + Math.max(1, Math.round(rows.length / 150)));

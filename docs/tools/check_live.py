@@ -355,7 +355,7 @@ def check_scenes(page, impulse, problems, shots, stats):
             print(f"check_live: scene {name} stepped live at {rate} steps/s while drawing")
         if shots is not None:
             page.eval(f"(() => {{ const b = document.querySelectorAll('.impulse-scene')[{k}];"
-                      " const s = b.querySelector('input[type=range]'); s.value = s.max;"
+                      " const s = b.querySelector('input[aria-label=\"recorded step\"]'); s.value = s.max;"
                       " s.dispatchEvent(new Event('input')); })()")
             page.screenshot(f".impulse-scene[data-scene='{name}']", shots / f"scene-{name}.png")
         n += 1
