@@ -24,7 +24,10 @@ foreach(t Eigen3::Eigen tomlplusplus::tomlplusplus nlohmann_json::nlohmann_json)
   add_library(${t} INTERFACE IMPORTED)
   target_include_directories(${t} SYSTEM INTERFACE ${web_inc})
 endforeach()
-# Exceptions carry every one-line message of the engine and the course (-fexceptions at compile
-# and link time); CPU launches are plain loops without OpenMP.
-add_compile_options(-fexceptions -Wno-unknown-pragmas)
-add_link_options(-fexceptions)
+# Exceptions carry every one-line message of the engine and the course. They are WebAssembly's own
+# (-fwasm-exceptions, at compile and link time), not emscripten's JavaScript emulation
+# (-fexceptions), under which every call that may unwind through a destructor leaves the module
+# through an invoke_* trampoline in JavaScript: the pyramid stepped about 3x slower than native
+# with it (docs/guide/live.md). CPU launches are plain loops without OpenMP.
+add_compile_options(-fwasm-exceptions -Wno-unknown-pragmas)
+add_link_options(-fwasm-exceptions)

@@ -8,6 +8,11 @@
 //          this browser's localStorage (never sent anywhere)
 //   await impulse.run("st-bounce", {h: 0.01})
 //       -> {scene, rc, log, tables: {"st-bounce.csv": CSV text, ...}}, as `impulse run` writes them
+//   const s = await impulse.open("e3-pyramid", {iterations: 4})   // a scene stepped live
+//   s.step(10) -> {taken, step, steps, done, tables: {file: {columns (first time), rows: [new rows]}},
+//                  shapes, poses (one per step taken), rc and log once done}   (synchronous)
+//   s.close()  -> frees it; to start again, open another. The rows are the ones `impulse run` writes:
+//                 the command line runs the same session to its end.
 //   await impulse.lcp("2\n2 1\n1 2\n-5 -6\n", {trace: true})
 //       -> what `impulse lcp FILE --json --trace` prints
 //   await impulse.bench("e3-spheres", {n: 1000, steps: 20})
@@ -43,13 +48,36 @@
     return loading;
   }
 
+  function call(m, fn, args) {
+    const text = m.ccall("impulse_request", "string", ["string", "string"], [fn, JSON.stringify(args)]);
+    const j = JSON.parse(text);
+    if (j && typeof j === "object" && !Array.isArray(j) && Object.keys(j).length === 1 && "error" in j)
+      throw new Error(j.error);
+    return j;
+  }
+
   function request(fn, args) {
+    return load().then(function (m) { return call(m, fn, args); });
+  }
+
+  // A live scene: the module holds its session; step(n) advances it synchronously (the page calls it
+  // with a few steps per animation frame) and returns only what is new.
+  function open(scene, opts) {
     return load().then(function (m) {
-      const text = m.ccall("impulse_request", "string", ["string", "string"], [fn, JSON.stringify(args)]);
-      const j = JSON.parse(text);
-      if (j && typeof j === "object" && !Array.isArray(j) && Object.keys(j).length === 1 && "error" in j)
-        throw new Error(j.error);
-      return j;
+      const o = call(m, "open", {scene: scene, options: options(opts)});
+      let closed = false;
+      return {
+        scene: scene,
+        steps: o.steps,
+        step: function (n) {
+          if (closed) throw new Error("impulse: the session of " + scene + " is closed");
+          return call(m, "step", {session: o.session, n: n === undefined ? 1 : n});
+        },
+        close: function () {
+          if (!closed) call(m, "close", {session: o.session});
+          closed = true;
+        }
+      };
     });
   }
 
@@ -131,6 +159,7 @@
       if (maxOutput !== undefined) args.max_output = maxOutput;
       return request("run", args);
     },
+    open: open,
     bench: function (scene, opts) { return request("bench", {scene: scene, options: options(opts)}); },
     lcp: function (text, opts) {
       return request("lcp", {text: String(text), src: (opts && opts.src) || "lcp", trace: !!(opts && opts.trace)});

@@ -116,10 +116,40 @@
   }
 
 
-  // A scene: its options as inputs within their domains (impulse scenes --json), run in the page by
-  // impulse.run with the ceilings of `impulse run`, then played back: a plot that grows with the
-  // playback (Chart.js) and, where the table holds a pose, a 3D view (three.js) with orbit, pause,
-  // step and a slider to scrub back through the recorded steps.
+  // A slider over an option's domain (impulse scenes --json): linear, or logarithmic when the
+  // domain spans more than three decades (a step h in [1e-5, 0.1]); open ends are kept out.
+  function slider(domain, field, onChange) {
+    if (domain.kind === "choice" || !isFinite(domain.lo) || !isFinite(domain.hi)) return null;
+    const integer = domain.kind === "integer";
+    const lo = domain.lo_open ? domain.lo + (domain.hi - domain.lo) * 1e-3 : domain.lo;
+    const hi = domain.hi_open ? domain.hi - (domain.hi - domain.lo) * 1e-3 : domain.hi;
+    if (integer && hi - lo > 1000) return null;  // sizes such as steps: typed, not slid
+    const log = !integer && lo > 0 && hi / lo > 1000;
+    const r = el("input", {type: "range", min: "0", max: integer ? String(hi - lo) : "1000", step: "1",
+                           "class": "impulse-scene-slider", "aria-label": field.dataset.option});
+    function toValue(k) {
+      if (integer) return lo + k;
+      const f = k / 1000;
+      const x = log ? lo * Math.pow(hi / lo, f) : lo + (hi - lo) * f;
+      return Number(x.toPrecision(3));
+    }
+    function fromValue(x) {
+      if (integer) return Math.round(x - lo);
+      const f = log ? Math.log(x / lo) / Math.log(hi / lo) : (x - lo) / (hi - lo);
+      return Math.round(1000 * Math.min(1, Math.max(0, f)));
+    }
+    const x = Number(field.value);
+    if (isFinite(x)) r.value = String(fromValue(x));
+    r.addEventListener("input", function () { field.value = String(toValue(Number(r.value))); });
+    r.addEventListener("change", onChange);
+    return r;
+  }
+
+  // A scene: its options as inputs and sliders within their domains (impulse scenes --json). A
+  // stepped scene is opened as a session (impulse.open) and stepped live, a few steps per animation
+  // frame within a time budget, so drawing never waits for physics: the plot (Chart.js) grows as it
+  // runs and the 3D view (three.js) draws the bodies as they are; pause, step and a slider scrub back
+  // through the recorded steps. A scene computed whole (impulse.run) is played back the same way.
   function sceneWidget(box, all) {
     const name = box.dataset.scene;
     const sc = all.filter(function (s) { return s.name === name; })[0];
@@ -144,13 +174,16 @@
       input.value = o.default;
       row.appendChild(input);
       row.appendChild(el("span", {"class": "impulse-calc-unit"}, o.unit === "-" ? "" : o.unit));
+      const r = slider(o.domain, input, function () { run(); });
+      row.appendChild(r || el("span"));
       row.appendChild(el("span", {"class": "impulse-calc-allowed"}, "allowed: " + o.domain.allowed));
+      input.addEventListener("change", function () { run(); });
       opts.appendChild(row);
       fields[o.name] = input;
     });
     box.appendChild(opts);
     const controls = el("div", {"class": "impulse-scene-controls"});
-    const runB = el("button", {type: "button"}, "Run");
+    const runB = el("button", {type: "button"}, "Restart");
     const playB = el("button", {type: "button"}, "Pause");
     const stepB = el("button", {type: "button"}, "Step");
     const scrub = el("input", {type: "range", min: "0", max: "0", value: "0", "aria-label": "recorded step"});
@@ -168,9 +201,11 @@
     stage.appendChild(plotBox);
     box.appendChild(stage);
 
-    let rows = [], cols = [], shown = 0, playing = true, chart = null, draw = null, tables = {};
-    const chartLib = window.Chart;
-    chart = new chartLib(canvas.getContext("2d"), {
+    // The run so far: the tables as received ({file: {columns, rows}}), the main table's rows, the
+    // poses after each step (stepped scenes with bodies), what is shown.
+    let got = {}, rows = [], cols = [], poses = [], shapes = null, shown = -1, plotted = 0;
+    let playing = true, session = null, finished = null, over = false, generation = 0, started = 0;
+    const chart = new window.Chart(canvas.getContext("2d"), {
       type: "line",
       data: {datasets: ycols.map(function (c, i) {
         return {label: c, data: [], borderWidth: 1.5, pointRadius: 0, borderColor: COLORS[i % COLORS.length]};
@@ -178,66 +213,171 @@
       options: {animation: false, parsing: false, responsive: true, maintainAspectRatio: false,
                 scales: {x: {type: "linear", title: {display: true, text: xcol}}}}
     });
-    if (box.dataset.view && window.THREE) draw = makeView(view, box.dataset.view);
+    const draw = box.dataset.view && window.THREE ? makeView(view, box.dataset.view) : null;
 
     function col(n) { return cols.indexOf(n); }
-    function show(k) {
-      shown = Math.max(0, Math.min(rows.length - 1, k));
-      scrub.value = String(shown);
-      where.textContent = "step " + shown + " of " + (rows.length - 1);
+    // Points 0..k of the plot: appended while the run grows, rebuilt when scrubbing back.
+    function plotTo(k) {
       const xi = col(xcol);
+      if (k + 1 < plotted) {
+        chart.data.datasets.forEach(function (d) { d.data = []; });
+        plotted = 0;
+      }
       ycols.forEach(function (c, i) {
-        const yi = col(c);
-        // a scene of two runs (weighting on and off, static and kinematic) starts its clock again: a gap
-        const pts = [];
-        rows.slice(0, shown + 1).forEach(function (r, j, all) {
-          if (j > 0 && r[xi] < all[j - 1][xi]) pts.push({x: r[xi], y: null});
-          pts.push({x: r[xi], y: r[yi]});
-        });
-        chart.data.datasets[i].data = pts;
+        const yi = col(c), pts = chart.data.datasets[i].data;
+        for (let j = plotted; j <= k; ++j) {
+          // a scene of two runs (weighting on and off, static and kinematic) starts its clock again: a gap
+          if (j > 0 && rows[j][xi] < rows[j - 1][xi]) pts.push({x: rows[j][xi], y: null});
+          pts.push({x: rows[j][xi], y: rows[j][yi]});
+        }
       });
+      plotted = k + 1;
       chart.update();
-      if (draw) draw(rows[shown], col, tables);
+    }
+    // While a run grows the plot is redrawn at most every 100 ms (Chart.js redraws every point); the
+    // 3D view every frame.
+    let plottedAt = 0;
+    function show(k, growing) {
+      if (!rows.length) return;
+      shown = Math.max(0, Math.min(rows.length - 1, k));
+      scrub.max = String(rows.length - 1);
+      scrub.value = String(shown);
+      const total = session ? session.steps : rows.length - 1;
+      where.textContent = "step " + shown + " of " + total + (session && !over ? " (running)" : "");
+      const now = performance.now();
+      if (!growing || now - plottedAt > 100) { plotTo(shown); plottedAt = now; }
+      if (draw) draw(rows[shown], col, {shapes: shapes, pose: poseFor(shown)});
       box.dataset.shown = String(shown);
     }
+    // The pose after main-table row k: the table may start with the initial state (a row before the
+    // first step), so rows and steps are matched from the end.
+    function poseFor(k) {
+      if (!poses.length) return null;
+      const offset = rows.length - poses.length;
+      return poses[Math.max(0, Math.min(poses.length - 1, k - offset))];
+    }
+    function csvText(t) {
+      const lines = [t.columns.join(",")];
+      t.rows.forEach(function (r) {
+        lines.push(r.map(function (c) { return c === null ? "" : String(c); }).join(","));
+      });
+      return lines.join("\n") + "\n";
+    }
+    function take(r) {
+      Object.keys(r.tables).forEach(function (f) {
+        const t = r.tables[f];
+        if (!got[f]) got[f] = {columns: t.columns, rows: []};
+        Array.prototype.push.apply(got[f].rows, t.rows);
+      });
+      if (got[table]) { cols = got[table].columns; rows = got[table].rows; }
+      if (r.shapes) shapes = r.shapes;
+      if (r.poses) Array.prototype.push.apply(poses, r.poses);
+      if (r.done) {
+        const tables = {};
+        Object.keys(got).forEach(function (f) { tables[f] = csvText(got[f]); });
+        box.impulseTables = tables;
+        box.dataset.rc = String(r.rc);
+        if (session) box.dataset.stepsPerSecond = String(Math.round(session.steps / ((performance.now() - started) / 1000)));
+        over = true;
+        finished();
+      }
+    }
+    function fail(e) {
+      box.dataset.error = e.message;
+      msg.textContent = "";
+      msg.appendChild(el("div", {"class": "impulse-live-error"}, e.message));
+      if (session) { session.close(); session = null; }
+      over = true;
+      if (finished) finished();
+    }
+    function reset() {
+      generation += 1;
+      if (session) session.close();
+      session = null;
+      got = {}; rows = []; cols = []; poses = []; shapes = null; shown = -1; plotted = 0; over = false;
+      chart.data.datasets.forEach(function (d) { d.data = []; });
+      box.impulseTables = null;
+      box.dataset.error = "";
+      msg.textContent = "";
+      playing = true;
+      playB.textContent = "Pause";
+    }
     function run() {
+      reset();
+      const mine = generation;
       const o = {};
       Object.keys(fields).forEach(function (k) { o[k] = fields[k].value.trim(); });
-      return window.impulse.run(name, o).then(function (r) {
-        msg.textContent = "";
-        box.dataset.error = "";
-        tables = r.tables;
-        box.impulseTables = r.tables;
-        const t = window.impulse.csv(r.tables[table]);
-        cols = t.columns;
-        rows = t.rows;
-        scrub.max = String(rows.length - 1);
-        playing = true;
-        playB.textContent = "Pause";
-        show(0);
-      }, function (e) {
-        box.dataset.error = e.message;
-        msg.textContent = "";
-        msg.appendChild(el("div", {"class": "impulse-live-error"}, e.message));
-      });
+      const done = new Promise(function (resolve) { finished = resolve; });
+      if (sc.stepped) {
+        window.impulse.open(name, o).then(function (s) {
+          if (mine !== generation) { s.close(); return; }
+          session = s;
+          started = performance.now();
+          take(s.step(0));
+          show(0);
+        }, fail);
+      } else {
+        // computed whole, then played back
+        window.impulse.run(name, o).then(function (r) {
+          if (mine !== generation) return;
+          const t = window.impulse.csv(r.tables[table]);
+          cols = t.columns;
+          rows = t.rows;
+          box.impulseTables = r.tables;
+          show(0);
+          over = true;
+          finished();
+        }, fail);
+      }
+      return done;
+    }
+    // Steps per animation frame: as many as fit in BUDGET ms, measured on the previous slices.
+    const BUDGET = 12;
+    let perCall = 1;
+    function stepSlice() {
+      const t0 = performance.now();
+      try {
+        while (session && !over && performance.now() - t0 < BUDGET) {
+          const c0 = performance.now();
+          const r = session.step(perCall);
+          const ms = performance.now() - c0;
+          perCall = Math.max(1, Math.min(4096, Math.round(perCall * (ms < BUDGET / 4 ? 2 : ms > BUDGET ? 0.5 : 1))));
+          take(r);
+          if (r.done) { session.close(); session = null; }
+        }
+      } catch (e) {
+        fail(e);
+      }
     }
     let last = 0;
     function tick(now) {
-      if (playing && rows.length && now - last > 30) {
-        last = now;
-        const per = Math.max(1, Math.round(rows.length / 150));
-        if (shown < rows.length - 1) show(shown + per);
-        else playing = false;
+      if (playing && session) {
+        stepSlice();
+        show(rows.length - 1, !!session);
+      } else if (playing && !session && rows.length && shown < rows.length - 1 && now - last > 30) {
+        last = now;  // playback of a run computed whole, or catching up after a scrub
+        show(shown + Math.max(1, Math.round(rows.length / 150)));
       }
       window.requestAnimationFrame(tick);
     }
     runB.addEventListener("click", run);
     playB.addEventListener("click", function () {
       playing = !playing;
-      if (playing && shown >= rows.length - 1) show(0);
+      if (playing && !session && shown >= rows.length - 1) show(0);
       playB.textContent = playing ? "Pause" : "Play";
     });
-    stepB.addEventListener("click", function () { playing = false; playB.textContent = "Play"; show(shown + 1); });
+    stepB.addEventListener("click", function () {
+      playing = false;
+      playB.textContent = "Play";
+      if (shown >= rows.length - 1 && session) {
+        try {
+          const r = session.step(1);
+          take(r);
+          if (r.done) { session.close(); session = null; }
+        } catch (e) { fail(e); }
+      }
+      show(shown + 1);
+    });
     scrub.addEventListener("input", function () { playing = false; playB.textContent = "Play"; show(Number(scrub.value)); });
     box.impulseRun = run;
     window.requestAnimationFrame(tick);
@@ -247,10 +387,10 @@
 
   const COLORS = ["#3465a4", "#cc0000", "#4e9a06", "#f57900", "#75507b", "#555753"];
 
-  // The 3D view of a recorded row: "box:z_m" (the E3 box, 0.2 x 0.1 x 0.05 m, at its COM height),
-  // "point:q_m" (the ST point mass), "rod" (the ST rod from x_m, y_m, theta_rad; its length from
-  // the first row of the scene's poses), "slide:COL,COL,..." (one box per column, side by side, at
-  // x = that column: the E3 §6 box under each solver).
+  // The 3D view. "bodies": the shapes the session reports (boxes, spheres, the ground plane) at the
+  // poses recorded after each step, the camera fitted to the bodies of the first pose.
+  // "slide:COL,COL,...": one box per column, side by side, at x = that column (the E3 §6 box under
+  // each solver, a scene computed whole).
   function makeView(host, spec) {
     const T = window.THREE;
     const w = 360, h = 260;
@@ -259,50 +399,75 @@
     host.appendChild(renderer.domElement);
     const scene = new T.Scene();
     scene.background = new T.Color(0xf4f5f7);
-    const camera = new T.PerspectiveCamera(40, w / h, 0.01, 100);
+    const camera = new T.PerspectiveCamera(40, w / h, 0.001, 1000);
     camera.up.set(0, 0, 1);
     camera.position.set(0.9, -1.2, 0.6);
     scene.add(new T.AmbientLight(0xffffff, 0.6));
     const light = new T.DirectionalLight(0xffffff, 0.6);
     light.position.set(1, -2, 3);
     scene.add(light);
-    const ground = new T.Mesh(new T.PlaneGeometry(2, 2), new T.MeshLambertMaterial({color: 0xd8d8d0}));
-    scene.add(ground);
     const controls = T.OrbitControls ? new T.OrbitControls(camera, renderer.domElement) : null;
+    function render() { renderer.render(scene, camera); }
+    if (controls) controls.addEventListener("change", render);
+    function aim(target, distance) {
+      camera.position.set(target.x + 0.75 * distance, target.y - distance, target.z + 0.5 * distance);
+      camera.lookAt(target);
+      if (controls) { controls.target.copy(target); controls.update(); }
+    }
     const kind = spec.split(":")[0], column = spec.split(":")[1];
-    let body;
-    const lanes = [];
     if (kind === "slide") {
-      column.split(",").forEach(function (c, i) {
+      scene.add(new T.Mesh(new T.PlaneGeometry(2, 2), new T.MeshLambertMaterial({color: 0xd8d8d0})));
+      const lanes = column.split(",").map(function (c, i) {
         const m = new T.Mesh(new T.BoxGeometry(0.05, 0.05, 0.05), new T.MeshLambertMaterial({color: COLORS[i % COLORS.length]}));
         m.position.set(0, (i - 2) * 0.12, 0.025);
         scene.add(m);
-        lanes.push({column: c, mesh: m});
+        return {column: c, mesh: m};
       });
-      camera.position.set(0.05, -0.9, 0.5);
+      aim(new T.Vector3(0.05, 0, 0.02), 0.8);
+      return function (row, col) {
+        lanes.forEach(function (l) { l.mesh.position.x = row[col(l.column)]; });
+        render();
+      };
     }
-    if (kind === "slide") body = new T.Object3D();
-    else if (kind === "box") body = new T.Mesh(new T.BoxGeometry(0.2, 0.1, 0.05), new T.MeshLambertMaterial({color: 0x3465a4}));
-    else if (kind === "point") body = new T.Mesh(new T.SphereGeometry(0.01, 16, 12), new T.MeshLambertMaterial({color: 0xcc0000}));
-    else body = new T.Mesh(new T.BoxGeometry(1, 0.01, 0.01), new T.MeshLambertMaterial({color: 0x4e9a06}));
-    scene.add(body);
-    if (kind === "point") camera.position.set(0.05, -0.12, 0.04);
-    if (kind === "rod") camera.position.set(0.4, -1.8, 0.8);
-    const target = kind === "slide" ? new T.Vector3(0.05, 0, 0.02) : new T.Vector3(0, 0, kind === "point" ? 0 : 0.1);
-    camera.lookAt(target);
-    if (controls) { controls.target.copy(target); controls.update(); }
-    function render() { renderer.render(scene, camera); }
-    if (controls) controls.addEventListener("change", render);
-    return function (row, col, tables) {
-      if (kind === "slide") lanes.forEach(function (l) { l.mesh.position.x = row[col(l.column)]; });
-      else if (kind === "box" || kind === "point") body.position.set(0, 0, row[col(column)]);
-      else {
-        const poses = window.impulse.csv(tables["st-rod-poses.csv"]);
-        const p0 = poses.rows[0], c = function (n) { return p0[poses.columns.indexOf(n)]; };
-        body.scale.x = Math.hypot(c("x1_m") - c("x0_m"), c("y1_m") - c("y0_m"));
-        // the paper's plane (x along the ground, y up) drawn as x-z
-        body.position.set(row[col("x_m")], 0, row[col("y_m")]);
-        body.rotation.set(0, -row[col("theta_rad")], 0);
+    let meshes = [], signature = "", aimed = false;
+    function build(shapes) {
+      meshes.forEach(function (m) { scene.remove(m); });
+      meshes = shapes.map(function (s, i) {
+        let g;
+        if (s.kind === "box") g = new T.BoxGeometry(2 * s.size[0], 2 * s.size[1], 2 * s.size[2]);
+        else if (s.kind === "sphere") g = new T.SphereGeometry(s.size[0], 24, 16);
+        else g = new T.PlaneGeometry(1, 1);
+        const color = s.kind === "plane" ? 0xd8d8d0 : COLORS[i % COLORS.length];
+        const m = new T.Mesh(g, new T.MeshLambertMaterial({color: color, side: T.DoubleSide}));
+        scene.add(m);
+        return m;
+      });
+      signature = JSON.stringify(shapes);
+    }
+    return function (row, col, state) {
+      if (!state.shapes || !state.pose) return;
+      if (JSON.stringify(state.shapes) !== signature) build(state.shapes);
+      const p = state.pose;
+      const box = new T.Box3();
+      state.shapes.forEach(function (s, i) {
+        const m = meshes[i], o = 7 * i;
+        m.position.set(p[o], p[o + 1], p[o + 2]);
+        m.quaternion.set(p[o + 3], p[o + 4], p[o + 5], p[o + 6]);
+        if (s.kind === "plane") {
+          box.expandByPoint(new T.Vector3(p[o], p[o + 1], p[o + 2]));
+        } else {
+          const r = Math.max(s.size[0], s.size[1], s.size[2]);
+          box.expandByPoint(new T.Vector3(p[o] - r, p[o + 1] - r, p[o + 2] - r));
+          box.expandByPoint(new T.Vector3(p[o] + r, p[o + 1] + r, p[o + 2] + r));
+        }
+      });
+      const size = box.isEmpty() ? 1 : Math.max(box.max.x - box.min.x, box.max.y - box.min.y, box.max.z - box.min.z);
+      // the ground: as wide as a few times the bodies
+      state.shapes.forEach(function (s, i) { if (s.kind === "plane") meshes[i].scale.set(4 * size, 4 * size, 1); });
+      if (!aimed && !box.isEmpty()) {
+        aimed = true;
+        const c = box.getCenter(new T.Vector3());
+        aim(c, 2.2 * size);
       }
       render();
     };

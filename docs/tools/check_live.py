@@ -350,9 +350,12 @@ def check_scenes(page, impulse, problems, shots, stats):
                 if means > SCENE_MEAN_REL:
                     problems.append(f"scene {name} {f}: a column's mean over the run differs by {means:.3g} of its scale "
                                     f"(allowed {SCENE_MEAN_REL:g} + {SCENE_MEAN_FLOOR:g})")
+        rate = page.eval(f"document.querySelectorAll('.impulse-scene')[{k}].dataset.stepsPerSecond || ''")
+        if rate:
+            print(f"check_live: scene {name} stepped live at {rate} steps/s while drawing")
         if shots is not None:
             page.eval(f"(() => {{ const b = document.querySelectorAll('.impulse-scene')[{k}];"
-                      " const s = b.querySelector('input[type=range]'); s.value = s.max;"
+                      " const s = b.querySelector('input[aria-label=\"recorded step\"]'); s.value = s.max;"
                       " s.dispatchEvent(new Event('input')); })()")
             page.screenshot(f".impulse-scene[data-scene='{name}']", shots / f"scene-{name}.png")
         n += 1

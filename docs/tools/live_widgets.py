@@ -19,27 +19,29 @@ import subprocess
 import sys
 
 from docutils import nodes
+from sphinx.errors import ExtensionError
 
 sys.path.insert(0, str(pathlib.Path(__file__).parent))
 from formula_sources import formula_sources  # noqa: E402
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
-# The scenes played in the chapters: page -> (scene, x column, y columns, 3D view or "").
+# The scenes run in the chapters: page -> (scene, x column, y columns, 3D view: "bodies" (the shapes
+# the scene's session reports), "slide:COLUMNS" (boxes at x = those columns) or "").
 SCENES = {
-    "chapters/e3/09-whole-chain": [("e3-box-drop", "t_s", "support_N,mg_N", "box:z_m")],
-    "chapters/e3/05-xpbd-step": [("e3-pyramid", "t_s", "ground_over_mg,top_over_mg", ""),
-                                 ("e3-bounce", "t_s", "z_m,vz_mps", "")],
-    "chapters/e3/04-xpbd-contact": [("e3-platform", "t_s", "left_over_mg,right_over_mg", "")],
-    "chapters/e3/06-other-solvers": [("e3-solver-compare", "t_s",
+    "chapters/e3/10-whole-chain": [("e3-box-drop", "t_s", "support_N,mg_N", "bodies")],
+    "chapters/e3/06-xpbd-step": [("e3-pyramid", "t_s", "ground_over_mg,top_over_mg", "bodies"),
+                                 ("e3-bounce", "t_s", "z_m,vz_mps", "bodies")],
+    "chapters/e3/05-xpbd-contact": [("e3-platform", "t_s", "left_over_mg,right_over_mg", "bodies")],
+    "chapters/e3/07-other-solvers": [("e3-solver-compare", "t_s",
                                       "x_xpbd_m,x_semi_implicit_m,x_featherstone_m,x_padmm_m,x_vbd_m,x_coulomb_m",
                                       "slide:x_xpbd_m,x_semi_implicit_m,x_featherstone_m,x_padmm_m,x_vbd_m")],
-    "chapters/st/01-impulses-and-complementarity": [("st-bounce", "t_s", "q_m,v_mps", "point:q_m")],
-    "chapters/st/04-experiments": [("st-rod", "t_s", "y_m,energy_J", "rod")],
+    "chapters/st/01-impulses-and-complementarity": [("st-bounce", "t_s", "q_m,v_mps", "bodies")],
+    "chapters/st/04-experiments": [("st-rod", "t_s", "y_m,energy_J", "bodies")],
 }
 # The Lemke pivot stepper on an LCP the reader edits: page -> the LCP it starts with (the 2 x 2 of
 # ST_3_lemke_lexicographic.GoldenTwoByTwoPivotPathByHand, in the format of `impulse lcp`).
 LCP_WIDGETS = {"chapters/st/02-lemke": "# n, then the rows of M, then q\n2\n2 1\n1 2\n-5 -6\n"}
-EXERCISE_PAGES = {"E1": "chapters/e1/11-exercises", "E3": "chapters/e3/11-pitfalls-and-exercises",
+EXERCISE_PAGES = {"E1": "chapters/e1/11-exercises", "E3": "chapters/e3/12-pitfalls-and-exercises",
                   "ST": "chapters/st/index"}
 
 
@@ -151,8 +153,20 @@ def insert(app, doctree, docname):
         sec.append(nodes.raw("", "".join(widget_check(e, edition) for e in rest), format="html"))
 
 
+def pages_exist(app, env):
+    """Every page named above is a page of the book: a renamed chapter must not silently lose its
+    scenes, its Lemke stepper or its exercises' checkers."""
+    live = getattr(env, "impulse_live", None)
+    if not live or not live["calc"]:
+        return
+    for page in list(SCENES) + list(LCP_WIDGETS) + list(EXERCISE_PAGES.values()):
+        if page not in env.found_docs:
+            raise ExtensionError(f"live_widgets.py names page {page}, which the book does not have (renamed?)")
+
+
 def setup(app):
     app.connect("builder-inited", load)
+    app.connect("env-updated", pages_exist)
     app.connect("doctree-resolved", insert)
     app.add_js_file("three.min.js")
     app.add_js_file("OrbitControls.js")

@@ -178,7 +178,8 @@ json scenes_json() {
       }
       opts.push_back({{"name", o.name}, {"unit", o.unit}, {"default", o.default_value}, {"doc", o.doc}, {"domain", dj}});
     }
-    rows.push_back({{"name", s.name}, {"chapter", s.chapter}, {"title", s.title}, {"bench", bool(s.bench)}, {"options", opts}});
+    rows.push_back({{"name", s.name}, {"chapter", s.chapter}, {"title", s.title}, {"bench", bool(s.bench)},
+                    {"stepped", bool(s.open)}, {"options", opts}});
   }
   return rows;
 }
@@ -224,6 +225,78 @@ json scene_run_json(const std::string& name, const std::vector<std::string>& opt
   json tables = json::object();
   for (const auto& [file, text] : run_files(r.out)) tables[file] = text;
   return {{"scene", name}, {"rc", r.rc}, {"log", r.log}, {"tables", tables}};
+}
+
+LiveScene open_live_scene(const std::string& name, const std::vector<std::string>& options) {
+  const Scene& s = require_scene(name);
+  if (!s.open) {
+    std::string stepped;
+    for (const Scene& x : scenes().scenes())
+      if (x.open) stepped += (stepped.empty() ? "" : ", ") + x.name;
+    throw std::invalid_argument(one_line("scene '" + s.name + "' is computed whole, not stepped (impulse.run runs it); "
+                                         "stepped scenes: " + stepped));
+  }
+  LiveScene live;
+  live.scene = s.name;
+  live.session = s.open(parse_scene_args(s, options));
+  return live;
+}
+
+json live_scene_step_json(LiveScene& live, long long n) {
+  SceneSession& s = *live.session;
+  json poses = json::array();
+  long long taken = 0;
+  // One step at a time, so that every step's poses are recorded (the page scrubs back through them).
+  while (taken < n && !s.done()) {
+    taken += s.step(1);
+    json row = json::array();
+    for (const SceneShape& x : s.shapes())
+      for (real c : {x.X.p.x, x.X.p.y, x.X.p.z, x.X.q.x, x.X.q.y, x.X.q.z, x.X.q.w}) row.push_back(c);
+    if (!row.empty()) poses.push_back(std::move(row));
+  }
+  json shapes = json::array();
+  for (const SceneShape& x : s.shapes()) shapes.push_back({{"kind", x.kind}, {"size", {x.size.x, x.size.y, x.size.z}}});
+  json tables = json::object();
+  for (const SceneTable& t : s.out.tables()) {
+    const bool fresh = !live.sent.count(t.file_name());
+    std::size_t& sent = live.sent[t.file_name()];
+    json rows = json::array();
+    for (std::size_t r = sent; r < t.rows(); ++r) {
+      json row = json::array();
+      for (const SceneColumn& c : t.columns()) {
+        if (c.is_text) {
+          row.push_back(c.texts[r]);
+        } else if (std::isnan(c.numbers[r])) {
+          row.push_back(nullptr);  // a blank cell, as the CSV file writes it
+        } else if (!std::isfinite(c.numbers[r])) {
+          throw std::invalid_argument(one_line("run " + live.scene + " left double range (" + t.file_name() +
+                                               " row " + std::to_string(r + 1) + " column " + c.name +
+                                               " is not finite) with the options given; lower them"));
+        } else {
+          row.push_back(c.numbers[r]);
+        }
+      }
+      rows.push_back(std::move(row));
+    }
+    json entry{{"rows", std::move(rows)}};
+    if (fresh) {
+      json cols = json::array();
+      for (const SceneColumn& c : t.columns()) cols.push_back(c.name);
+      entry["columns"] = cols;
+    }
+    sent = t.rows();
+    tables[t.file_name()] = std::move(entry);
+  }
+  json j{{"taken", taken}, {"step", s.taken()}, {"steps", s.steps()}, {"done", s.done()}, {"tables", std::move(tables)}};
+  if (!shapes.empty()) {
+    j["shapes"] = std::move(shapes);
+    j["poses"] = std::move(poses);
+  }
+  if (s.done()) {
+    j["rc"] = s.rc();
+    j["log"] = s.log.str();
+  }
+  return j;
 }
 
 json lcp_json(const std::string& text, const std::string& src, bool trace) {

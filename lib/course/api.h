@@ -9,6 +9,7 @@
 #pragma once
 
 #include <map>
+#include <memory>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
@@ -77,6 +78,25 @@ CheckedSceneRun run_scene_checked(const std::string& name, const std::vector<std
 /// A checked run's tables as `impulse run` writes them: {"scene", "rc", "log", "tables": {file:
 /// CSV text}} (text files such as an LCP among them).
 nlohmann::json scene_run_json(const std::string& name, const std::vector<std::string>& options, double max_output);
+
+/// A scene live in a page (impulse.open): its session and how many rows of each table the page has
+/// been sent.
+struct LiveScene {
+  std::string scene;
+  std::unique_ptr<SceneSession> session;
+  std::map<std::string, std::size_t> sent;  // table file -> rows sent
+};
+
+/// Opens scene NAME as a session with options checked as `impulse run` checks them (domains, step
+/// ceilings); throws for a scene that is not stepped (its run is computed whole: impulse.run).
+LiveScene open_live_scene(const std::string& name, const std::vector<std::string>& options);
+
+/// Steps a live scene by up to n steps and returns what is new: {"taken", "step" (steps so far),
+/// "steps" (of the run), "done", "tables": {file: {"columns" (when first sent), "rows": [[cells]]}},
+/// for a scene with bodies to draw "shapes": [{"kind", "size"}] and "poses": [[x, y, z, qx, qy, qz,
+/// qw per shape] after each step taken], "rc" and "log" once done}. Refused (the
+/// session is over) as `impulse run` refuses a run whose output leaves double range.
+nlohmann::json live_scene_step_json(LiveScene& live, long long n);
 
 /// `impulse lcp FILE --json [--trace]` for an LCP given as text (the format of st/lcp_file.h; src
 /// names it in messages): status, z, w, residuals, pivots, message and, with trace, the pivot path.

@@ -132,6 +132,9 @@ std::string scene_combination_violation(const std::string& scene, const std::map
   if (v.count("frames") && v.count("substeps") && num("frames") * num("substeps") > kMaxSceneSteps)
     return "options --frames " + v.at("frames") + " and --substeps " + v.at("substeps") + " of scene " + scene + " make " +
            number_text(num("frames") * num("substeps")) + " steps; at most " + number_text(kMaxSceneSteps);
+  if (v.count("steps") && v.count("substeps") && num("steps") * num("substeps") > kMaxSceneSteps)
+    return "options --steps " + v.at("steps") + " and --substeps " + v.at("substeps") + " of scene " + scene + " make " +
+           number_text(num("steps") * num("substeps")) + " substeps; at most " + number_text(kMaxSceneSteps);
   // Work: bodies times steps, about a minute of the slowest solver at the ceiling.
   if (v.count("n") && v.count("steps") && num("n") * num("steps") > 1e8)
     return "options --n " + v.at("n") + " and --steps " + v.at("steps") + " of scene " + scene + " make " +

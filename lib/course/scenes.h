@@ -8,11 +8,19 @@
 
 #include <functional>
 #include <map>
+#include <memory>
 #include <ostream>
+#include <sstream>
 #include <string>
 #include <vector>
 
+#include "core/math.h"
 #include "course/scene_table.h"
+
+namespace impulse {
+class Model;
+struct State;
+}  // namespace impulse
 
 namespace impulse::course {
 
@@ -67,6 +75,50 @@ struct Metric {
   std::string unit;
 };
 
+/// A shape as a page draws it: kind "box" (size = half extents [m]), "sphere" (size.x = radius [m])
+/// or "plane" (the ground, z = 0), at its world pose.
+struct SceneShape {
+  std::string kind;
+  vec3 size{};
+  transform X = transform_identity();
+};
+
+/// A scene run a slice at a time. The book's live scenes step one a few steps per animation frame;
+/// `impulse run` and the Python module run the same object to its end (the run function of a scene
+/// made by stepped_scene), so the page and the command line make their rows on one path.
+class SceneSession {
+ public:
+  virtual ~SceneSession() = default;
+  /// Takes up to n more steps (one row of the scene's main table each) and returns how many it took;
+  /// the step after the last one finishes the run (summary, tables made at the end) and done()
+  /// turns true.
+  long long step(long long n);
+  bool done() const { return done_; }
+  /// The scene's code once done: 0 ran, 1 a check inside the scene failed.
+  int rc() const { return rc_; }
+  /// Steps in the whole run.
+  long long steps() const { return total_; }
+  long long taken() const { return k_; }
+  /// The shapes at the state after the last step (none for a scene without bodies to draw).
+  virtual std::vector<SceneShape> shapes() const { return {}; }
+  SceneOutput out;
+  std::ostringstream log;
+
+ protected:
+  explicit SceneSession(long long total) : total_(total) {}
+  /// Step k of the run (k = 0 .. steps() - 1): advance and write its row.
+  virtual void advance(long long k) = 0;
+  /// After the last step: the summary and what is made from the whole run. Returns the scene's code.
+  virtual int finish() { return 0; }
+
+ private:
+  long long total_ = 0, k_ = 0;
+  bool done_ = false;
+  int rc_ = 0;
+};
+
+using SceneOpen = std::function<std::unique_ptr<SceneSession>(const SceneArgs&)>;
+
 struct Scene {
   std::string name;     // "e1-free-body"
   std::string chapter;  // "E1"
@@ -77,7 +129,17 @@ struct Scene {
   std::function<int(const SceneArgs&, SceneOutput& out, std::ostream& log)> run;
   /// Optional: measures the scene and returns its metrics.
   std::function<std::vector<Metric>(const SceneArgs&)> bench;
+  /// Set for a scene that runs as a SceneSession (then run opens one and steps it to its end).
+  SceneOpen open = nullptr;
 };
+
+/// A scene whose run is a session: run() opens it, steps it to its end, moves its tables into out
+/// and its summary into log.
+Scene stepped_scene(std::string name, std::string chapter, std::string title, std::vector<SceneOption> options,
+                    SceneOpen open);
+
+/// The shapes of a Model at a state (bodies' shapes at body_q, the ground plane), for a session's shapes().
+std::vector<SceneShape> model_shapes(const Model& m, const State& s);
 
 class SceneCatalogue {
  public:

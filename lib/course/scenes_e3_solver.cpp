@@ -7,14 +7,14 @@
 // Contacts come from the analytic fixture lib/course/e3/contact_fixture.h (not the collision pipeline).
 #include <chrono>
 #include <cmath>
-#include <filesystem>
-#include <fstream>
+#include <memory>
 #include <stdexcept>
 #include <utility>
 
 #include "core/device.h"
 #include "course/scenes.h"
 #include "course/e3/xpbd_demos.h"
+#include "e1/time_loop.h"
 
 namespace impulse::course {
 
@@ -40,60 +40,133 @@ int run_readback(const SceneArgs& a, SceneOutput& out, std::ostream& log) {
   return 0;
 }
 
-int run_pyramid(const SceneArgs& a, SceneOutput& out, std::ostream& log) {
-  const real h = a.positive("h");
-  const long long steps = a.integer("steps");
-  if (steps <= 0) throw std::invalid_argument("option --steps must be positive, got " + a.text("steps"));
-  const int iterations = int(a.integer("iterations"));
-  const real relaxation = real(a.number("relaxation"));
-  SceneTable& csv = out.table("e3-pyramid.csv");
-  csv << "weighting,t_s,ground_over_mg,middle_left_over_mg,middle_right_over_mg,top_over_mg\n";
-  for (int weighting : {1, 0}) {
-    XpbdWorld w(demo_pyramid(), 256, {}, iterations);
-    w.solver->rigid_contact_con_weighting = weighting;
-    w.solver->rigid_contact_relaxation = relaxation;
-    real mg = w.model->body_mass.to_host()[0] * real(9.81);
-    for (long long k = 0; k < steps; ++k) {
-      w.step(h);
-      real ground = w.support_force_on(0).z + w.support_force_on(1).z + w.support_force_on(2).z;
-      csv << weighting << ',' << w.t << ',' << ground / mg << ',' << w.support_force_on(3).z / mg << ','
-          << w.support_force_on(4).z / mg << ',' << w.support_force_on(5).z / mg << '\n';
-    }
-    log << "e3-pyramid: weighting " << (weighting ? "on" : "off") << ": ground " << (w.support_force_on(0).z +
-           w.support_force_on(1).z + w.support_force_on(2).z) / mg << " m g (statics: 6), top "
-        << w.support_force_on(5).z / mg << " m g (statics: 1) in the last step\n";
+// One substep of a fixture world as the E1 §7 frame loop calls a solver: collide (the analytic
+// fixture), step, read the forces back, as XpbdWorld::step does.
+struct FixtureSubstep {
+  XpbdWorld& w;
+  void step(State& in, State& out, const Control& c, real h) {
+    collide_fixture(*w.model, in, *w.contacts, w.fixture);
+    ContactsView v = w.contacts->view();
+    w.solver->step(in, out, c, &v, h);
+    w.solver->update_contacts(v);
   }
-  return 0;
+};
+
+// A frame H of the world split into N substeps by the engine's one frame loop (simulate_frame,
+// E1 §7); the world's two states follow the loop's swaps. N = 1 is XpbdWorld::step(H).
+void step_frame(XpbdWorld& w, real H, int N) {
+  State *s0 = w.state_0.get(), *s1 = w.state_1.get();
+  FrameConfig f;
+  f.frame_dt = H;
+  f.substeps = N;
+  FixtureSubstep sub{w};
+  simulate_frame(sub, s0, s1, w.control, f, w.t, [](State&, real) {}, [](Control&, real) {});
+  if (s0 != w.state_0.get()) std::swap(w.state_0, w.state_1);
+}
+
+// Runs of a fixture world one after another (weighting on, then off; a static, then a kinematic
+// platform; restitution off, then on), one row per frame: the session of e3-pyramid, e3-platform
+// and e3-bounce.
+class FixtureRuns : public SceneSession {
+ public:
+  std::vector<SceneShape> shapes() const override {
+    return w_ ? model_shapes(*w_->model, *w_->state_0) : std::vector<SceneShape>{};
+  }
+
+ protected:
+  FixtureRuns(int runs, long long frames, real H, int substeps)
+      : SceneSession(runs * frames), frames_(frames), H_(H), substeps_(substeps) {}
+  virtual std::unique_ptr<XpbdWorld> make(int run) = 0;
+  virtual void row(int run) = 0;
+  virtual void end_run(int run) = 0;
+  void advance(long long k) override {
+    const int run = int(k / frames_);
+    if (k % frames_ == 0) w_ = make(run);
+    step_frame(*w_, H_, substeps_);
+    row(run);
+    if (k % frames_ == frames_ - 1) end_run(run);
+  }
+  SceneTable& csv() { return out.tables().front(); }
+
+  std::unique_ptr<XpbdWorld> w_;
+  const long long frames_;
+  const real H_;
+  const int substeps_;
+};
+
+class Pyramid : public FixtureRuns {
+ public:
+  explicit Pyramid(const SceneArgs& a)
+      : FixtureRuns(2, a.integer("steps"), a.positive("h"), int(a.integer("substeps"))),
+        iterations_(int(a.integer("iterations"))), relaxation_(real(a.number("relaxation"))) {
+    out.table("e3-pyramid.csv") << "weighting,t_s,ground_over_mg,middle_left_over_mg,middle_right_over_mg,top_over_mg\n";
+  }
+
+ private:
+  static int weighting(int run) { return run == 0 ? 1 : 0; }
+  std::unique_ptr<XpbdWorld> make(int run) override {
+    auto w = std::make_unique<XpbdWorld>(demo_pyramid(), 256, FixtureOptions{}, iterations_);
+    w->solver->rigid_contact_con_weighting = weighting(run);
+    w->solver->rigid_contact_relaxation = relaxation_;
+    mg_ = w->model->body_mass.to_host()[0] * real(9.81);
+    return w;
+  }
+  real ground() const { return w_->support_force_on(0).z + w_->support_force_on(1).z + w_->support_force_on(2).z; }
+  void row(int run) override {
+    csv() << weighting(run) << ',' << w_->t << ',' << ground() / mg_ << ',' << w_->support_force_on(3).z / mg_ << ','
+          << w_->support_force_on(4).z / mg_ << ',' << w_->support_force_on(5).z / mg_ << '\n';
+  }
+  void end_run(int run) override {
+    log << "e3-pyramid: weighting " << (weighting(run) ? "on" : "off") << ": ground " << ground() / mg_
+        << " m g (statics: 6), top " << w_->support_force_on(5).z / mg_ << " m g (statics: 1) in the last step\n";
+  }
+  const int iterations_;
+  const real relaxation_;
+  real mg_ = 0;
+};
+
+std::unique_ptr<SceneSession> open_pyramid(const SceneArgs& a) {
+  if (a.integer("steps") <= 0) throw std::invalid_argument("option --steps must be positive, got " + a.text("steps"));
+  return std::make_unique<Pyramid>(a);
 }
 
 // Two cubes on a platform, static (no body id) and kinematic (a body that never moves): with
 // contact-count weighting each cube's readback is m g on the static platform and 2/3 m g on the
 // kinematic one, whose contacts are counted although it never moves (E3.4-count-by-body-id).
-int run_platform(const SceneArgs& a, SceneOutput& out, std::ostream& log) {
-  const real h = a.positive("h");
-  const long long steps = a.integer("steps");
-  const int iterations = int(a.integer("iterations"));
-  const real relaxation = real(a.number("relaxation"));
-  const bool weighting = a.integer("weighting") != 0;
-  SceneTable& csv = out.table("e3-platform.csv");
-  csv << "kinematic,t_s,left_over_mg,right_over_mg,left_z_m\n";
-  for (int kinematic : {0, 1}) {
-    XpbdWorld w(demo_platform(kinematic != 0), 64, {}, iterations);
-    w.solver->rigid_contact_con_weighting = weighting;
-    w.solver->rigid_contact_relaxation = relaxation;
-    const int right = w.model->body_count - 1, left = right - 1;
-    const real mg = w.model->body_mass.to_host()[right] * real(9.81);
-    for (long long k = 0; k < steps; ++k) {
-      w.step(h);
-      csv << kinematic << ',' << w.t << ',' << w.contact_force_on(left).z / mg << ','
-          << w.contact_force_on(right).z / mg << ',' << w.state_0->body_q.to_host()[left].p.z << '\n';
-    }
+class Platform : public FixtureRuns {
+ public:
+  explicit Platform(const SceneArgs& a)
+      : FixtureRuns(2, a.integer("steps"), a.positive("h"), int(a.integer("substeps"))),
+        iterations_(int(a.integer("iterations"))), relaxation_(real(a.number("relaxation"))),
+        weighting_(a.integer("weighting") != 0) {
+    out.table("e3-platform.csv") << "kinematic,t_s,left_over_mg,right_over_mg,left_z_m\n";
+  }
+
+ private:
+  std::unique_ptr<XpbdWorld> make(int kinematic) override {
+    auto w = std::make_unique<XpbdWorld>(demo_platform(kinematic != 0), 64, FixtureOptions{}, iterations_);
+    w->solver->rigid_contact_con_weighting = weighting_;
+    w->solver->rigid_contact_relaxation = relaxation_;
+    right_ = w->model->body_count - 1;
+    left_ = right_ - 1;
+    mg_ = w->model->body_mass.to_host()[right_] * real(9.81);
+    return w;
+  }
+  void row(int kinematic) override {
+    csv() << kinematic << ',' << w_->t << ',' << w_->contact_force_on(left_).z / mg_ << ','
+          << w_->contact_force_on(right_).z / mg_ << ',' << w_->state_0->body_q.to_host()[left_].p.z << '\n';
+  }
+  void end_run(int kinematic) override {
     log << "e3-platform: " << (kinematic ? "kinematic" : "static") << " platform, weighting "
-        << (weighting ? "on" : "off") << ": each cube reads " << w.contact_force_on(right).z / mg
+        << (weighting_ ? "on" : "off") << ": each cube reads " << w_->contact_force_on(right_).z / mg_
         << " m g in the last step\n";
   }
-  return 0;
-}
+  const int iterations_;
+  const real relaxation_;
+  const bool weighting_;
+  int left_ = 0, right_ = 0;
+  real mg_ = 0;
+};
 
 int run_momentum(const SceneArgs& a, SceneOutput& out, std::ostream& log) {
   const real h = a.positive("h");
@@ -124,32 +197,47 @@ int run_momentum(const SceneArgs& a, SceneOutput& out, std::ostream& log) {
   return 0;
 }
 
-int run_bounce(const SceneArgs& a, SceneOutput& out, std::ostream& log) {
+// A sphere dropped with restitution off, then on: the readback impulse misses the restitution
+// impulse (E3 §5, §8).
+class Bounce : public FixtureRuns {
+ public:
+  Bounce(const SceneArgs& a, long long frames) : FixtureRuns(2, frames, a.positive("h"), 1), e_(a.number("e")) {
+    out.table("e3-bounce.csv") << "restitution,t_s,z_m,vz_mps,readback_impulse_Ns,restitution_impulse_Ns,"
+                                  "momentum_change_minus_gravity_Ns\n";
+  }
+
+ private:
+  std::unique_ptr<XpbdWorld> make(int on) override {
+    FixtureOptions fx;
+    fx.restitution = e_;
+    fx.mu = 0;
+    auto w = std::make_unique<XpbdWorld>(demo_sphere_drop(real(0.1), real(0.5)), 16, fx);
+    w->solver->enable_restitution = on;
+    m_ = w->model->body_mass.to_host()[0];
+    v0_ = w->state_0->body_qd.to_host()[0].lin.z;
+    p_read_ = p_rest_ = p_grav_ = 0;
+    return w;
+  }
+  void row(int on) override {
+    p_read_ += w_->contact_force_on(0).z * H_;
+    p_grav_ -= m_ * real(9.81) * H_;
+    if (w_->solver->trace().restitution_ran) p_rest_ += m_ * w_->solver->trace().restitution_body_dv[0].lin.z;
+    auto qd = w_->state_0->body_qd.to_host()[0];
+    csv() << on << ',' << w_->t << ',' << w_->state_0->body_q.to_host()[0].p.z - real(0.1) << ',' << qd.lin.z << ','
+          << p_read_ << ',' << p_rest_ << ',' << m_ * (qd.lin.z - v0_) - p_grav_ << '\n';
+  }
+  void end_run(int on) override {
+    log << "e3-bounce: restitution " << (on ? "on" : "off") << ", e = " << e_ << ": readback impulse " << p_read_
+        << " N s, restitution impulse " << p_rest_ << " N s (not in the readback)\n";
+  }
+  const real e_;
+  real m_ = 0, v0_ = 0, p_read_ = 0, p_rest_ = 0, p_grav_ = 0;
+};
+
+std::unique_ptr<SceneSession> open_bounce(const SceneArgs& a) {
   const real h = a.positive("h"), e = a.number("e");
   if (e < 0 || e > 1) throw std::invalid_argument("option --e must lie in [0, 1], got " + a.text("e"));
-  SceneTable& csv = out.table("e3-bounce.csv");
-  csv << "restitution,t_s,z_m,vz_mps,readback_impulse_Ns,restitution_impulse_Ns,momentum_change_minus_gravity_Ns\n";
-  for (int on : {0, 1}) {
-    FixtureOptions fx;
-    fx.restitution = e;
-    fx.mu = 0;
-    XpbdWorld w(demo_sphere_drop(real(0.1), real(0.5)), 16, fx);
-    w.solver->enable_restitution = on;
-    real m = w.model->body_mass.to_host()[0];
-    real v0 = w.state_0->body_qd.to_host()[0].lin.z, p_read = 0, p_rest = 0, p_grav = 0;
-    for (int k = 0; k < int(std::lround(1.5 / h)); ++k) {
-      w.step(h);
-      p_read += w.contact_force_on(0).z * h;
-      p_grav -= m * real(9.81) * h;
-      if (w.solver->trace().restitution_ran) p_rest += m * w.solver->trace().restitution_body_dv[0].lin.z;
-      auto qd = w.state_0->body_qd.to_host()[0];
-      csv << on << ',' << w.t << ',' << w.state_0->body_q.to_host()[0].p.z - real(0.1) << ',' << qd.lin.z << ','
-          << p_read << ',' << p_rest << ',' << m * (qd.lin.z - v0) - p_grav << '\n';
-    }
-    log << "e3-bounce: restitution " << (on ? "on" : "off") << ", e = " << e << ": readback impulse " << p_read
-        << " N s, restitution impulse " << p_rest << " N s (not in the readback)\n";
-  }
-  return 0;
+  return std::make_unique<Bounce>(a, std::lround(1.5 / h));
 }
 
 // The pile: n spheres of radius 0.1 m in two layers on a plane.
@@ -213,23 +301,25 @@ std::vector<Metric> bench_spheres(const SceneArgs& a) {
 void register_e3_solver_scenes(SceneCatalogue& c) {
   c.add({"e3-readback", "E3", "box dropped on a plane: XPBD force readback over time for several h and iterations",
          {{"duration", "s", "0.5", "simulated time per run"}}, run_readback, nullptr});
-  c.add({"e3-pyramid", "E3", "3-2-1 pyramid: support readback with contact-count weighting on and off",
-         {{"h", "s", "0.0016666666666666668", "step"},
-          {"steps", "-", "900", "steps per run"},
+  c.add(stepped_scene("e3-pyramid", "E3", "3-2-1 pyramid: support readback with contact-count weighting on and off",
+         {{"h", "s", "0.0016666666666666668", "frame H: one row per frame"},
+          {"steps", "-", "900", "frames per run"},
           {"iterations", "-", "2", "SolverXPBD iterations per step (E3 §4: fixed, no early exit)"},
-          {"relaxation", "-", "0.8", "rigid contact relaxation omega_r of p_n (E3 §4)"}},
-         run_pyramid, nullptr});
-  c.add({"e3-platform", "E3", "two cubes on a static and on a kinematic platform: the readback with contact-count weighting",
-         {{"h", "s", "0.0016666666666666668", "step"},
-          {"steps", "-", "200", "steps per run"},
+          {"relaxation", "-", "0.8", "rigid contact relaxation omega_r of p_n (E3 §4)"},
+          {"substeps", "-", "1", "substeps N per frame (E1 §7): each collides and steps with H / N"}},
+         open_pyramid));
+  c.add(stepped_scene("e3-platform", "E3", "two cubes on a static and on a kinematic platform: the readback with contact-count weighting",
+         {{"h", "s", "0.0016666666666666668", "frame H: one row per frame"},
+          {"steps", "-", "200", "frames per run"},
           {"iterations", "-", "2", "SolverXPBD iterations per step"},
           {"relaxation", "-", "0.8", "rigid contact relaxation omega_r (E3 §4)"},
-          {"weighting", "-", "1", "contact-count weighting on (1) or off (0) (E3 §4)"}},
-         run_platform, nullptr});
+          {"weighting", "-", "1", "contact-count weighting on (1) or off (0) (E3 §4)"},
+          {"substeps", "-", "1", "substeps N per frame (E1 §7): each collides and steps with H / N"}},
+         [](const SceneArgs& a) { return std::unique_ptr<SceneSession>(std::make_unique<Platform>(a)); }));
   c.add({"e3-momentum", "E3", "a cube pressed into two cubes without gravity: momentum with weighting on and off",
          {{"h", "s", "0.0016666666666666668", "step"}}, run_momentum, nullptr});
-  c.add({"e3-bounce", "E3", "sphere bounce with restitution on and off: the readback misses the restitution impulse",
-         {{"h", "s", "0.0016666666666666668", "step"}, {"e", "-", "0.5", "restitution coefficient"}}, run_bounce, nullptr});
+  c.add(stepped_scene("e3-bounce", "E3", "sphere bounce with restitution on and off: the readback misses the restitution impulse",
+         {{"h", "s", "0.0016666666666666668", "step"}, {"e", "-", "0.5", "restitution coefficient"}}, open_bounce));
   c.add({"e3-spheres", "E3", "pile of N spheres on a plane stepped by SolverXPBD (fixture contacts)",
          {{"n", "-", "1000", "number of spheres"},
           {"solver", "-", "xpbd", "xpbd; bench also: semi_implicit, featherstone, padmm, vbd"},

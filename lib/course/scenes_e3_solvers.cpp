@@ -6,6 +6,7 @@
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <memory>
 #include <sstream>
 #include <stdexcept>
 
@@ -83,42 +84,73 @@ int run_stability(const SceneArgs& a, SceneOutput& out, std::ostream& log) {
 }
 
 // A 1 kg, 0.2 m box launched at v0 along x on the ground (mu), stepped by each solver on contacts
-// from the collision pipeline (collide before every step).
-int run_compare(const SceneArgs& a, SceneOutput& out, std::ostream& log) {
+// from the collision pipeline (collide before every step). The five run side by side: one step of
+// the session is `every` steps of each solver, one row.
+class Compare : public SceneSession {
+ public:
+  Compare(real v0, real mu, real h, int steps, int every)
+      : SceneSession(steps / every), v0_(v0), mu_(mu), h_(h), every_(every) {
+    for (SolverKind k : kKinds) {
+      // Start at the penalty equilibrium depth m g / (4 ke), so no solver gets an initial kick.
+      const PenaltyMaterial material{1e5, 300, 100, 0, mu};
+      auto m = std::make_unique<Model>(ground_box_model(1, {0.1, 0.1, 0.1}, {0, 0, 0.1 - 9.81 / 4e5}, Device::cpu,
+                                                        &material));
+      auto st = std::make_unique<State>(m->state());
+      auto qd = st->body_qd.to_host();
+      qd[0].lin = {v0, 0, 0};
+      st->body_qd.copy_from_host(qd.data());
+      eval_ik(*m, *st, st->joint_q.view(), st->joint_qd.view());
+      steppers_.push_back(std::make_unique<GroundSceneStepper>(k, *m, *st, material, GroundContactSource::pipeline));
+      models_.push_back(std::move(m));
+      states_.push_back(std::move(st));
+    }
+    SceneTable& csv = out.table("e3-solver-compare.csv");
+    csv << "t_s";
+    for (SolverKind k : kKinds) csv << ",x_" << solver_kind_name(k) << "_m,vx_" << solver_kind_name(k) << "_mps";
+    csv << ",x_coulomb_m\n";
+    row(0);
+  }
+
+ private:
+  static constexpr SolverKind kKinds[] = {SolverKind::xpbd, SolverKind::semi_implicit, SolverKind::featherstone,
+                                          SolverKind::padmm, SolverKind::vbd};
+  void row(long long i) {
+    const real t = real(i) * h_;
+    SceneTable& csv = out.tables().front();
+    csv << t;
+    last_.clear();
+    for (const auto& s : steppers_) {
+      const GroundSample g = s->sample(t);
+      csv << ',' << g.x.x << ',' << g.v.x;
+      last_.push_back(g.x.x);
+    }
+    const real g = 9.81, t_stop = mu_ > 0 ? v0_ / (mu_ * g) : 1e30, tc = std::min(t, t_stop);
+    csv << ',' << v0_ * tc - 0.5 * mu_ * g * tc * tc << '\n';
+  }
+  void advance(long long k) override {
+    for (const auto& s : steppers_)
+      for (int j = 0; j < every_; ++j) s->step(h_);
+    row((k + 1) * every_);
+  }
+  int finish() override {
+    log << "e3-solver-compare: final x [m]:";
+    for (std::size_t k = 0; k < last_.size(); ++k) log << ' ' << solver_kind_name(kKinds[k]) << '=' << last_[k];
+    log << "; wrote e3-solver-compare.csv\n";
+    return 0;
+  }
+  const real v0_, mu_, h_;
+  const int every_;
+  std::vector<std::unique_ptr<Model>> models_;
+  std::vector<std::unique_ptr<State>> states_;
+  std::vector<std::unique_ptr<GroundSceneStepper>> steppers_;
+  std::vector<real> last_;
+};
+
+std::unique_ptr<SceneSession> open_compare(const SceneArgs& a) {
   const real v0 = a.number("v0"), mu = a.number("mu"), h = a.positive("h"), T = a.positive("T");
   if (!(mu >= 0)) throw std::invalid_argument("option --mu must be >= 0, got " + a.text("mu"));
   const int steps = int(T / h), every = std::max(1, steps / 400);
-  const SolverKind kinds[] = {SolverKind::xpbd, SolverKind::semi_implicit, SolverKind::featherstone, SolverKind::padmm,
-                              SolverKind::vbd};
-  std::vector<std::vector<GroundSample>> runs;
-  for (SolverKind k : kinds) {
-    // Start at the penalty equilibrium depth m g / (4 ke), so no solver gets an initial kick.
-    const PenaltyMaterial material{1e5, 300, 100, 0, mu};
-    Model m = ground_box_model(1, {0.1, 0.1, 0.1}, {0, 0, 0.1 - 9.81 / 4e5}, Device::cpu, &material);
-    State s = m.state();
-    auto qd = s.body_qd.to_host();
-    qd[0].lin = {v0, 0, 0};
-    s.body_qd.copy_from_host(qd.data());
-    eval_ik(m, s, s.joint_q.view(), s.joint_qd.view());
-    runs.push_back(simulate_ground_scene(k, m, s, material, h, steps, every, {},
-                                         GroundContactSource::pipeline));
-  }
-  SceneTable& csv = out.table("e3-solver-compare.csv");
-  csv << "t_s";
-  for (SolverKind k : kinds) csv << ",x_" << solver_kind_name(k) << "_m,vx_" << solver_kind_name(k) << "_mps";
-  csv << ",x_coulomb_m\n";
-  const real g = 9.81, t_stop = mu > 0 ? v0 / (mu * g) : 1e30;
-  for (std::size_t i = 0; i < runs[0].size(); ++i) {
-    real t = runs[0][i].t;
-    csv << t;
-    for (const auto& r : runs) csv << ',' << r[i].x.x << ',' << r[i].v.x;
-    real tc = std::min(t, t_stop);
-    csv << ',' << v0 * tc - 0.5 * mu * g * tc * tc << '\n';
-  }
-  log << "e3-solver-compare: final x [m]:";
-  for (std::size_t k = 0; k < runs.size(); ++k) log << ' ' << solver_kind_name(kinds[k]) << '=' << runs[k].back().x.x;
-  log << "; wrote e3-solver-compare.csv\n";
-  return 0;
+  return std::make_unique<Compare>(v0, mu, h, steps, every);
 }
 
 }  // namespace
@@ -161,13 +193,13 @@ void register_e3_other_solver_scenes(SceneCatalogue& c) {
           {"above", "-", "1.05", "h / h_crit of the unstable run"},
           {"steps", "-", "400", "steps per run"}},
          run_stability, nullptr});
-  c.add({"e3-solver-compare", "E3",
+  c.add(stepped_scene("e3-solver-compare", "E3",
          "one box sliding to rest on pipeline contacts, stepped by every rigid solver built here (no ranking)",
          {{"v0", "m/s", "1", "initial speed along x"},
           {"mu", "-", "0.5", "friction coefficient"},
           {"h", "s", "0.001", "step"},
           {"T", "s", "0.6", "duration"}},
-         run_compare, nullptr});
+         open_compare));
 }
 
 }  // namespace impulse::course

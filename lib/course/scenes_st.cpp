@@ -5,6 +5,7 @@
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <memory>
 #include <sstream>
 #include <stdexcept>
 #include <string>
@@ -21,35 +22,51 @@ namespace {
 
 using namespace impulse::st;
 
-// The vertical point of seed 004 L53-L55, stepped with the general stepper.
-int run_bounce(const SceneArgs& a, SceneOutput& out, std::ostream& log) {
-  const double m = a.positive("m"), h = a.positive("h"), g = a.number("g");
-  const long steps = a.integer("steps");
-  if (steps < 1) throw std::invalid_argument("option --steps must be >= 1");
-  const VerticalPoint sys(m, g);
-  StepOptions opt;
-  opt.h = h;
-  Eigen::VectorXd q = Eigen::VectorXd::Constant(1, a.number("q")), v = Eigen::VectorXd::Constant(1, a.number("v"));
-  if (q(0) < 0) throw std::invalid_argument("option --q must be >= 0 (the point starts above the ground)");
-  SceneTable& csv = out.table("st-bounce.csv");
-  csv << "step,t_s,q_m,v_mps,p_Ns,free_prediction_m,contact\n";
-  csv << 0 << ',' << 0 << ',' << q(0) << ',' << v(0) << ',' << 0 << ",,\n";
-  std::vector<int> active;
-  for (long k = 0; k < steps; ++k) {
-    const BounceStep closed = bounce_step(m, q(0), v(0), h, g);
-    const StepResult r = st_step(sys, q, v, active, opt);
+// The vertical point of seed 004 L53-L55, stepped with the general stepper; one row per step.
+class PointBounce : public SceneSession {
+ public:
+  explicit PointBounce(const SceneArgs& a)
+      : SceneSession(a.integer("steps")), m_(a.positive("m")), h_(a.positive("h")), g_(a.number("g")), sys_(m_, g_),
+        q_(Eigen::VectorXd::Constant(1, a.number("q"))), v_(Eigen::VectorXd::Constant(1, a.number("v"))) {
+    opt_.h = h_;
+    SceneTable& csv = out.table("st-bounce.csv");
+    csv << "step,t_s,q_m,v_mps,p_Ns,free_prediction_m,contact\n";
+    csv << 0 << ',' << 0 << ',' << q_(0) << ',' << v_(0) << ',' << 0 << ",,\n";
+  }
+  /// The point drawn as a 1 mm sphere at height q above the ground.
+  std::vector<SceneShape> shapes() const override {
+    return {{"plane", {}, transform_identity()}, {"sphere", {0.001, 0, 0}, {{0, 0, q_(0)}, quat_identity()}}};
+  }
+
+ private:
+  void advance(long long k) override {
+    const BounceStep closed = bounce_step(m_, q_(0), v_(0), h_, g_);
+    const StepResult r = st_step(sys_, q_, v_, active_, opt_);
     if (k == 0)
       log << "st-bounce: free prediction " << closed.free_prediction << " m -> "
           << (closed.contact ? "contact branch" : "free branch") << ": v+ = " << r.v(0) << " m/s, p = " << r.p_n(0)
           << " N s, q+ = " << r.q(0) << " m\n";
-    active = active_contacts(r);
-    q = r.q;
-    v = r.v;
-    csv << k + 1 << ',' << (k + 1) * h << ',' << q(0) << ',' << v(0) << ',' << r.p_n(0) << ','
-        << closed.free_prediction << ',' << (closed.contact ? 1 : 0) << '\n';
+    active_ = active_contacts(r);
+    q_ = r.q;
+    v_ = r.v;
+    out.tables().front() << k + 1 << ',' << double(k + 1) * h_ << ',' << q_(0) << ',' << v_(0) << ',' << r.p_n(0) << ','
+                         << closed.free_prediction << ',' << (closed.contact ? 1 : 0) << '\n';
   }
-  log << "st-bounce: wrote " << steps + 1 << " rows to " << "st-bounce.csv\n";
-  return 0;
+  int finish() override {
+    log << "st-bounce: wrote " << steps() + 1 << " rows to " << "st-bounce.csv\n";
+    return 0;
+  }
+  const double m_, h_, g_;
+  const VerticalPoint sys_;
+  StepOptions opt_;
+  Eigen::VectorXd q_, v_;
+  std::vector<int> active_;
+};
+
+std::unique_ptr<SceneSession> open_bounce(const SceneArgs& a) {
+  if (a.integer("steps") < 1) throw std::invalid_argument("option --steps must be >= 1");
+  if (a.number("q") < 0) throw std::invalid_argument("option --q must be >= 0 (the point starts above the ground)");
+  return std::make_unique<PointBounce>(a);
 }
 
 // The 1 kg block of seed 004 L86: same impulse, average force growing like 1/h.
@@ -78,67 +95,100 @@ int check_run(const Trajectory& tr, const std::string& what, std::ostream& log) 
   return 0;
 }
 
-// The falling rod (paper §4, Figs. 2-4).
-int run_rod(const SceneArgs& a, SceneOutput& out, std::ostream& log) {
+// The falling rod (paper §4, Figs. 2-4): the main run one row per step; at its end the poses of the
+// Fig. 2 analogue and the runs for several h of Figs. 3-4.
+class Rod : public SceneSession {
+ public:
+  Rod(const RodSetup& s, const StepOptions& opt)
+      : Rod(s, opt, std::make_unique<PlanarRod>(s.system())) {}
+  /// The rod as a box of its length and diameter, the paper's plane (x along the ground, y up) drawn
+  /// as the x-z plane: a turn theta from x toward up is a turn -theta about y.
+  std::vector<SceneShape> shapes() const override {
+    const Eigen::VectorXd& q = run_.trajectory().q.back();
+    const double half = -0.5 * q(2);
+    return {{"plane", {}, transform_identity()},
+            {"box", {0.5 * s_.length, s_.radius, s_.radius}, {{q(0), 0, q(1)}, {0, std::sin(half), 0, std::cos(half)}}}};
+  }
+
+ private:
+  Rod(const RodSetup& s, const StepOptions& opt, std::unique_ptr<PlanarRod> sys)
+      : SceneSession(std::lround(s.T / opt.h)), s_(s), opt_(opt), sys_(std::move(sys)),
+        run_(*sys_, s.q0(), s.v0(), s.T, opt) {
+    SceneTable& csv = out.table("st-rod.csv");
+    csv << "t_s,x_m,y_m,theta_rad,vx_mps,vy_mps,omega_radps,contacts,impulse_Ns,lcp_size,complementarity,energy_J\n";
+    row(0);
+  }
+  void row(std::size_t k) {
+    const Trajectory& tr = run_.trajectory();
+    const auto& q = tr.q[k];
+    const auto& v = tr.v[k];
+    const StepSummary st = k ? tr.steps[k - 1] : StepSummary{};
+    out.tables().front() << tr.t[k] << ',' << q(0) << ',' << q(1) << ',' << q(2) << ',' << v(0) << ',' << v(1) << ','
+                         << v(2) << ',' << st.contacts << ',' << st.impulse << ',' << st.lcp_size << ','
+                         << st.lcp_complementarity << ',' << sys_->energy(q, v) << '\n';
+  }
+  void advance(long long k) override {
+    run_.step();
+    row(std::size_t(k + 1));
+  }
+  int finish() override {
+    const Trajectory& tr = run_.trajectory();
+    const double h = opt_.h;
+    // Poses for the Fig. 2 analogue: end centres every 0.05 s.
+    SceneTable& poses = out.table("st-rod-poses.csv");
+    poses << "t_s,x0_m,y0_m,x1_m,y1_m\n";
+    const long every = std::max(1L, std::lround(0.05 / h));
+    for (std::size_t k = 0; k < tr.t.size(); k += std::size_t(every)) {
+      const auto& q = tr.q[k];
+      const double c = 0.5 * s_.length * std::cos(q(2)), sn = 0.5 * s_.length * std::sin(q(2));
+      poses << tr.t[k] << ',' << q(0) - c << ',' << q(1) - sn << ',' << q(0) + c << ',' << q(1) + sn << '\n';
+    }
+    // Figs. 3-4 analogue: vertical and angular velocity for several h.
+    SceneTable& refine = out.table("st-rod-refine.csv");
+    refine << "h_s,t_s,vy_mps,omega_radps\n";
+    int bad = check_run(tr, "st-rod", log);
+    for (double hh : {0.01, 0.005, 0.0025, 0.00125}) {
+      StepOptions o = opt_;
+      o.h = hh;
+      const Trajectory r = simulate(*sys_, s_.q0(), s_.v0(), s_.T, o);
+      bad |= check_run(r, "st-rod (h = " + std::to_string(hh) + ")", log);
+      for (std::size_t k = 0; k < r.t.size(); ++k)
+        refine << hh << ',' << r.t[k] << ',' << r.v[k](1) << ',' << r.v[k](2) << '\n';
+      // The p.14 spike: how far omega dips below its pre-impact value within 3 steps of the first impact.
+      std::size_t k1 = 0;
+      while (k1 < r.steps.size() && r.steps[k1].impulse <= 0) ++k1;
+      double dip = 0;
+      for (std::size_t j = k1; j < std::min(r.steps.size(), k1 + 3); ++j) dip = std::max(dip, r.v[k1](2) - r.v[j + 1](2));
+      log << "st-rod: h = " << hh << " s: first impact at " << (k1 + 1) * hh << " s, omega dip " << dip << " rad/s\n";
+    }
+    double first = -1;
+    for (const StepSummary& st : tr.steps)
+      if (st.impulse > 0) {
+        first = st.t;
+        break;
+      }
+    log << "st-rod: first impact at t = " << first << " s; final y = " << tr.q.back()(1) << " m, theta = "
+        << tr.q.back()(2) << " rad; worst LCP complementarity " << tr.worst_complementarity << "; wrote "
+        << "st-rod.csv, st-rod-poses.csv, st-rod-refine.csv\n";
+    if (bad) log << "st-rod: exit 1: a run above left an LCP unsolved to 1e-9 (its line names the step h)\n";
+    return bad;
+  }
+  const RodSetup s_;
+  const StepOptions opt_;
+  std::unique_ptr<PlanarRod> sys_;  // held by pointer: the stepper keeps a reference to it
+  TrajectoryStepper run_;
+};
+
+std::unique_ptr<SceneSession> open_rod(const SceneArgs& a) {
   RodSetup s;
   s.inertia = a.positive("inertia");
   s.mu = a.number("mu");
   s.T = a.positive("T");
-  const double h = a.positive("h");
-  const PlanarRod sys = s.system();
   StepOptions opt;
-  opt.h = h;
+  opt.h = a.positive("h");
   opt.max_nonlinear_iterations = int(a.integer("nonlinear"));
   if (opt.max_nonlinear_iterations < 0) throw std::invalid_argument("option --nonlinear must be >= 0");
-  const Trajectory tr = simulate(sys, s.q0(), s.v0(), s.T, opt);
-  SceneTable& csv = out.table("st-rod.csv");
-  csv << "t_s,x_m,y_m,theta_rad,vx_mps,vy_mps,omega_radps,contacts,impulse_Ns,lcp_size,complementarity,energy_J\n";
-  for (std::size_t k = 0; k < tr.t.size(); ++k) {
-    const auto& q = tr.q[k];
-    const auto& v = tr.v[k];
-    const StepSummary st = k ? tr.steps[k - 1] : StepSummary{};
-    csv << tr.t[k] << ',' << q(0) << ',' << q(1) << ',' << q(2) << ',' << v(0) << ',' << v(1) << ',' << v(2) << ','
-        << st.contacts << ',' << st.impulse << ',' << st.lcp_size << ',' << st.lcp_complementarity << ','
-        << sys.energy(q, v) << '\n';
-  }
-  // Poses for the Fig. 2 analogue: end centres every 0.05 s.
-  SceneTable& poses = out.table("st-rod-poses.csv");
-  poses << "t_s,x0_m,y0_m,x1_m,y1_m\n";
-  const long every = std::max(1L, std::lround(0.05 / h));
-  for (std::size_t k = 0; k < tr.t.size(); k += std::size_t(every)) {
-    const auto& q = tr.q[k];
-    const double c = 0.5 * s.length * std::cos(q(2)), sn = 0.5 * s.length * std::sin(q(2));
-    poses << tr.t[k] << ',' << q(0) - c << ',' << q(1) - sn << ',' << q(0) + c << ',' << q(1) + sn << '\n';
-  }
-  // Figs. 3-4 analogue: vertical and angular velocity for several h.
-  SceneTable& refine = out.table("st-rod-refine.csv");
-  refine << "h_s,t_s,vy_mps,omega_radps\n";
-  int bad = check_run(tr, "st-rod", log);
-  for (double hh : {0.01, 0.005, 0.0025, 0.00125}) {
-    StepOptions o = opt;
-    o.h = hh;
-    const Trajectory r = simulate(sys, s.q0(), s.v0(), s.T, o);
-    bad |= check_run(r, "st-rod (h = " + std::to_string(hh) + ")", log);
-    for (std::size_t k = 0; k < r.t.size(); ++k)
-      refine << hh << ',' << r.t[k] << ',' << r.v[k](1) << ',' << r.v[k](2) << '\n';
-    // The p.14 spike: how far omega dips below its pre-impact value within 3 steps of the first impact.
-    std::size_t k1 = 0;
-    while (k1 < r.steps.size() && r.steps[k1].impulse <= 0) ++k1;
-    double dip = 0;
-    for (std::size_t j = k1; j < std::min(r.steps.size(), k1 + 3); ++j) dip = std::max(dip, r.v[k1](2) - r.v[j + 1](2));
-    log << "st-rod: h = " << hh << " s: first impact at " << (k1 + 1) * hh << " s, omega dip " << dip << " rad/s\n";
-  }
-  double first = -1;
-  for (const StepSummary& st : tr.steps)
-    if (st.impulse > 0) {
-      first = st.t;
-      break;
-    }
-  log << "st-rod: first impact at t = " << first << " s; final y = " << tr.q.back()(1) << " m, theta = "
-      << tr.q.back()(2) << " rad; worst LCP complementarity " << tr.worst_complementarity << "; wrote "
-      << "st-rod.csv, st-rod-poses.csv, st-rod-refine.csv\n";
-  if (bad) log << "st-rod: exit 1: a run above left an LCP unsolved to 1e-9 (its line names the step h)\n";
-  return bad;
+  return std::make_unique<Rod>(s, opt);
 }
 
 // The bead in the bowl of ST §2: energy per step of the three ways to treat the curved gap.
@@ -272,24 +322,24 @@ std::vector<Metric> bench_lcp(const SceneArgs& a) {
 }  // namespace
 
 void register_st_scenes(SceneCatalogue& c) {
-  c.add({"st-bounce", "ST", "the vertical point of ST §2: one complementarity condition, free and contact branches",
+  c.add(stepped_scene("st-bounce", "ST", "the vertical point of ST §2: one complementarity condition, free and contact branches",
          {{"m", "kg", "1", "mass"},
           {"q", "m", "0.01", "initial height above the ground"},
           {"v", "m/s", "-1", "initial velocity (up positive)"},
           {"h", "s", "0.02", "step"},
           {"g", "m/s^2", "10", "gravity"},
           {"steps", "-", "25", "number of steps"}},
-         run_bounce, nullptr});
+         open_bounce));
   c.add({"st-block", "ST", "the 1 kg block of ST §3: same impulse, average force p/h for several h",
          {{"m", "kg", "1", "mass"}, {"v", "m/s", "1", "downward speed at contact"}},
          run_block, nullptr});
-  c.add({"st-rod", "ST", "the paper's falling rod (Figs. 2-4 analogue): poses, velocities for several h",
+  c.add(stepped_scene("st-rod", "ST", "the paper's falling rod (Figs. 2-4 analogue): poses, velocities for several h",
          {{"h", "s", "0.0025", "step of the main run"},
           {"T", "s", "1", "duration"},
           {"inertia", "kg m^2", "0.0208333333333", "rod inertia about its centre (ours: uniform rod m L^2/12)"},
           {"mu", "-", "0.6", "friction coefficient"},
           {"nonlinear", "-", "10", "§3.6 re-linearisations per step (0: linearised only)"}},
-         run_rod, nullptr});
+         open_rod));
   c.add({"st-bowl", "ST", "a bead in a circular bowl: energy of linearised and §3.6 steps on a concave gap",
          {{"h", "s", "0.02", "step"},
           {"T", "s", "2", "duration"},

@@ -10,41 +10,48 @@
 
 namespace impulse::st {
 
-Trajectory simulate(const ContactSystem& sys, const Eigen::VectorXd& q0, const Eigen::VectorXd& v0, double T,
-                    const StepOptions& opt) {
+TrajectoryStepper::TrajectoryStepper(const ContactSystem& sys, const Eigen::VectorXd& q0, const Eigen::VectorXd& v0,
+                                     double T, const StepOptions& opt)
+    : sys_(sys), opt_(opt) {
   if (!(T >= 0)) throw std::invalid_argument("simulate: duration must be >= 0");
   if (!(opt.h > 0)) throw std::invalid_argument("simulate: step h must be positive");
-  const long steps = std::lround(T / opt.h);
-  Trajectory tr;
-  tr.h = opt.h;
-  tr.t.push_back(0);
-  tr.q.push_back(q0);
-  tr.v.push_back(v0);
-  std::vector<int> active;
-  for (long s = 0; s < steps; ++s) {
-    const StepResult r = st_step(sys, tr.q.back(), tr.v.back(), active, opt);
-    active = active_contacts(r);
-    StepSummary sum;
-    sum.t = double(s + 1) * opt.h;
-    sum.contacts = int(r.contact_set.size());
-    sum.lcp_size = r.lcp_max_size;
-    sum.pivots = r.pivots;
-    sum.nonlinear_iterations = r.nonlinear_iterations;
-    sum.passes = r.passes;
-    sum.lcp_complementarity = r.lcp_complementarity;
-    sum.momentum_residual = r.momentum_residual;
-    sum.gap_violation = r.gap_violation;
-    sum.cone_residual = r.cone_residual;
-    sum.impulse = r.p_n.sum();
-    sum.status = r.status;
-    tr.worst_complementarity = std::max(tr.worst_complementarity, r.lcp_complementarity);
-    tr.all_solved = tr.all_solved && r.status == LcpStatus::solved;
-    tr.steps.push_back(sum);
-    tr.t.push_back(sum.t);
-    tr.q.push_back(r.q);
-    tr.v.push_back(r.v);
-  }
-  return tr;
+  steps_ = std::lround(T / opt.h);
+  tr_.h = opt.h;
+  tr_.t.push_back(0);
+  tr_.q.push_back(q0);
+  tr_.v.push_back(v0);
+}
+
+void TrajectoryStepper::step() {
+  if (done()) throw std::logic_error("TrajectoryStepper::step: the run is over");
+  const StepResult r = st_step(sys_, tr_.q.back(), tr_.v.back(), active_, opt_);
+  active_ = active_contacts(r);
+  StepSummary sum;
+  sum.t = double(tr_.steps.size() + 1) * opt_.h;
+  sum.contacts = int(r.contact_set.size());
+  sum.lcp_size = r.lcp_max_size;
+  sum.pivots = r.pivots;
+  sum.nonlinear_iterations = r.nonlinear_iterations;
+  sum.passes = r.passes;
+  sum.lcp_complementarity = r.lcp_complementarity;
+  sum.momentum_residual = r.momentum_residual;
+  sum.gap_violation = r.gap_violation;
+  sum.cone_residual = r.cone_residual;
+  sum.impulse = r.p_n.sum();
+  sum.status = r.status;
+  tr_.worst_complementarity = std::max(tr_.worst_complementarity, r.lcp_complementarity);
+  tr_.all_solved = tr_.all_solved && r.status == LcpStatus::solved;
+  tr_.steps.push_back(sum);
+  tr_.t.push_back(sum.t);
+  tr_.q.push_back(r.q);
+  tr_.v.push_back(r.v);
+}
+
+Trajectory simulate(const ContactSystem& sys, const Eigen::VectorXd& q0, const Eigen::VectorXd& v0, double T,
+                    const StepOptions& opt) {
+  TrajectoryStepper s(sys, q0, v0, T, opt);
+  while (!s.done()) s.step();
+  return s.trajectory();
 }
 
 PlanarRod RodSetup::system() const { return PlanarRod(m, inertia, length, radius, mu, g); }

@@ -36,7 +36,27 @@ struct Trajectory {
   bool all_solved = true;
 };
 
-/// Runs st_step from (q0, v0) for round(T / h) steps.
+/// st_step from (q0, v0) one step at a time, for round(T / h) steps: simulate() runs one to its end,
+/// the book's live scenes a few steps per animation frame. sys must outlive the stepper.
+class TrajectoryStepper {
+ public:
+  TrajectoryStepper(const ContactSystem& sys, const Eigen::VectorXd& q0, const Eigen::VectorXd& v0, double T,
+                    const StepOptions& opt);
+  long steps() const { return steps_; }
+  bool done() const { return long(tr_.steps.size()) >= steps_; }
+  /// One step, appended to trajectory(); throws std::logic_error when done.
+  void step();
+  const Trajectory& trajectory() const { return tr_; }
+
+ private:
+  const ContactSystem& sys_;
+  StepOptions opt_;
+  long steps_ = 0;
+  Trajectory tr_;
+  std::vector<int> active_;
+};
+
+/// Runs st_step from (q0, v0) for round(T / h) steps (a TrajectoryStepper to its end).
 Trajectory simulate(const ContactSystem& sys, const Eigen::VectorXd& q0, const Eigen::VectorXd& v0, double T,
                     const StepOptions& opt);
 

@@ -6,6 +6,7 @@
 #include <emscripten/emscripten.h>
 
 #include <nlohmann/json.hpp>
+#include <map>
 #include <string>
 
 #include "course/api.h"
@@ -21,6 +22,17 @@ namespace {
 using nlohmann::json;
 using namespace impulse::course;
 
+// The page's live scenes (impulse.open), by the number handed to the page.
+std::map<int, LiveScene> live_scenes;
+int next_live_scene = 1;
+
+LiveScene& live_scene(const json& a) {
+  const int id = a.at("session").get<int>();
+  auto it = live_scenes.find(id);
+  if (it == live_scenes.end()) throw std::invalid_argument("impulse: no open scene session " + std::to_string(id));
+  return it->second;
+}
+
 json answer(const std::string& fn, const json& a) {
   if (fn == "calc") return calc_json(a.at("id").get<std::string>(), a.at("inputs").get<std::map<std::string, std::string>>());
   if (fn == "form") return calc_form_json(a.at("id").get<std::string>());
@@ -32,6 +44,15 @@ json answer(const std::string& fn, const json& a) {
   if (fn == "run")
     return scene_run_json(a.at("scene").get<std::string>(), a.at("options").get<std::vector<std::string>>(),
                           a.value("max_output", kDefaultMaxOutput));
+  if (fn == "open") {
+    LiveScene live = open_live_scene(a.at("scene").get<std::string>(), a.at("options").get<std::vector<std::string>>());
+    const long long steps = live.session->steps();
+    const int id = next_live_scene++;
+    live_scenes.emplace(id, std::move(live));
+    return {{"session", id}, {"steps", steps}};
+  }
+  if (fn == "step") return live_scene_step_json(live_scene(a), a.at("n").get<long long>());
+  if (fn == "close") return {{"closed", live_scenes.erase(a.at("session").get<int>()) == 1}};
   if (fn == "bench") return bench_json(a.at("scene").get<std::string>(), a.at("options").get<std::vector<std::string>>());
   if (fn == "lcp") return lcp_json(a.at("text").get<std::string>(), a.value("src", std::string("lcp")), a.value("trace", false));
   throw std::invalid_argument("impulse: unknown request '" + fn + "'");

@@ -110,18 +110,16 @@ std::vector<vec3> AnySolver::contact_forces_on_body0(ContactsView& contacts, con
   return f;
 }
 
-std::vector<GroundSample> simulate_ground_scene(SolverKind kind, Model& model, State& state,
-                                                const PenaltyMaterial& material, real h, int steps, int every,
-                                                const std::function<void(const State&)>& on_step,
-                                                GroundContactSource source) {
-  if (steps < 0 || every < 1) throw std::invalid_argument("simulate_ground_scene: steps >= 0 and every >= 1 required");
-  AnySolver solver(kind, model);
-  State next = model.state();
-  next.assign(state);
-  Control control = model.control();
-  GroundContactFixture fx(model.device, 8 * model.body_count + model.body_count * model.body_count, 0.01, material);
-  const bool pipe = source == GroundContactSource::pipeline;
-  if (pipe) {
+struct GroundSceneStepper::Impl {
+  Impl(SolverKind kind, Model& m, State& s, const PenaltyMaterial& material, GroundContactSource source)
+      : model(m), state(s), solver(kind, m), next(m.state()), control(m.control()),
+        fx(m.device, 8 * m.body_count + m.body_count * m.body_count, 0.01, material),
+        pipe(source == GroundContactSource::pipeline),
+        path(kind == SolverKind::xpbd  ? SolverPath::xpbd
+             : kind == SolverKind::vbd ? SolverPath::vbd
+                                       : SolverPath::semi_implicit) {
+    next.assign(state);
+    if (!pipe) return;
     // As the fixture: the given material, no torsional or rolling friction, no restitution.
     const std::pair<const char*, const ModelArray<real>*> columns[] = {
         {"ke", &model.shape_material_ke},
@@ -135,39 +133,65 @@ std::vector<GroundSample> simulate_ground_scene(SolverKind kind, Model& model, S
     const real want[] = {material.ke, material.kd, material.kf, material.ka, material.mu, 0, 0, 0};
     for (int k = 0; k < 8; ++k) {
       const std::vector<real> v = columns[k].second->to_host();
-      for (std::size_t s = 0; s < v.size(); ++s)
-        if (v[s] != want[k])
-          throw std::invalid_argument("simulate_ground_scene: shape " + std::to_string(s) + " has " +
-                                      columns[k].first + " = " + std::to_string(v[s]) + ", the material " +
+      for (std::size_t i = 0; i < v.size(); ++i)
+        if (v[i] != want[k])
+          throw std::invalid_argument("simulate_ground_scene: shape " + std::to_string(i) + " has " +
+                                      columns[k].first + " = " + std::to_string(v[i]) + ", the material " +
                                       std::to_string(want[k]) + " (build it with contact_shape_config)");
     }
+    pipeline = std::make_unique<CollisionPipeline>(model);
+    contacts = std::make_unique<Contacts>(pipeline->contacts());
   }
-  std::unique_ptr<CollisionPipeline> pipeline = pipe ? std::make_unique<CollisionPipeline>(model) : nullptr;
-  Contacts contacts = pipe ? pipeline->contacts() : Contacts(model.device, 0);
-  const SolverPath path = kind == SolverKind::xpbd  ? SolverPath::xpbd
-                          : kind == SolverKind::vbd ? SolverPath::vbd
-                                                    : SolverPath::semi_implicit;
-  std::vector<GroundSample> out;
-  auto sample = [&](real t) {
-    transform X = state.body_q.to_host()[0];
-    spatial_vector V = state.body_qd.to_host()[0];
-    out.push_back({t, world_com(X, model.body_com.to_host()[0]), V.lin});
-  };
-  sample(0);
+  Model& model;
+  State& state;
+  AnySolver solver;
+  State next;
+  Control control;
+  GroundContactFixture fx;
+  const bool pipe;
+  const SolverPath path;
+  std::unique_ptr<CollisionPipeline> pipeline;
+  std::unique_ptr<Contacts> contacts;
+};
+
+GroundSceneStepper::GroundSceneStepper(SolverKind kind, Model& model, State& state, const PenaltyMaterial& material,
+                                       GroundContactSource source)
+    : impl_(std::make_unique<Impl>(kind, model, state, material, source)) {}
+
+GroundSceneStepper::~GroundSceneStepper() = default;
+
+void GroundSceneStepper::step(real h) {
+  Impl& s = *impl_;
+  ContactsView v;
+  if (s.pipe) {
+    s.pipeline->collide(s.state.body_q.view(), *s.contacts);
+    fill_contact_materials(s.model, s.path, *s.contacts);
+    v = s.contacts->view();
+  } else {
+    s.fx.generate(s.model, s.state);
+    v = s.fx.view();
+  }
+  s.solver.step(s.state, s.next, s.control, &v, h);
+  std::swap(s.state, s.next);
+}
+
+GroundSample GroundSceneStepper::sample(real t) const {
+  const transform X = impl_->state.body_q.to_host()[0];
+  const spatial_vector V = impl_->state.body_qd.to_host()[0];
+  return {t, world_com(X, impl_->model.body_com.to_host()[0]), V.lin};
+}
+
+std::vector<GroundSample> simulate_ground_scene(SolverKind kind, Model& model, State& state,
+                                                const PenaltyMaterial& material, real h, int steps, int every,
+                                                const std::function<void(const State&)>& on_step,
+                                                GroundContactSource source) {
+  if (steps < 0 || every < 1) throw std::invalid_argument("simulate_ground_scene: steps >= 0 and every >= 1 required");
+  GroundSceneStepper stepper(kind, model, state, material, source);
+  std::vector<GroundSample> out{stepper.sample(0)};
   for (int i = 1; i <= steps; ++i) {
-    ContactsView v;
-    if (pipe) {
-      pipeline->collide(state.body_q.view(), contacts);
-      fill_contact_materials(model, path, contacts);
-      v = contacts.view();
-    } else {
-      fx.generate(model, state);
-      v = fx.view();
-    }
-    solver.step(state, next, control, &v, h);
-    std::swap(state, next);
+    stepper.step(h);
     if (on_step) on_step(state);
-    if (i % every == 0) sample(i * h);
+    if (i % every == 0) out.push_back(stepper.sample(i * h));
   }
   return out;
 }

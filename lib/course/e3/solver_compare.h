@@ -66,6 +66,23 @@ enum class GroundContactSource {
   pipeline,  // CollisionPipeline + fill_contact_materials on the Model's own shape materials
 };
 
+/// simulate_ground_scene one step at a time (the book's live e3-solver-compare steps five of them
+/// side by side): collide, then step, advancing state in place. model and state must outlive it;
+/// the shape materials are checked as simulate_ground_scene says.
+class GroundSceneStepper {
+ public:
+  GroundSceneStepper(SolverKind kind, Model& model, State& state, const PenaltyMaterial& material,
+                     GroundContactSource source);
+  ~GroundSceneStepper();
+  void step(real h);
+  /// The body's COM position and velocity now, at time t [s].
+  GroundSample sample(real t) const;
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
 /// Steps `steps` times with h [s], regenerating the contact records from the current state before
 /// each step (collide, then step), recording every `every` steps; on_step (optional) sees the state
 /// after each step. With the pipeline every shape of the Model must carry `material` and no torsional
