@@ -73,9 +73,11 @@ from ._core import (CollisionPipeline, Contacts, Control, Model, ModelBuilder, P
 from .course import Quantity, QuantityArray, Result, calc, check, exercises, formula, formulas
 from .newton_names import Axis, ContactCount, JointDofConfig, JointType, Mesh
 from .scenes import SceneRun, Table, run, scenes
+from . import usd as _usd
 
 _core._set_array_type(wp.array)
 ModelBuilder.JointDofConfig = JointDofConfig
+ModelBuilder.add_usd = _usd.add_usd
 _count = Contacts.rigid_contact_count
 Contacts.rigid_contact_count = property(lambda self: ContactCount(_count.fget(self)), doc=_count.__doc__)
 

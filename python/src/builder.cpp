@@ -452,6 +452,14 @@ void bind_builder(py::module_& m) {
            py::arg("up_axis") = "z", py::arg("ignore_inertial_definitions") = false,
            "Imports an MJCF file (or its text); each top-level body one articulation (course E1 §4).")
       .def_readwrite("rigid_gap", &ModelBuilder::rigid_gap, "the gap [m] of every shape whose ShapeConfig.gap is None")
+      .def_property(
+          "up_axis", [](const ModelBuilder& b) { return int(b.up_axis); },
+          [](ModelBuilder& b, py::object v) { b.up_axis = axis_of("ModelBuilder.up_axis", v); },
+          "0, 1, 2 for x, y, z; setting it does not turn gravity (set gravity too)")
+      .def_property(
+          "gravity", [](const ModelBuilder& b) { return std::vector<real>{b.gravity.x, b.gravity.y, b.gravity.z}; },
+          [](ModelBuilder& b, py::object v) { b.gravity = to_vec3("ModelBuilder.gravity", "gravity", v); },
+          "[m/s^2] world vector")
       .def_readwrite("balance_inertia", &ModelBuilder::balance_inertia)
       .def_readwrite("bound_mass", &ModelBuilder::bound_mass)
       .def_readwrite("bound_inertia", &ModelBuilder::bound_inertia)
@@ -472,7 +480,24 @@ void bind_builder(py::module_& m) {
       .def_property_readonly("body_label", [](const ModelBuilder& b) { return b.body_label; })
       .def_property_readonly("shape_label", [](const ModelBuilder& b) { return b.shape_label; })
       .def_property_readonly("joint_label", [](const ModelBuilder& b) { return b.joint_label; })
-      .def_property_readonly("shape_body", [](const ModelBuilder& b) { return b.shape_body; });
+      .def_property_readonly("shape_body", [](const ModelBuilder& b) { return b.shape_body; })
+      .def_property_readonly("shape_flags", [](const ModelBuilder& b) {
+        std::vector<int> f;
+        for (const ShapeConfig& c : b.shape_config)
+          f.push_back((c.is_visible ? shape_visible : 0) | (c.has_shape_collision ? shape_collide : 0) |
+                      (c.is_hydroelastic ? shape_hydroelastic : 0));
+        return f;
+      }, "per shape: 1 visible, 2 collides with shapes, 16 hydroelastic (Newton's ShapeFlags)")
+      .def_property_readonly("shape_type", [](const ModelBuilder& b) {
+        std::vector<int> t;
+        for (ShapeType k : b.shape_type) t.push_back(int(k));
+        return t;
+      }, "per shape: 0 plane, 1 sphere, 2 capsule, 3 box, 4 cylinder, 5 convex hull, 6 mesh")
+      .def_property_readonly("shape_scale", [](const ModelBuilder& b) {
+        std::vector<std::vector<real>> v;
+        for (const vec3& s : b.shape_scale) v.push_back({s.x, s.y, s.z});
+        return v;
+      });
 }
 
 }  // namespace impulse::python
