@@ -117,6 +117,28 @@ std::pair<std::string, std::string> source_text(const char* fn, const std::strin
   return {s.str(), source};
 }
 
+// add_shape_cone(body, *, xform, radius, half_height, cfg, label), bound when the engine's builder
+// has a cone (another branch adds it to lib/e1/model.*): the requires-expression is checked on the
+// template argument, so this file builds with and without it.
+template <class Builder>
+void bind_cone(py::class_<Builder>& c) {
+  if constexpr (requires(Builder& b) {
+                  b.add_shape_cone(0, transform_identity(), real(1), real(1), ShapeConfig{}, std::string());
+                }) {
+    c.def("add_shape_cone",
+          [](Builder& b, int body, py::object xform, double radius, double half_height, py::object cfg,
+             py::object label) {
+            const char* fn = "add_shape_cone";
+            return b.add_shape_cone(body_index(fn, b, body, true), to_transform(fn, xform),
+                                    positive(fn, "radius", "m", radius), positive(fn, "half_height", "m", half_height),
+                                    shape_config(cfg), label_of(label));
+          },
+          py::arg("body"), py::kw_only(), py::arg("xform") = py::none(), py::arg("radius") = 1.0,
+          py::arg("half_height") = 0.5, py::arg("cfg") = py::none(), py::arg("label") = py::none(),
+          "A solid cone along the shape's z axis: base radius [m] at -half_height, apex at +half_height.");
+  }
+}
+
 }  // namespace
 
 void bind_builder(py::module_& m) {
@@ -498,6 +520,7 @@ void bind_builder(py::module_& m) {
         for (const vec3& s : b.shape_scale) v.push_back({s.x, s.y, s.z});
         return v;
       });
+  bind_cone(builder);
 }
 
 }  // namespace impulse::python
