@@ -188,3 +188,22 @@ def test_import_from_another_python_is_one_line(python):
         pytest.skip(f"{python} can load impulse here (same version, with NumPy)")
     assert len(err.strip().splitlines()) == 1, err
     assert "./run python" in err and ("built for Python" in err or "needs NumPy" in err)
+
+
+def test_E3_2_static_mesh_from_newton_mesh_collides():
+    # newton.Mesh(vertices, indices) on body -1: a 2 m square of two triangles at z = 0; a sphere of
+    # radius 0.1 m resting 1 mm into it gives contact rows on the mesh shape.
+    b = newton.ModelBuilder()
+    square = newton.Mesh([(-1, -1, 0), (1, -1, 0), (1, 1, 0), (-1, 1, 0)], [0, 1, 2, 0, 2, 3])
+    mesh = b.add_shape_mesh(-1, mesh=square)
+    ball = b.add_body(xform=(0.2, 0.1, 0.099, 0, 0, 0, 1))
+    b.add_shape_sphere(ball, radius=0.1)
+    m = b.finalize()
+    assert m.shape_type.numpy()[mesh] == 6                      # MESH, collided triangle by triangle
+    pipe = newton.CollisionPipeline(m)
+    contacts = pipe.contacts()
+    pipe.collide(m.state(), contacts)
+    n = contacts.rigid_contact_count
+    assert n > 0 and set(contacts.rigid_contact_shape0.numpy()[:n]) | set(contacts.rigid_contact_shape1.numpy()[:n]) == {0, 1}
+    with pytest.raises(ValueError, match="Mesh: indices must be 3 per triangle, got 4"):
+        newton.Mesh([(0, 0, 0)], [0, 1, 2, 3])
