@@ -6,13 +6,17 @@
     pyr = impulse.run("e3-pyramid", steps=120)
     pyr["e3-pyramid"]["ground_over_mg"]    # a NumPy array, the scene's own storage
 
-    builder = impulse.ModelBuilder()       # the engine, with Newton's names
-    body = builder.add_body(xform=(0, 0, 0.2, 0, 0, 0, 1))
-    builder.add_shape_box(body, hx=0.1, hy=0.05, hz=0.025)
+    import impulse as newton               # the engine, with Newton 1.6.1's names and keywords
+    from impulse import wp                 # Warp's few constructors (tuples and NumPy work too)
+    builder = newton.ModelBuilder()
+    body = builder.add_body(xform=wp.transform(wp.vec3(0, 0, 0.2), wp.quat_identity()))
+    builder.add_shape_box(body, hx=0.1, hy=0.05, hz=0.025, cfg=newton.ModelBuilder.ShapeConfig(mu=0.6))
     builder.add_ground_plane()
-    model = builder.finalize()
+    model = builder.finalize(device="cpu")
+    state = model.state(); state.body_q.numpy()   # Warp's .numpy(): a NumPy view
 
-The C++ side is impulse._core (python/src/); this package adds units and argument checks.
+A Newton script runs here with its two import lines changed (python/tests/newton_scripts/). The C++
+side is impulse._core (python/src/); this package adds units, Warp-like values and argument checks.
 """
 import sys as _sys
 from types import SimpleNamespace

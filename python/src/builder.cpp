@@ -207,7 +207,7 @@ void bind_builder(py::module_& m) {
       .def(py::init([](py::object up_axis, py::object gravity) {
              const Axis ax = axis_of("ModelBuilder", up_axis);
              std::optional<vec3> g;
-             // Newton's gravity: a scalar g [m/s^2] along -up_axis, or a 3-vector kept as given.
+             // Newton's gravity: a scalar g [m/s^2] times the up axis (its default is -9.81), or a 3-vector kept as given.
              if (!gravity.is_none()) {
                if (py::isinstance<py::float_>(gravity) || py::isinstance<py::int_>(gravity)) {
                  const real s = finite("ModelBuilder", "gravity", "m/s^2", gravity.cast<double>());
@@ -220,7 +220,9 @@ void bind_builder(py::module_& m) {
              }
              return ModelBuilder(ax, g);
            }),
-           py::kw_only(), py::arg("up_axis") = "z", py::arg("gravity") = py::none())
+           py::arg("up_axis") = "z", py::arg("gravity") = py::none(),
+           "up_axis: 'x', 'y', 'z' or Axis; gravity: None (9.81 m/s^2 along -up_axis), a scalar along up_axis "
+           "(Newton's -9.81) or a 3-vector [m/s^2] kept as given.")
       .def("add_body",
            [](ModelBuilder& b, py::object xform, py::object com, py::object inertia, double mass, py::object label,
               bool lock_inertia, bool is_kinematic) {

@@ -207,3 +207,11 @@ def test_E3_2_static_mesh_from_newton_mesh_collides():
     assert n > 0 and set(contacts.rigid_contact_shape0.numpy()[:n]) | set(contacts.rigid_contact_shape1.numpy()[:n]) == {0, 1}
     with pytest.raises(ValueError, match="Mesh: indices must be 3 per triangle, got 4"):
         newton.Mesh([(0, 0, 0)], [0, 1, 2, 3])
+
+
+def test_E1_2_gravity_scalar_times_up_axis_or_vector_as_given():
+    # course E1 §2 (seed 003 L87): explicit gravity is not tied to the up axis; Newton's scalar is
+    # gravity times the up vector
+    assert newton.ModelBuilder("y", -9.81).finalize().gravity == pytest.approx([0.0, -9.81, 0.0])
+    assert newton.ModelBuilder(up_axis=newton.Axis.X).finalize().gravity == pytest.approx([-9.81, 0.0, 0.0])
+    assert newton.ModelBuilder(gravity=(1.0, 2.0, 3.0)).finalize().gravity == pytest.approx([1.0, 2.0, 3.0])
