@@ -6,8 +6,6 @@ import enum
 
 import numpy as np
 
-from . import wp
-
 
 class Axis(enum.IntEnum):
     """newton.Axis: X, Y, Z (an up axis or a joint axis)."""
@@ -67,7 +65,3 @@ class ContactCount(int):
 
     def numpy(self):
         return np.array([int(self)], dtype=np.int32)
-
-
-def array_of(values, dtype=np.float64):
-    return np.asarray(values, dtype=dtype).view(wp.array)
