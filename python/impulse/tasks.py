@@ -154,6 +154,7 @@ def _one_step_readback(k):
     ball = b.add_body(xform=(0, 0, 0.1, 0, 0, 0, 1))
     b.add_shape_sphere(ball, radius=0.1)
     model = b.finalize()
+    model.request_contact_attributes("force")
     pipe = CollisionPipeline(model, rigid_contact_max=8)
     contacts = pipe.contacts()
     solver = SolverXPBD(model, iterations=k)

@@ -17,8 +17,11 @@
 #include <optional>
 #include <sstream>
 
+#include "convert.h"
+#include "e1/kinematics.h"
 #include "e1/model.h"
 #include "e3/collision/collision_pipeline.h"
+#include "e3/observe/sensor_contact.h"
 #include "e3/contacts/contact_materials.h"
 #include "e3/solvers/padmm/padmm.h"
 #include "e3/solvers/generalized/solver_featherstone.h"
@@ -33,87 +36,11 @@ namespace impulse::python {
 
 namespace {
 
-[[noreturn]] void bad(const std::string& what) { throw py::value_error(what); }
-
-std::string num(double x) {
-  std::ostringstream s;
-  s << x;
-  return s.str();
-}
-
-real positive(const char* fn, const char* arg, const char* unit, double x) {
-  if (!(std::isfinite(x) && x > 0))
-    bad(std::string(fn) + ": " + arg + " must be a finite number > 0 [" + unit + "], got " + num(x));
-  return real(x);
-}
-
-real finite(const char* fn, const char* arg, const char* unit, double x) {
-  if (!std::isfinite(x)) bad(std::string(fn) + ": " + arg + " must be finite [" + unit + "], got " + num(x));
-  return real(x);
-}
-
-// xform: None (identity) or 7 numbers (p_x, p_y, p_z, q_x, q_y, q_z, q_w); the quaternion is
-// normalised, a zero one refused.
-transform to_transform(const char* fn, const py::object& xform) {
-  if (xform.is_none()) return transform_identity();
-  std::vector<double> v;
-  try {
-    v = xform.cast<std::vector<double>>();
-  } catch (const py::cast_error&) {
-    bad(std::string(fn) + ": xform must be 7 numbers (p_x, p_y, p_z, q_x, q_y, q_z, q_w)");
-  }
-  if (v.size() != 7)
-    bad(std::string(fn) + ": xform must be 7 numbers (p_x, p_y, p_z, q_x, q_y, q_z, q_w), got " +
-        std::to_string(v.size()));
-  for (double x : v)
-    if (!std::isfinite(x)) bad(std::string(fn) + ": xform must be finite, got " + num(x));
-  quat q{real(v[3]), real(v[4]), real(v[5]), real(v[6])};
-  if (!(quat_norm(q) > real(1e-12))) bad(std::string(fn) + ": xform's quaternion (q_x, q_y, q_z, q_w) must be non-zero");
-  return {{real(v[0]), real(v[1]), real(v[2])}, quat_normalize(q)};
-}
-
-int body_index(const char* fn, const ModelBuilder& b, int body, bool world_ok) {
-  if (body < (world_ok ? -1 : 0) || body >= b.body_count())
-    bad(std::string(fn) + ": body must be " + (world_ok ? "-1 (world) or " : "") + "in [0, " +
-        std::to_string(b.body_count()) + "), got " + std::to_string(body));
-  return body;
-}
-
-// cfg: None (Newton's defaults) or a ShapeConfig; ModelBuilder checks its fields.
-ShapeConfig shape_config(const py::object& cfg) { return cfg.is_none() ? ShapeConfig{} : cfg.cast<ShapeConfig>(); }
-
-// A NumPy view of a CPU buffer of `cols` reals per row, kept alive by `owner`.
-template <class T>
-py::array rows_view(Buffer<T>& b, int cols, py::handle owner, bool writeable = true) {
-  static_assert(sizeof(T) % sizeof(real) == 0, "rows of reals");
-  if (b.device() != Device::cpu) bad("arrays of a GPU model are not exposed to Python (finalize on the CPU)");
-  py::array a(py::dtype::of<real>(), {py::ssize_t(b.size()), py::ssize_t(cols)},
-              {py::ssize_t(sizeof(T)), py::ssize_t(sizeof(real))}, reinterpret_cast<real*>(b.data()), owner);
-  if (!writeable) py::detail::array_proxy(a.ptr())->flags &= ~py::detail::npy_api::NPY_ARRAY_WRITEABLE_;
-  return a;
-}
-
-template <class T>
-py::array flat_view(Buffer<T>& b, py::handle owner, bool writeable = true) {
-  if (b.device() != Device::cpu) bad("arrays of a GPU model are not exposed to Python (finalize on the CPU)");
-  py::array a(py::dtype::of<T>(), {py::ssize_t(b.size())}, {py::ssize_t(sizeof(T))}, b.data(), owner);
-  if (!writeable) py::detail::array_proxy(a.ptr())->flags &= ~py::detail::npy_api::NPY_ARRAY_WRITEABLE_;
-  return a;
-}
-
-// A finalized Model's arrays are read-only: NumPy views without the WRITEABLE flag.
-template <class T>
-py::array flat_view(const ModelArray<T>& b, py::handle owner, bool = false) {
-  return flat_view(const_cast<Buffer<T>&>(static_cast<const Buffer<T>&>(b)), owner, false);
-}
-template <class T>
-py::array rows_view(const ModelArray<T>& b, int cols, py::handle owner, bool = false) {
-  return rows_view(const_cast<Buffer<T>&>(static_cast<const Buffer<T>&>(b)), cols, owner, false);
-}
-
 // The collision pipeline of one Model (the materials are the Model's, from each shape's ShapeConfig).
 struct PyCollisionPipeline {
-  PyCollisionPipeline(const Model& m, const CollisionPipelineOptions& po) : model(&m), pipeline(m, po) {}
+  PyCollisionPipeline(py::object m, const CollisionPipelineOptions& po)
+      : model_obj(m), model(&m.cast<const Model&>()), pipeline(*model, po) {}
+  py::object model_obj;
   const Model* model;
   CollisionPipeline pipeline;
 };
@@ -137,7 +64,8 @@ struct PyContacts {
 void require_force(const PyContacts& c, const char* solver) {
   if (!c.contacts.has_force())
     bad(std::string(solver) + ".update_contacts: contacts has no force column; make it with "
-        "pipeline.contacts(request_force=True)");
+        "pipeline.contacts(request_force=True), or call model.request_contact_attributes(\"force\") "
+        "before pipeline.contacts()");
 }
 
 // One step of a solver that reads penalty rows: the shared argument checks, then the record's
@@ -155,131 +83,90 @@ void penalty_step(Solver& s, const State& state_in, State& state_out, const Cont
   s.step(state_in, state_out, control, &v, real(dt));
 }
 
+// The contact attributes requested on a Model (Newton keeps this table on the Model; a record
+// reads it when it is made): kept on the Python Model object, which the pipeline holds.
+ContactAttributes& requested_attributes(py::handle model) {
+  if (!py::hasattr(model, "_contact_attributes"))
+    model.attr("_contact_attributes") = py::cast(ContactAttributes{});
+  return model.attr("_contact_attributes").cast<ContactAttributes&>();
+}
+
+std::vector<real> joint_values(const char* fn, const char* arg, const py::handle& v, std::int64_t n) {
+  const std::vector<double> x = numbers(fn, arg, v, std::size_t(n), "");
+  return std::vector<real>(x.begin(), x.end());
+}
+
+// (n, 3) NumPy rows of a list of vectors (a copy).
+py::array vec3_rows(const std::vector<vec3>& v) {
+  py::array_t<double> a({py::ssize_t(v.size()), py::ssize_t(3)});
+  for (std::size_t i = 0; i < v.size(); ++i) {
+    a.mutable_at(i, 0) = v[i].x;
+    a.mutable_at(i, 1) = v[i].y;
+    a.mutable_at(i, 2) = v[i].z;
+  }
+  return as_warp_like(a);
+}
+
 }  // namespace
 
 void bind_engine(py::module_& m) {
-  // Newton's ModelBuilder.ShapeConfig, also exposed as ModelBuilder.ShapeConfig; keyword arguments
-  // set fields by name. The values are checked when a shape is added (add_shape_*).
-  py::class_<ShapeConfig> shape_cfg(m, "ShapeConfig");
-  shape_cfg.def(py::init([](py::kwargs kw) {
-    ShapeConfig c;
-    py::object self = py::cast(c);
-    for (auto item : kw) {
-      const std::string k = item.first.cast<std::string>();
-      if (!py::hasattr(self, k.c_str())) bad("ShapeConfig: no field '" + k + "'");
-      py::setattr(self, k.c_str(), item.second);
-    }
-    return self.cast<ShapeConfig>();
-  }));
-#define IMPULSE_SHAPE_FIELD(name) shape_cfg.def_readwrite(#name, &ShapeConfig::name)
-  IMPULSE_SHAPE_FIELD(density);
-  IMPULSE_SHAPE_FIELD(ke);
-  IMPULSE_SHAPE_FIELD(kd);
-  IMPULSE_SHAPE_FIELD(kf);
-  IMPULSE_SHAPE_FIELD(ka);
-  IMPULSE_SHAPE_FIELD(mu);
-  IMPULSE_SHAPE_FIELD(restitution);
-  IMPULSE_SHAPE_FIELD(mu_torsional);
-  IMPULSE_SHAPE_FIELD(mu_rolling);
-  IMPULSE_SHAPE_FIELD(margin);
-  IMPULSE_SHAPE_FIELD(collision_group);
-  IMPULSE_SHAPE_FIELD(is_visible);
-  IMPULSE_SHAPE_FIELD(has_shape_collision);
-  IMPULSE_SHAPE_FIELD(is_hydroelastic);
-  IMPULSE_SHAPE_FIELD(kh);
-  IMPULSE_SHAPE_FIELD(force_sdf);
-#undef IMPULSE_SHAPE_FIELD
-  // Newton's None for "unset" (gap: the builder's rigid_gap; the SDF sizes: no SDF).
-  shape_cfg.def_property(
-      "gap", [](const ShapeConfig& c) -> py::object { return c.gap < 0 ? py::object(py::none()) : py::object(py::float_(c.gap)); },
-      [](ShapeConfig& c, py::object v) { c.gap = v.is_none() ? real(-1) : v.cast<real>(); });
-  shape_cfg.def_property(
-      "sdf_max_resolution",
-      [](const ShapeConfig& c) -> py::object { return c.sdf_max_resolution == 0 ? py::object(py::none()) : py::object(py::int_(c.sdf_max_resolution)); },
-      [](ShapeConfig& c, py::object v) { c.sdf_max_resolution = v.is_none() ? 0 : v.cast<int>(); });
-  shape_cfg.def_property(
-      "sdf_target_voxel_size",
-      [](const ShapeConfig& c) -> py::object {
-        return c.sdf_target_voxel_size == 0 ? py::object(py::none())
-                                            : py::object(py::float_(c.sdf_target_voxel_size));
-      },
-      [](ShapeConfig& c, py::object v) { c.sdf_target_voxel_size = v.is_none() ? real(0) : v.cast<real>(); });
-  shape_cfg.def_property(
-      "sdf_narrow_band_range",
-      [](const ShapeConfig& c) { return py::make_tuple(c.sdf_narrow_band_range[0], c.sdf_narrow_band_range[1]); },
-      [](ShapeConfig& c, std::vector<real> v) {
-        if (v.size() != 2) bad("ShapeConfig: sdf_narrow_band_range must be two numbers (inner, outer) [m]");
-        c.sdf_narrow_band_range[0] = v[0];
-        c.sdf_narrow_band_range[1] = v[1];
-      });
+  py::class_<ContactAttributes>(m, "_ContactAttributes").def_readonly("force", &ContactAttributes::force);
 
-  py::class_<ModelBuilder> builder(m, "ModelBuilder");
-  builder.attr("ShapeConfig") = shape_cfg;
-  builder
-      .def(py::init([](const std::string& up_axis, std::optional<std::vector<double>> gravity) {
-             Axis ax = up_axis == "x" ? Axis::x : up_axis == "y" ? Axis::y : up_axis == "z" ? Axis::z : Axis(-1);
-             if (int(ax) < 0) bad("ModelBuilder: up_axis must be 'x', 'y' or 'z', got '" + up_axis + "'");
-             std::optional<vec3> g;
-             if (gravity) {
-               if (gravity->size() != 3) bad("ModelBuilder: gravity must be 3 numbers [m/s^2]");
-               for (double x : *gravity) finite("ModelBuilder", "gravity", "m/s^2", x);
-               g = vec3{real((*gravity)[0]), real((*gravity)[1]), real((*gravity)[2])};
-             }
-             return ModelBuilder(ax, g);
-           }),
-           py::arg("up_axis") = "z", py::arg("gravity") = py::none())
-      .def("add_body",
-           [](ModelBuilder& b, py::object xform, double mass, const std::string& label) {
-             MassProperties mp;
-             if (!(std::isfinite(mass) && mass >= 0)) bad("add_body: mass must be a finite number >= 0 [kg], got " + num(mass));
-             mp.mass = real(mass);
-             return b.add_body(to_transform("add_body", xform), mp, false, false, label);
-           },
-           py::arg("xform") = py::none(), py::arg("mass") = 0.0, py::arg("label") = "",
-           "A free body (FREE joint from the world). mass [kg] is added to its shapes' masses. Returns its ID.")
-      .def("add_shape_box",
-           [](ModelBuilder& b, int body, py::object xform, double hx, double hy, double hz, py::object cfg,
-              const std::string& label) {
-             const char* fn = "add_shape_box";
-             return b.add_shape_box(body_index(fn, b, body, true), to_transform(fn, xform), positive(fn, "hx", "m", hx),
-                                    positive(fn, "hy", "m", hy), positive(fn, "hz", "m", hz), shape_config(cfg), label);
-           },
-           py::arg("body"), py::arg("xform") = py::none(), py::arg("hx") = 0.5, py::arg("hy") = 0.5,
-           py::arg("hz") = 0.5, py::arg("cfg") = py::none(), py::arg("label") = "",
-           "A box of half extents hx, hy, hz [m] on body (-1: world). Returns the shape ID.")
-      .def("add_shape_sphere",
-           [](ModelBuilder& b, int body, py::object xform, double radius, py::object cfg, const std::string& label) {
-             const char* fn = "add_shape_sphere";
-             return b.add_shape_sphere(body_index(fn, b, body, true), to_transform(fn, xform),
-                                       positive(fn, "radius", "m", radius), shape_config(cfg), label);
-           },
-           py::arg("body"), py::arg("xform") = py::none(), py::arg("radius") = 1.0, py::arg("cfg") = py::none(),
-           py::arg("label") = "")
-      .def("add_ground_plane",
-           [](ModelBuilder& b, double height, py::object cfg) {
-             return b.add_ground_plane(finite("add_ground_plane", "height", "m", height), shape_config(cfg));
-           },
-           py::arg("height") = 0.0, py::arg("cfg") = py::none())
-      .def_readwrite("rigid_gap", &ModelBuilder::rigid_gap, "the gap [m] of every shape whose ShapeConfig.gap is None")
-      .def("finalize", [](const ModelBuilder& b) { return b.finalize(Device::cpu); },
-           "Validates and lays out the Model (CPU). Raises ValueError naming the first bad body or shape.")
-      .def_property_readonly("body_count", &ModelBuilder::body_count)
-      .def_property_readonly("shape_count", &ModelBuilder::shape_count);
-
-  py::class_<Model>(m, "Model")
+#define IMPULSE_MODEL_FLAT(name) \
+  .def_property_readonly(#name, [](py::object self) { return flat_view(self.cast<Model&>().name, self); })
+#define IMPULSE_MODEL_ROWS(name, cols) \
+  .def_property_readonly(#name, [](py::object self) { return rows_view(self.cast<Model&>().name, cols, self); })
+  py::class_<Model>(m, "Model", py::dynamic_attr())
       .def("state", &Model::state, "A new State holding copies of the initial poses and velocities.")
-      .def("control", [](Model& model) { return model.control(true); })
+      .def("control", [](Model& model, bool clone_variables) { return model.control(clone_variables); },
+           py::arg("clone_variables") = true)
+      .def("request_contact_attributes",
+           [](py::object self, py::args names) {
+             for (py::handle n : names) {
+               try {
+                 request_contact_attributes(requested_attributes(self), n.cast<std::string>());
+               } catch (const std::invalid_argument& e) {
+                 bad(e.what());
+               }
+             }
+           },
+           "Requests optional Contacts columns ('force') for the records made after this call (E3.8).")
       .def_readonly("body_count", &Model::body_count)
       .def_readonly("shape_count", &Model::shape_count)
+      .def_readonly("joint_count", &Model::joint_count)
+      .def_readonly("articulation_count", &Model::articulation_count)
+      .def_readonly("joint_coord_count", &Model::joint_coord_count)
+      .def_readonly("joint_dof_count", &Model::joint_dof_count)
+      .def_readonly("rigid_gap", &Model::rigid_gap)
+      .def_property_readonly("up_axis", [](const Model& model) { return int(model.up_axis); })
       .def_property_readonly("gravity", [](const Model& model) { return std::vector<real>{model.gravity.x, model.gravity.y, model.gravity.z}; })
-      .def_property_readonly("body_mass", [](py::object self) { return flat_view(self.cast<Model&>().body_mass, self, false); })
-      .def_property_readonly("body_inv_mass", [](py::object self) { return flat_view(self.cast<Model&>().body_inv_mass, self, false); })
-      .def_property_readonly("body_com", [](py::object self) { return rows_view(self.cast<Model&>().body_com, 3, self, false); })
+      .def_property_readonly("body_label", [](const Model& model) { return model.body_label; })
+      .def_property_readonly("joint_label", [](const Model& model) { return model.joint_label; })
+      .def_property_readonly("shape_label", [](const Model& model) { return model.shape_label; })
       .def_property_readonly("body_inertia", [](py::object self) {
         py::array a = rows_view(self.cast<Model&>().body_inertia, 9, self, false);
         return a.attr("reshape")(-1, 3, 3);
       })
-      .def_property_readonly("shape_body", [](py::object self) { return flat_view(self.cast<Model&>().shape_body, self, false); });
+      .def_property_readonly("body_inv_inertia", [](py::object self) {
+        py::array a = rows_view(self.cast<Model&>().body_inv_inertia, 9, self, false);
+        return a.attr("reshape")(-1, 3, 3);
+      })
+      IMPULSE_MODEL_ROWS(body_q, 7) IMPULSE_MODEL_ROWS(body_qd, 6) IMPULSE_MODEL_ROWS(body_com, 3)
+      IMPULSE_MODEL_FLAT(body_mass) IMPULSE_MODEL_FLAT(body_inv_mass) IMPULSE_MODEL_FLAT(body_flags)
+      IMPULSE_MODEL_FLAT(joint_type) IMPULSE_MODEL_FLAT(joint_parent) IMPULSE_MODEL_FLAT(joint_child)
+      IMPULSE_MODEL_FLAT(joint_articulation) IMPULSE_MODEL_ROWS(joint_X_p, 7) IMPULSE_MODEL_ROWS(joint_X_c, 7)
+      IMPULSE_MODEL_FLAT(joint_q_start) IMPULSE_MODEL_FLAT(joint_qd_start) IMPULSE_MODEL_FLAT(joint_q)
+      IMPULSE_MODEL_FLAT(joint_qd) IMPULSE_MODEL_FLAT(articulation_start)
+      IMPULSE_MODEL_FLAT(shape_body) IMPULSE_MODEL_ROWS(shape_transform, 7) IMPULSE_MODEL_FLAT(shape_type)
+      IMPULSE_MODEL_ROWS(shape_scale, 3) IMPULSE_MODEL_FLAT(shape_flags)
+      IMPULSE_MODEL_FLAT(shape_material_ke) IMPULSE_MODEL_FLAT(shape_material_kd)
+      IMPULSE_MODEL_FLAT(shape_material_kf) IMPULSE_MODEL_FLAT(shape_material_ka)
+      IMPULSE_MODEL_FLAT(shape_material_mu) IMPULSE_MODEL_FLAT(shape_material_restitution)
+      IMPULSE_MODEL_FLAT(shape_material_mu_torsional) IMPULSE_MODEL_FLAT(shape_material_mu_rolling)
+      IMPULSE_MODEL_FLAT(shape_material_kh) IMPULSE_MODEL_FLAT(shape_margin) IMPULSE_MODEL_FLAT(shape_gap)
+      IMPULSE_MODEL_FLAT(shape_world) IMPULSE_MODEL_FLAT(shape_collision_group);
+#undef IMPULSE_MODEL_FLAT
+#undef IMPULSE_MODEL_ROWS
 
   py::class_<State>(m, "State")
       .def_property_readonly("body_q", [](py::object self) { return rows_view(self.cast<State&>().body_q, 7, self); },
@@ -288,29 +175,82 @@ void bind_engine(py::module_& m) {
                              "(body_count, 6) (v_C [m/s], omega [rad/s]), world, v at the COM; a view, writable")
       .def_property_readonly("body_f", [](py::object self) { return rows_view(self.cast<State&>().body_f, 6, self); },
                              "(body_count, 6) external (f [N], tau [N m]) about the COM, world; a view, writable")
-      .def("clear_forces", &State::clear_forces)
-      .def("assign", &State::assign, py::arg("other"));
+      .def_property_readonly("joint_q", [](py::object self) { return flat_view(self.cast<State&>().joint_q, self); },
+                             "(joint_coord_count) joint coordinates [m, rad, -]; a view, writable")
+      .def_property_readonly("joint_qd", [](py::object self) { return flat_view(self.cast<State&>().joint_qd, self); },
+                             "(joint_dof_count) joint velocities [m/s, rad/s]; a view, writable")
+      .def("clear_forces", &State::clear_forces, "Zeroes body_f (not poses, joints or Control).")
+      .def("assign",
+           [](State& s, const State& other) {
+             try {
+               s.assign(other);
+             } catch (const std::invalid_argument& e) {
+               bad(e.what());
+             }
+           },
+           py::arg("other"), "Copies every array of other into this State (a real copy).");
 
-  py::class_<Control>(m, "Control");
+  py::class_<Control>(m, "Control")
+      .def_property_readonly("joint_f", [](py::object self) {
+        Control& c = self.cast<Control&>();
+        return as_warp_like(py::array(py::dtype::of<real>(), {py::ssize_t(c.joint_f.size)}, {py::ssize_t(sizeof(real))},
+                                      c.joint_f.data, self));
+      }, "(joint_dof_count) generalised forces [N, N m]; a view, writable");
+
+  // eval_fk(model, joint_q, joint_qd, state) / eval_ik(model, state, joint_q, joint_qd) (E1 §5):
+  // joint_q and joint_qd are any arrays of the model's sizes; eval_ik writes into NumPy arrays
+  // (or State.joint_q-like views) in place.
+  m.def("eval_fk",
+        [](const Model& model, py::object joint_q, py::object joint_qd, State& state) {
+          const std::vector<real> q = joint_values("eval_fk", "joint_q", joint_q, model.joint_coord_count);
+          const std::vector<real> qd = joint_values("eval_fk", "joint_qd", joint_qd, model.joint_dof_count);
+          eval_fk(model, View<const real>{q.data(), std::int64_t(q.size())},
+                  View<const real>{qd.data(), std::int64_t(qd.size())}, state);
+        },
+        py::arg("model"), py::arg("joint_q"), py::arg("joint_qd"), py::arg("state"),
+        "Writes state.body_q / body_qd from joint coordinates and velocities (no time passes).");
+  m.def("eval_ik",
+        [](const Model& model, const State& state, py::array joint_q, py::array joint_qd) {
+          std::vector<real> q(std::size_t(model.joint_coord_count)), qd(std::size_t(model.joint_dof_count));
+          if (joint_q.size() != py::ssize_t(q.size()) || joint_qd.size() != py::ssize_t(qd.size()))
+            bad("eval_ik: joint_q and joint_qd must have " + std::to_string(q.size()) + " and " +
+                std::to_string(qd.size()) + " entries (the model's coordinate and DOF counts), got " +
+                std::to_string(joint_q.size()) + " and " + std::to_string(joint_qd.size()));
+          eval_ik(model, state, View<real>{q.data(), std::int64_t(q.size())}, View<real>{qd.data(), std::int64_t(qd.size())});
+          py::object np = py::module_::import("numpy");
+          np.attr("copyto")(joint_q, np.attr("asarray")(py::cast(q)).attr("reshape")(joint_q.attr("shape")), "unsafe");
+          np.attr("copyto")(joint_qd, np.attr("asarray")(py::cast(qd)).attr("reshape")(joint_qd.attr("shape")), "unsafe");
+        },
+        py::arg("model"), py::arg("state"), py::arg("joint_q"), py::arg("joint_qd"),
+        "Writes joint_q / joint_qd (NumPy arrays, in place) from state.body_q / body_qd.");
 
   py::class_<PyCollisionPipeline>(m, "CollisionPipeline")
-      .def(py::init([](const Model& model, const std::string& broad_phase, int rigid_contact_max) {
+      .def(py::init([](py::object model, py::object broad_phase, py::object rigid_contact_max) {
              const char* fn = "CollisionPipeline";
              CollisionPipelineOptions po;
-             if (broad_phase != "nxn" && broad_phase != "sap" && broad_phase != "explicit")
-               bad(std::string(fn) + ": broad_phase must be 'nxn', 'sap' or 'explicit', got '" + broad_phase + "'");
-             po.broad_phase = parse_broad_phase_mode(broad_phase);
-             if (rigid_contact_max < -1 || rigid_contact_max == 0)
-               bad(std::string(fn) + ": rigid_contact_max must be -1 (estimate) or >= 1 [rows], got " +
-                   std::to_string(rigid_contact_max));
-             po.rigid_contact_max = rigid_contact_max;
+             const std::string bp = broad_phase.is_none() ? std::string("sap") : broad_phase.cast<std::string>();
+             if (bp != "nxn" && bp != "sap" && bp != "explicit")
+               bad(std::string(fn) + ": broad_phase must be 'nxn', 'sap' or 'explicit', got '" + bp + "'");
+             po.broad_phase = parse_broad_phase_mode(bp);
+             const int max = rigid_contact_max.is_none() ? -1 : rigid_contact_max.cast<int>();
+             if (max < -1 || max == 0)
+               bad(std::string(fn) + ": rigid_contact_max must be None (estimate) or >= 1 [rows], got " +
+                   std::to_string(max));
+             po.rigid_contact_max = max;
              return std::make_unique<PyCollisionPipeline>(model, po);
            }),
-           py::arg("model"), py::arg("broad_phase") = "sap", py::arg("rigid_contact_max") = -1, py::keep_alive<1, 2>(),
+           py::arg("model"), py::kw_only(), py::arg("broad_phase") = py::none(), py::arg("rigid_contact_max") = py::none(),
+           py::keep_alive<1, 2>(),
            "The E3 §2 chain for model; each shape's material, margin and gap come from its ShapeConfig.")
-      .def("contacts", [](PyCollisionPipeline& p, bool request_force) { return std::make_unique<PyContacts>(p, request_force); },
-           py::arg("request_force") = true, py::keep_alive<0, 1>(),
-           "A Contacts record of rigid_contact_max rows; request_force allocates the force column update_contacts fills.")
+      .def("contacts",
+           [](PyCollisionPipeline& p, py::object request_force) {
+             const bool force = request_force.is_none() ? requested_attributes(p.model_obj).force : request_force.cast<bool>();
+             return std::make_unique<PyContacts>(p, force);
+           },
+           py::arg("request_force") = py::none(), py::keep_alive<0, 1>(),
+           "A Contacts record of rigid_contact_max rows. Its force column (update_contacts, SensorContact) is "
+           "allocated when request_force=True or, by default, when model.request_contact_attributes('force') "
+           "or a SensorContact asked for it before this call (E3.8-sensor-order).")
       .def("collide",
            [](PyCollisionPipeline& p, const State& state, PyContacts& c) {
              if (c.owner != &p) bad("collide: contacts must come from this pipeline's contacts()");
@@ -337,12 +277,57 @@ void bind_engine(py::module_& m) {
         return rows_view(c.contacts.force, 6, s, false);
       }, "(rigid_contact_max, 6) (f [N], tau [N m]) of body1 on body0, world, tau about body0's COM");
 
-  py::class_<SolverXPBD>(m, "SolverXPBD")
-      .def(py::init([](const Model& model, int iterations) {
-             if (iterations < 1) bad("SolverXPBD: iterations must be >= 1, got " + std::to_string(iterations));
-             return std::make_unique<SolverXPBD>(model, iterations);
+  // Newton's newton.sensors.SensorContact(model, sensing_bodies=[...]): made before the record, it
+  // requests the force column (E3.8-sensor-order); update(state, contacts) aggregates the linear
+  // force of each sensing body's rows (E3.8-sensor-aggregation).
+  py::class_<SensorContact>(m, "SensorContact")
+      .def(py::init([](py::object model, std::vector<int> sensing_bodies) {
+             try {
+               return std::make_unique<SensorContact>(model.cast<const Model&>(), requested_attributes(model),
+                                                      std::move(sensing_bodies));
+             } catch (const std::invalid_argument& e) {
+               bad(e.what());
+             }
            }),
-           py::arg("model"), py::arg("iterations") = 2, py::keep_alive<1, 2>())
+           py::arg("model"), py::kw_only(), py::arg("sensing_bodies"), py::keep_alive<1, 2>())
+      .def("update",
+           [](SensorContact& s, const State& state, PyContacts& contacts) {
+             ContactsView v = contacts.contacts.view();
+             try {
+               s.update(v, state);
+             } catch (const std::invalid_argument& e) {
+               bad(e.what());
+             } catch (const std::runtime_error& e) {
+               bad(e.what());
+             }
+           },
+           py::arg("state"), py::arg("contacts"), "Reads contacts.force of the valid rows (after update_contacts).")
+      .def_readonly("sensing_bodies", &SensorContact::sensing_bodies)
+      .def_property_readonly("total_force", [](const SensorContact& s) {
+        return vec3_rows(s.net_force);
+      }, "(sensing bodies, 3) net contact force [N] on each sensing body, world")
+      .def_property_readonly("friction_force", [](const SensorContact& s) {
+        return vec3_rows(s.friction_force);
+      }, "(sensing bodies, 3) its tangential part [N], world");
+
+  py::class_<SolverXPBD>(m, "SolverXPBD")
+      .def(py::init([](const Model& model, int iterations, double rigid_contact_relaxation,
+                       bool rigid_contact_con_weighting, double angular_damping, bool enable_restitution) {
+             if (iterations < 1) bad("SolverXPBD: iterations must be >= 1, got " + std::to_string(iterations));
+             positive("SolverXPBD", "rigid_contact_relaxation", "-", rigid_contact_relaxation);
+             if (!(std::isfinite(angular_damping) && angular_damping >= 0))
+               bad("SolverXPBD: angular_damping must be a finite number >= 0 [1/s], got " + num(angular_damping));
+             auto s = std::make_unique<SolverXPBD>(model, iterations);
+             s->rigid_contact_relaxation = real(rigid_contact_relaxation);
+             s->rigid_contact_con_weighting = rigid_contact_con_weighting;
+             s->angular_damping = real(angular_damping);
+             s->enable_restitution = enable_restitution;
+             return s;
+           }),
+           py::arg("model"), py::arg("iterations") = 2, py::kw_only(), py::arg("rigid_contact_relaxation") = 0.8,
+           py::arg("rigid_contact_con_weighting") = true, py::arg("angular_damping") = 0.0,
+           py::arg("enable_restitution") = false, py::keep_alive<1, 2>(),
+           "XPBD (E3 §4) with Newton 1.6.1's defaults.")
       .def("step",
            [](SolverXPBD& s, const State& state_in, State& state_out, const Control& control, PyContacts* contacts,
               double dt) {

@@ -57,6 +57,7 @@ def test_E1_10_free_fall_matches_semi_implicit_euler():
 
 
 def _drop(model, h, steps, iterations=4):
+    model.request_contact_attributes("force")  # Newton's rule: before the record is made (E3.8)
     pipeline = impulse.CollisionPipeline(model)
     contacts = pipeline.contacts()
     solver = impulse.SolverXPBD(model, iterations=iterations)
@@ -195,7 +196,9 @@ def test_E3_8_messages_name_python_calls_and_classes_their_public_names():
     s0, contacts = _settle(model, solver, 5, request_force=False)
     with pytest.raises(ValueError, match=r"pipeline.contacts\(request_force=True\)") as e:
         solver.update_contacts(contacts)
-    assert "request_contact_attributes" not in str(e.value)
+    # the Python calls, not the C++ free function request_contact_attributes(attributes, name)
+    assert 'model.request_contact_attributes("force")' in str(e.value)
+    assert "request_contact_attributes(attributes" not in str(e.value)
     for cls in (impulse.ModelBuilder, impulse.Model, impulse.State, impulse.SolverXPBD, impulse.SolverVBD,
                 impulse.CollisionPipeline, impulse.Contacts, impulse.PADMMStatus):
         assert cls.__module__ == "impulse", cls
