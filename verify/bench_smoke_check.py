@@ -34,7 +34,8 @@ def fail(msg):
 def main():
     impulse, bin_dir, root = sys.argv[1], pathlib.Path(sys.argv[2]), pathlib.Path(sys.argv[3])
     scene = root / "bench" / "peers" / "scenes" / "pile.toml"
-    for kind, frame in (("spheres", []), ("boxes", []), ("spheres", ["--substeps", "3", "--collide", "once"])):
+    for kind, frame in (("spheres", []), ("boxes", []), ("stack", []), ("heavy", []),
+                        ("spheres", ["--substeps", "3", "--collide", "once"])):
         r = subprocess.run([impulse, "bench", f"e3-pile-{kind}", "--n", "16", "--steps", "6", "--json"] + frame,
                            capture_output=True, text=True)
         if r.returncode != 0:

@@ -31,6 +31,13 @@ def positions(s, n):
     return out
 
 
+def density(c, s, i, n):
+    """The top layer's bodies times density_top_ratio (pile.toml) [kg/m^3]."""
+    per_layer = (n + s["layers"] - 1) // s["layers"]
+    top = i // per_layer == (n - 1) // per_layer and n > per_layer
+    return c["density"] * (s.get("density_top_ratio", 1.0) if top else 1.0)
+
+
 def model_xml(c, s, kind, pos, iterations):
     if kind == "spheres":
         geom = f'type="sphere" size="{s["radius"]!r}" condim="6" friction="{c["mu"]!r} 0 {s["mu_rolling"]!r}"'
@@ -38,8 +45,8 @@ def model_xml(c, s, kind, pos, iterations):
         a = s["half"]
         geom = f'type="box" size="{a!r} {a!r} {a!r}" condim="3" friction="{c["mu"]!r} 0 0"'
     bodies = "\n".join(
-        f'<body pos="{x!r} {y!r} {z!r}"><freejoint/><geom {geom} density="{c["density"]!r}"/></body>'
-        for x, y, z in pos)
+        f'<body pos="{x!r} {y!r} {z!r}"><freejoint/><geom {geom} density="{density(c, s, i, len(pos))!r}"/></body>'
+        for i, (x, y, z) in enumerate(pos))
     return f"""<mujoco>
   <option timestep="{c["h"]!r}" gravity="0 0 {-c["gravity"]!r}" iterations="{iterations}" solver="Newton"/>
   <size memory="2G"/>
@@ -121,7 +128,7 @@ def body_overlap(kind, size, qpos):
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--scene", required=True)
-    ap.add_argument("--kind", required=True, choices=["spheres", "boxes"])
+    ap.add_argument("--kind", required=True, choices=["spheres", "boxes", "stack", "heavy"])
     ap.add_argument("--n", type=int, default=1000)
     ap.add_argument("--steps", type=int, default=-1)
     ap.add_argument("--iterations", type=int, default=-1)

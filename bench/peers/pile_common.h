@@ -29,6 +29,7 @@ struct Spec {
   double quality_window;
   double size, pitch, shift, z0, rise;
   int layers;
+  double density_top_ratio = 1;  // the top layer's density / density (heavy: 100)
 };
 
 inline double num(const toml::table& t, const std::string& table, const std::string& key) {
@@ -39,7 +40,8 @@ inline double num(const toml::table& t, const std::string& table, const std::str
 }
 
 inline Spec read_spec(const std::string& file, const std::string& kind) {
-  if (kind != "spheres" && kind != "boxes") throw std::runtime_error("--kind must be spheres or boxes, got '" + kind + "'");
+  if (kind != "spheres" && kind != "boxes" && kind != "stack" && kind != "heavy")
+    throw std::runtime_error("--kind must be spheres, boxes, stack or heavy, got '" + kind + "'");
   const toml::table t = toml::parse_file(file);
   Spec s;
   s.kind = kind;
@@ -59,7 +61,14 @@ inline Spec read_spec(const std::string& file, const std::string& kind) {
   s.z0 = num(t, kind, "z0");
   s.rise = num(t, kind, "rise");
   if (kind == "spheres") s.mu_rolling = num(t, kind, "mu_rolling");
+  if (t[kind]["density_top_ratio"]) s.density_top_ratio = num(t, kind, "density_top_ratio");
   return s;
+}
+
+/// Density of body i of n: the top layer's bodies times density_top_ratio (pile.toml) [kg/m^3].
+inline double density(const Spec& s, int i, int n) {
+  const int per_layer = (n + s.layers - 1) / s.layers;
+  return i / per_layer == (n - 1) / per_layer && n > per_layer ? s.density * s.density_top_ratio : s.density;
 }
 
 using V3 = std::array<double, 3>;

@@ -41,6 +41,8 @@ import tomllib
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 SCENE = ROOT / "bench" / "peers" / "scenes" / "pile.toml"
 _COMMON = tomllib.load(open(SCENE, "rb"))["common"]
+# the scenes of a fixed body count (pile.toml's n): the tall stack and the heavy-on-light stack
+FIXED_N = {k: int(v["n"]) for k, v in tomllib.load(open(SCENE, "rb")).items() if isinstance(v, dict) and "n" in v}
 SPEC_STEPS, SPEC_H, PEER_ITERATIONS = int(_COMMON["steps"]), float(_COMMON["h"]), int(_COMMON["peer_iterations"])
 QUALITY = ["window_ground_penetration_max", "window_ground_penetration_mean", "window_body_penetration_max",
            "window_body_penetration_mean", "window_kinetic_energy", "window_centre_drift"]
@@ -172,7 +174,7 @@ def main():
     ap.add_argument("--out", required=True)
     ap.add_argument("--n", default="1000,10000")
     ap.add_argument("--rounds", type=int, default=3)
-    ap.add_argument("--kinds", default="spheres,boxes")
+    ap.add_argument("--kinds", default="spheres,boxes,stack,heavy")
     ap.add_argument("--steps", type=int, default=-1)
     ap.add_argument("--curve-n", default="1000", help="N of the quality curves (each run the file's full steps)")
     ap.add_argument("--substeps", default="1,2,4,8", help="impulse substeps per frame on the curves")
@@ -192,8 +194,8 @@ def main():
     if not 1 <= a.rounds <= 20:
         bad_input(f"bench-peers: --rounds must be in [1, 20], got {a.rounds}")
     kinds = a.kinds.split(",")
-    if any(k not in ("spheres", "boxes") for k in kinds):
-        bad_input(f"bench-peers: --kinds must list spheres and/or boxes, got '{a.kinds}'")
+    if any(k not in ("spheres", "boxes", "stack", "heavy") for k in kinds):
+        bad_input(f"bench-peers: --kinds must list spheres, boxes, stack and/or heavy, got '{a.kinds}'")
     engines = a.engines.split(",")
     peers = [e for e in engines if e != "impulse"]
     try:
@@ -213,7 +215,7 @@ def main():
     # The cost of quality: curves, and the cheapest impulse setting that matches Bullet.
     curve_list, matched = [], {}
     for kind in kinds:
-        for n in curve_sizes:
+        for n in ([FIXED_N[kind]] if kind in FIXED_N else curve_sizes):
             c = curves(a, kind, n, SPEC_STEPS, SPEC_H, engines, peer_iters)
             curve_list.append(c)
             if c.get("matched"):
@@ -223,7 +225,7 @@ def main():
     skipped = []
     threads = {}
     for kind in kinds:
-        for n in sizes:
+        for n in ([FIXED_N[kind]] if kind in FIXED_N else sizes):
             steps = steps_for(n, a.steps)
             threads[(kind, n)] = impulse_run(a, kind, n, steps, compare=True)["metrics"]
             order = [e for e in engines if not (e == "mujoco" and n > a.mujoco_max_n)]

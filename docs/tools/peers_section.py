@@ -105,8 +105,8 @@ def peers_lines(path, figures, archived=""):
     fig.savefig(pathlib.Path(figures) / "peers_throughput.png", dpi=110)
     plt.close(fig)
     fig, axes = plt.subplots(1, len(kinds), figsize=(5 * len(kinds), 4), squeeze=False)
-    n0 = min(r["n"] for r in res)
     for ax, kind in zip(axes[0], kinds):
+        n0 = min(r["n"] for r in res if r["kind"] == kind)
         for r in res:
             if r["kind"] == kind and r["n"] == n0:
                 ax.semilogy(r["series_t"], [max(v, 1e-9) for v in r["series_max_penetration"]],

@@ -54,9 +54,14 @@ double number_at(const toml::table& t, const std::string& table, const std::stri
 
 }  // namespace
 
+real pile_density(const PileSpec& s, int i, int n) {
+  const int per_layer = (n + s.layers - 1) / s.layers;
+  return i / per_layer == (n - 1) / per_layer && n > per_layer ? s.density * s.density_top_ratio : s.density;
+}
+
 PileSpec pile_spec(const std::string& kind) {
-  if (kind != "spheres" && kind != "boxes")
-    throw std::invalid_argument("pile kind must be spheres or boxes, got '" + kind + "'");
+  if (kind != "spheres" && kind != "boxes" && kind != "stack" && kind != "heavy")
+    throw std::invalid_argument("pile kind must be spheres, boxes, stack or heavy, got '" + kind + "'");
   const toml::table t = parse_toml(pile_text(), kPileFile);
   PileSpec s;
   s.kind = kind;
@@ -77,6 +82,8 @@ PileSpec pile_spec(const std::string& kind) {
   s.rise = number_at(t, kind, "rise");
   s.gap = number_at(t, kind, "gap");
   s.mu_rolling = kind == "spheres" ? number_at(t, kind, "mu_rolling") : 0;
+  if (t[kind]["density_top_ratio"]) s.density_top_ratio = number_at(t, kind, "density_top_ratio");
+  if (t[kind]["n"]) s.default_n = int(number_at(t, kind, "n"));
   return s;
 }
 
@@ -149,7 +156,10 @@ struct PileWorld {
     ModelBuilder b(Axis::z, vec3{0, 0, -s.gravity});
     b.rigid_gap = s.gap;
     b.add_ground_plane(0, cfg);
-    for (const vec3& p : pile_positions(s, n)) {
+    const std::vector<vec3> at = pile_positions(s, n);
+    for (int i = 0; i < n; ++i) {
+      const vec3 p = at[std::size_t(i)];
+      cfg.density = pile_density(s, i, n);
       const int body = b.add_body({p, quat_identity()});
       if (s.kind == "spheres") b.add_shape_sphere(body, transform_identity(), s.size, cfg);
       else b.add_shape_box(body, transform_identity(), s.size, s.size, s.size, cfg);
@@ -472,7 +482,7 @@ std::string exact(double x) {
 }
 
 std::vector<SceneOption> pile_options(const PileSpec& s) {
-  return {{"n", "-", "1000", "number of bodies"},
+  return {{"n", "-", std::to_string(s.default_n), "number of bodies"},
           {"steps", "-", std::to_string(s.steps), "steps (bench/peers/scenes/pile.toml)"},
           {"iterations", "-", std::to_string(s.impulse_iterations), "SolverXPBD iterations"},
           {"h", "s", exact(double(s.h)), "frame duration H (one step when substeps = 1)"},
@@ -485,11 +495,14 @@ std::vector<SceneOption> pile_options(const PileSpec& s) {
 }  // namespace
 
 void register_pile_scenes(SceneCatalogue& c) {
-  for (const char* kind : {"spheres", "boxes"}) {
+  for (const char* kind : {"spheres", "boxes", "stack", "heavy"}) {
     const std::string k = kind;
     const PileSpec s = pile_spec(k);
+    const std::string what = k == "stack"   ? "a stack of " + std::to_string(s.default_n) + " cubes"
+                             : k == "heavy" ? "a heavy cube on a light one"
+                                            : "a " + k + " pile";
     c.add({"e3-pile-" + k, "E3",
-           "whole step of a " + k + " pile (collide, SolverXPBD, update_contacts), stage by stage, with quality",
+           "whole step of " + what + " (collide, SolverXPBD, update_contacts), stage by stage, with quality",
            pile_options(s),
            [k](const SceneArgs& a, SceneOutput& out, std::ostream& log) { return run_pile_scene(k, a, out, log); },
            [k](const SceneArgs& a) { return bench_pile(k, a); }});

@@ -31,7 +31,12 @@ struct PileSpec {
   int layers = 0;
   real pitch = 0, shift = 0, z0 = 0, rise = 0;  // layout [m]
   real gap = 0;                 // contact gap [m]
+  real density_top_ratio = 1;   // density of the top layer's bodies / density [-]
+  int default_n = 1000;         // the scene's body count (stack, heavy: the file's n)
 };
+
+/// Density of body i of n (pile.toml: the top layer's bodies times density_top_ratio) [kg/m^3].
+real pile_density(const PileSpec& s, int i, int n);
 
 /// Reads the pile of the given kind from the embedded pile.toml; throws std::runtime_error naming
 /// the key when the file lacks it.

@@ -81,6 +81,18 @@ TEST(E3_7_determinism, DeterminismPileSubstepsOneAndTwoThreadsBitwise) {
   EXPECT_EQ(std::memcmp(a.final_body_q.data(), b.final_body_q.data(), sizeof(transform) * a.final_body_q.size()), 0);
 }
 
+// Densities of pile.toml: the heavy-on-light stack's upper cube is 100 times as dense (and, the
+// cubes being equal, as heavy) as the lower; the piles and the tall stack are uniform.
+TEST(PileBench, HeavyOnLightIsAMassRatioOfAHundred) {
+  const PileSpec h = pile_spec("heavy");
+  EXPECT_EQ(pile_positions(h, 2)[1].x, pile_positions(h, 2)[0].x);  // one column
+  EXPECT_DOUBLE_EQ(pile_density(h, 1, 2), 100 * pile_density(h, 0, 2));
+  const PileSpec st = pile_spec("stack");
+  for (int i = 0; i < 20; ++i) EXPECT_EQ(pile_density(st, i, 20), st.density);
+  const PileSpec b = pile_spec("boxes");
+  EXPECT_EQ(pile_density(b, 999, 1000), pile_density(b, 0, 1000));
+}
+
 // The layout rule of pile.toml, evaluated by hand for the first bodies of each layer.
 TEST(PileBench, LayoutRuleFirstBodiesOfEachLayer) {
   const PileSpec s = pile_spec("spheres");
