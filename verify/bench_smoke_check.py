@@ -20,6 +20,8 @@ import tempfile
 
 COLUMNS = ["seconds_per_step", "contacts_per_step", "max_penetration", "mean_penetration", "kinetic_energy",
            "drift_mean", "drift_max", "layout_checksum"]
+WINDOW = ["window_ground_penetration_max", "window_ground_penetration_mean", "window_body_penetration_max",
+          "window_body_penetration_mean", "window_kinetic_energy", "window_centre_drift", "seconds_per_simulated_second"]
 STAGES = ["broad_seconds_per_step", "narrow_seconds_per_step", "contacts_seconds_per_step", "solve_seconds_per_step",
           "readback_seconds_per_step"]
 
@@ -32,13 +34,14 @@ def fail(msg):
 def main():
     impulse, bin_dir, root = sys.argv[1], pathlib.Path(sys.argv[2]), pathlib.Path(sys.argv[3])
     scene = root / "bench" / "peers" / "scenes" / "pile.toml"
-    for kind in ("spheres", "boxes"):
-        r = subprocess.run([impulse, "bench", f"e3-pile-{kind}", "--n", "16", "--steps", "6", "--json"],
+    for kind, frame in (("spheres", []), ("boxes", []), ("stack", []), ("heavy", []),
+                        ("spheres", ["--substeps", "3", "--collide", "once"])):
+        r = subprocess.run([impulse, "bench", f"e3-pile-{kind}", "--n", "16", "--steps", "6", "--json"] + frame,
                            capture_output=True, text=True)
         if r.returncode != 0:
-            fail(f"impulse bench e3-pile-{kind} exited {r.returncode}: {r.stderr.strip()}")
+            fail(f"impulse bench e3-pile-{kind} {' '.join(frame)} exited {r.returncode}: {r.stderr.strip()}")
         m = {k: v["value"] for k, v in json.loads(r.stdout)["metrics"].items()}
-        for c in COLUMNS + STAGES + ["speedup_2_over_1_median", "threads_bitwise_equal"]:
+        for c in COLUMNS + WINDOW + STAGES + ["speedup_2_over_1_median", "threads_bitwise_equal"]:
             if c not in m or not math.isfinite(m[c]):
                 fail(f"e3-pile-{kind}: column {c} missing or not finite ({m.get(c)})")
         if m["threads_bitwise_equal"] != 1:
@@ -67,7 +70,7 @@ def main():
             if r.returncode != 0:
                 fail(f"{exe.name} --kind {kind} exited {r.returncode}: {r.stderr.strip()}")
             p = json.loads(r.stdout)
-            for c in COLUMNS:
+            for c in COLUMNS + WINDOW[:-1]:
                 if not math.isfinite(p[c]):
                     fail(f"{exe.name} {kind}: {c} not finite")
             if abs(p["layout_checksum"] - m["layout_checksum"]) > 1e-9 * max(1, abs(m["layout_checksum"])):

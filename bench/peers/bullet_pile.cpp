@@ -53,21 +53,19 @@ int main_(int argc, char** argv) {
   world.addRigidBody(&ground);
 
   std::unique_ptr<btCollisionShape> shape;
-  double mass;
-  if (s.kind == "spheres") {
-    shape = std::make_unique<btSphereShape>(s.size);
-    mass = s.density * 4.0 / 3.0 * M_PI * s.size * s.size * s.size;
-  } else {
-    shape = std::make_unique<btBoxShape>(btVector3(s.size, s.size, s.size));
-    mass = s.density * 8 * s.size * s.size * s.size;
-  }
-  btVector3 inertia;
-  shape->calculateLocalInertia(mass, inertia);
+  const double volume = s.kind == "spheres" ? 4.0 / 3.0 * M_PI * s.size * s.size * s.size : 8 * s.size * s.size * s.size;
+  if (s.kind == "spheres") shape = std::make_unique<btSphereShape>(s.size);
+  else shape = std::make_unique<btBoxShape>(btVector3(s.size, s.size, s.size));
+  std::vector<double> masses;
   const std::vector<pile::V3> p = pile::positions(s, a.n);
   r.checksum = pile::checksum(p);
   std::vector<std::unique_ptr<btDefaultMotionState>> motion;
   std::vector<std::unique_ptr<btRigidBody>> bodies;
   for (const pile::V3& x : p) {
+    const double mass = pile::density(s, int(masses.size()), a.n) * volume;
+    masses.push_back(mass);
+    btVector3 inertia;
+    shape->calculateLocalInertia(mass, inertia);
     btTransform X;
     X.setIdentity();
     X.setOrigin(btVector3(x[0], x[1], x[2]));
@@ -97,7 +95,7 @@ int main_(int argc, char** argv) {
       const btVector3 &v = bodies[i]->getLinearVelocity(), &w = bodies[i]->getAngularVelocity();
       b.v = {v.x(), v.y(), v.z()};
       b.w = {w.x(), w.y(), w.z()};
-      b.m = mass;
+      b.m = masses[i];
     }
     return out;
   };

@@ -31,6 +31,13 @@ def positions(s, n):
     return out
 
 
+def density(c, s, i, n):
+    """The top layer's bodies times density_top_ratio (pile.toml) [kg/m^3]."""
+    per_layer = (n + s["layers"] - 1) // s["layers"]
+    top = i // per_layer == (n - 1) // per_layer and n > per_layer
+    return c["density"] * (s.get("density_top_ratio", 1.0) if top else 1.0)
+
+
 def model_xml(c, s, kind, pos, iterations):
     if kind == "spheres":
         geom = f'type="sphere" size="{s["radius"]!r}" condim="6" friction="{c["mu"]!r} 0 {s["mu_rolling"]!r}"'
@@ -38,8 +45,8 @@ def model_xml(c, s, kind, pos, iterations):
         a = s["half"]
         geom = f'type="box" size="{a!r} {a!r} {a!r}" condim="3" friction="{c["mu"]!r} 0 0"'
     bodies = "\n".join(
-        f'<body pos="{x!r} {y!r} {z!r}"><freejoint/><geom {geom} density="{c["density"]!r}"/></body>'
-        for x, y, z in pos)
+        f'<body pos="{x!r} {y!r} {z!r}"><freejoint/><geom {geom} density="{density(c, s, i, len(pos))!r}"/></body>'
+        for i, (x, y, z) in enumerate(pos))
     return f"""<mujoco>
   <option timestep="{c["h"]!r}" gravity="0 0 {-c["gravity"]!r}" iterations="{iterations}" solver="Newton"/>
   <size memory="2G"/>
@@ -74,10 +81,54 @@ def quality(kind, size, m, qpos, qvel):
     return float(pen.max()), float(pen[touching].mean()) if touching.any() else 0.0, ke
 
 
+def box_box_depth(a, xa, ra, xb, rb):
+    """Least overlap of two cubes' projections over the 15 separating axes (pile.toml) [m]; 0 apart."""
+    u, v, d = ra.T, rb.T, xb - xa
+    axes = list(u) + list(v) + [np.cross(p, q) for p in u for q in v]
+    depth = math.inf
+    for L in axes:
+        n = np.linalg.norm(L)
+        if n < 1e-9:
+            continue
+        L = L / n
+        overlap = a * (np.abs(u @ L).sum() + np.abs(v @ L).sum()) - abs(d @ L)
+        if overlap <= 0:
+            return 0.0
+        depth = min(depth, overlap)
+    return depth
+
+
+def body_overlap(kind, size, qpos):
+    """Body-body penetration (max, mean over overlapping pairs): spheres 2 r - d, cubes 15 axes."""
+    x = qpos[:, 0:3]
+    reach = 2 * size if kind == "spheres" else 2 * math.sqrt(3.0) * size
+    cells = {}
+    for i, c in enumerate(np.floor(x / reach).astype(int)):
+        cells.setdefault(tuple(c), []).append(i)
+    depths = []
+    for (ci, cj, ck), members in cells.items():
+        near = [o for di in (-1, 0, 1) for dj in (-1, 0, 1) for dk in (-1, 0, 1)
+                for o in cells.get((ci + di, cj + dj, ck + dk), [])]
+        for i in members:
+            for o in near:
+                if o <= i:
+                    continue
+                d2 = float(np.sum((x[o] - x[i]) ** 2))
+                if d2 >= reach * reach:
+                    continue
+                if kind == "spheres":
+                    depth = 2 * size - math.sqrt(d2)
+                else:
+                    depth = box_box_depth(size, x[i], quat_to_R(qpos[i, 3:7]), x[o], quat_to_R(qpos[o, 3:7]))
+                if depth > 0:
+                    depths.append(depth)
+    return (max(depths), sum(depths) / len(depths)) if depths else (0.0, 0.0)
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--scene", required=True)
-    ap.add_argument("--kind", required=True, choices=["spheres", "boxes"])
+    ap.add_argument("--kind", required=True, choices=["spheres", "boxes", "stack", "heavy"])
     ap.add_argument("--n", type=int, default=1000)
     ap.add_argument("--steps", type=int, default=-1)
     ap.add_argument("--iterations", type=int, default=-1)
@@ -97,10 +148,16 @@ def main():
     rest_start = min(steps - 1, math.floor(steps * (1 - c["rest_window"])))
     every = max(1, steps // max(1, c["series_samples"]))
     total, contacts, series_t, series_pen, rest = 0.0, 0.0, [], [], None
+    # the settled pile over the last quality_window seconds, at most 12 samples (pile.toml)
+    window_frames = min(max(1, math.ceil(c["quality_window"] / c["h"] - 1e-9)), steps)
+    window_every = max(1, window_frames // 12)
+    window_start = steps - window_frames
+    win = {"ground_max": 0.0, "ground_mean": 0.0, "body_max": 0.0, "body_mean": 0.0, "kinetic": 0.0, "samples": 0}
 
     def state():
         return data.qpos.reshape(a.n, 7), data.qvel.reshape(a.n, 6)
 
+    centre0 = state()[0][:, 0:3].mean(axis=0)
     for k in range(steps):
         if k == rest_start:
             rest = state()[0][:, 0:3].copy()
@@ -110,18 +167,35 @@ def main():
         if k >= warmup:
             total += dt
         contacts += data.ncon
+        if k + 1 == window_start:
+            centre0 = state()[0][:, 0:3].mean(axis=0)
+        if k >= window_start and (k + 1 - window_start) % window_every == 0:
+            qp, qv = state()
+            g_max, g_mean, g_ke = quality(a.kind, size, mass, qp, qv)
+            b_max, b_mean = body_overlap(a.kind, size, qp)
+            win["ground_max"] = max(win["ground_max"], g_max)
+            win["body_max"] = max(win["body_max"], b_max)
+            win["ground_mean"] += g_mean
+            win["body_mean"] += b_mean
+            win["kinetic"] += g_ke
+            win["samples"] += 1
         if (k + 1) % every == 0 or k + 1 == steps:
             series_t.append((k + 1) * c["h"])
             series_pen.append(quality(a.kind, size, mass, *state())[0])
     qpos, qvel = state()
     max_pen, mean_pen, ke = quality(a.kind, size, mass, qpos, qvel)
     drift = np.linalg.norm(qpos[:, 0:3] - rest, axis=1)
+    ns = max(1, win["samples"])
     print(json.dumps({
         "engine": "mujoco", "kind": a.kind, "n": a.n, "steps": steps, "iterations": iterations,
         "layout_checksum": sum(x + 2 * y + 3 * z for x, y, z in pos),
         "seconds_per_step": total / (steps - warmup), "collide_seconds_per_step": -1, "solve_seconds_per_step": -1,
         "contacts_per_step": contacts / steps, "max_penetration": max_pen, "mean_penetration": mean_pen,
         "kinetic_energy": ke, "drift_mean": float(drift.mean()), "drift_max": float(drift.max()),
+        "window_ground_penetration_max": win["ground_max"], "window_ground_penetration_mean": win["ground_mean"] / ns,
+        "window_body_penetration_max": win["body_max"], "window_body_penetration_mean": win["body_mean"] / ns,
+        "window_kinetic_energy": win["kinetic"] / ns,
+        "window_centre_drift": float(np.linalg.norm(qpos[:, 0:3].mean(axis=0) - centre0)),
         "series_t": series_t, "series_max_penetration": series_pen, "mujoco_version": mujoco.__version__}))
 
 

@@ -62,19 +62,20 @@ int main_(int argc, char** argv) {
   const std::vector<pile::V3> p = pile::positions(s, a.n);
   r.checksum = pile::checksum(p);
   std::vector<dBodyID> bodies;
-  double mass = 0;
+  std::vector<double> masses;
   for (const pile::V3& x : p) {
+    const double density = pile::density(s, int(masses.size()), a.n);
     dBodyID b = dBodyCreate(w.world);
     dMass m;
     dGeomID g;
     if (s.kind == "spheres") {
-      dMassSetSphere(&m, s.density, s.size);
+      dMassSetSphere(&m, density, s.size);
       g = dCreateSphere(space, s.size);
     } else {
-      dMassSetBox(&m, s.density, 2 * s.size, 2 * s.size, 2 * s.size);
+      dMassSetBox(&m, density, 2 * s.size, 2 * s.size, 2 * s.size);
       g = dCreateBox(space, 2 * s.size, 2 * s.size, 2 * s.size);
     }
-    mass = m.mass;
+    masses.push_back(m.mass);
     dBodySetMass(b, &m);
     dGeomSetBody(g, b);
     dBodySetPosition(b, x[0], x[1], x[2]);
@@ -104,7 +105,7 @@ int main_(int argc, char** argv) {
         for (int col = 0; col < 3; ++col) b.R[3 * row + col] = R[4 * row + col];  // ODE: 3x4, row-major
       b.v = {v[0], v[1], v[2]};
       b.w = {om[0], om[1], om[2]};
-      b.m = mass;
+      b.m = masses[i];
     }
     return out;
   };

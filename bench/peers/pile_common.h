@@ -17,6 +17,7 @@
 #include <cstring>
 #include <stdexcept>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 namespace pile {
@@ -25,8 +26,10 @@ struct Spec {
   std::string kind;
   double h, gravity, density, mu, mu_rolling = 0, rest_window;
   int steps, peer_iterations, series_samples;
+  double quality_window;
   double size, pitch, shift, z0, rise;
   int layers;
+  double density_top_ratio = 1;  // the top layer's density / density (heavy: 100)
 };
 
 inline double num(const toml::table& t, const std::string& table, const std::string& key) {
@@ -37,7 +40,8 @@ inline double num(const toml::table& t, const std::string& table, const std::str
 }
 
 inline Spec read_spec(const std::string& file, const std::string& kind) {
-  if (kind != "spheres" && kind != "boxes") throw std::runtime_error("--kind must be spheres or boxes, got '" + kind + "'");
+  if (kind != "spheres" && kind != "boxes" && kind != "stack" && kind != "heavy")
+    throw std::runtime_error("--kind must be spheres, boxes, stack or heavy, got '" + kind + "'");
   const toml::table t = toml::parse_file(file);
   Spec s;
   s.kind = kind;
@@ -49,6 +53,7 @@ inline Spec read_spec(const std::string& file, const std::string& kind) {
   s.steps = int(num(t, "common", "steps"));
   s.peer_iterations = int(num(t, "common", "peer_iterations"));
   s.series_samples = int(num(t, "common", "series_samples"));
+  s.quality_window = num(t, "common", "quality_window");
   s.size = num(t, kind, kind == "spheres" ? "radius" : "half");
   s.layers = int(num(t, kind, "layers"));
   s.pitch = num(t, kind, "pitch");
@@ -56,7 +61,14 @@ inline Spec read_spec(const std::string& file, const std::string& kind) {
   s.z0 = num(t, kind, "z0");
   s.rise = num(t, kind, "rise");
   if (kind == "spheres") s.mu_rolling = num(t, kind, "mu_rolling");
+  if (t[kind]["density_top_ratio"]) s.density_top_ratio = num(t, kind, "density_top_ratio");
   return s;
+}
+
+/// Density of body i of n: the top layer's bodies times density_top_ratio (pile.toml) [kg/m^3].
+inline double density(const Spec& s, int i, int n) {
+  const int per_layer = (n + s.layers - 1) / s.layers;
+  return i / per_layer == (n - 1) / per_layer && n > per_layer ? s.density * s.density_top_ratio : s.density;
 }
 
 using V3 = std::array<double, 3>;
@@ -117,6 +129,88 @@ inline Quality quality(const Spec& s, const std::vector<Body>& bodies) {
   return q;
 }
 
+/// Body-body penetration from poses (pile.toml's definition, as lib/bench/pile_overlap.h):
+/// spheres 2 r - d; cubes the least overlap of their projections over the 15 separating axes.
+inline double box_box_depth(double a, const Body& A, const Body& B) {
+  V3 u[3], v[3];
+  for (int k = 0; k < 3; ++k) u[k] = {A.R[k], A.R[3 + k], A.R[6 + k]}, v[k] = {B.R[k], B.R[3 + k], B.R[6 + k]};
+  const V3 d = {B.x[0] - A.x[0], B.x[1] - A.x[1], B.x[2] - A.x[2]};
+  auto dot = [](const V3& p, const V3& q) { return p[0] * q[0] + p[1] * q[1] + p[2] * q[2]; };
+  double depth = 1e300;
+  auto test = [&](V3 L) {
+    const double len = std::sqrt(dot(L, L));
+    if (len < 1e-9) return true;
+    L = {L[0] / len, L[1] / len, L[2] / len};
+    double ra = 0, rb = 0;
+    for (int k = 0; k < 3; ++k) ra += std::abs(dot(u[k], L)), rb += std::abs(dot(v[k], L));
+    const double overlap = a * (ra + rb) - std::abs(dot(d, L));
+    if (overlap <= 0) return false;
+    depth = std::min(depth, overlap);
+    return true;
+  };
+  for (int k = 0; k < 3; ++k)
+    if (!test(u[k]) || !test(v[k])) return 0;
+  for (int i = 0; i < 3; ++i)
+    for (int j = 0; j < 3; ++j) {
+      const V3 c = {u[i][1] * v[j][2] - u[i][2] * v[j][1], u[i][2] * v[j][0] - u[i][0] * v[j][2],
+                    u[i][0] * v[j][1] - u[i][1] * v[j][0]};
+      if (!test(c)) return 0;
+    }
+  return depth;
+}
+
+struct Overlap {
+  double max_depth = 0, mean_depth = 0;
+  int pairs = 0;
+};
+inline Overlap overlap(const Spec& s, const std::vector<Body>& b) {
+  const bool spheres = s.kind == "spheres";
+  const double reach = spheres ? 2 * s.size : 2 * std::sqrt(3.0) * s.size;
+  auto cell = [&](double x) { return long(std::floor(x / reach)); };
+  auto key = [](long i, long j, long k) { return (i * 73856093L) ^ (j * 19349663L) ^ (k * 83492791L); };
+  std::unordered_multimap<long, int> grid;
+  for (std::size_t i = 0; i < b.size(); ++i) grid.emplace(key(cell(b[i].x[0]), cell(b[i].x[1]), cell(b[i].x[2])), int(i));
+  Overlap r;
+  for (std::size_t i = 0; i < b.size(); ++i) {
+    const long ci = cell(b[i].x[0]), cj = cell(b[i].x[1]), ck = cell(b[i].x[2]);
+    for (long di = -1; di <= 1; ++di)
+      for (long dj = -1; dj <= 1; ++dj)
+        for (long dk = -1; dk <= 1; ++dk) {
+          auto range = grid.equal_range(key(ci + di, cj + dj, ck + dk));
+          for (auto it = range.first; it != range.second; ++it) {
+            const int o = it->second;
+            if (o <= int(i)) continue;
+            if (cell(b[o].x[0]) != ci + di || cell(b[o].x[1]) != cj + dj || cell(b[o].x[2]) != ck + dk) continue;
+            const double dx = b[o].x[0] - b[i].x[0], dy = b[o].x[1] - b[i].x[1], dz = b[o].x[2] - b[i].x[2];
+            const double d2 = dx * dx + dy * dy + dz * dz;
+            if (d2 >= reach * reach) continue;
+            const double depth = spheres ? 2 * s.size - std::sqrt(d2) : box_box_depth(s.size, b[i], b[o]);
+            if (depth <= 0) continue;
+            r.max_depth = std::max(r.max_depth, depth);
+            r.mean_depth += depth;
+            ++r.pairs;
+          }
+        }
+  }
+  if (r.pairs) r.mean_depth /= r.pairs;
+  return r;
+}
+
+/// The settled pile over the last quality_window seconds (as impulse's PileWindowQuality), at most
+/// 12 samples: max of the deepest, mean of the means, mean kinetic energy, drift of the centre.
+struct Window {
+  double ground_max = 0, ground_mean = 0, body_max = 0, body_mean = 0, kinetic = 0, centre_drift = 0;
+  int samples = 0;
+  V3 centre0{0, 0, 0};
+};
+inline V3 centre(const std::vector<Body>& b) {
+  V3 c{0, 0, 0};
+  for (const Body& x : b)
+    for (int k = 0; k < 3; ++k) c[k] += x.x[k];
+  for (int k = 0; k < 3; ++k) c[k] /= std::max<std::size_t>(1, b.size());
+  return c;
+}
+
 struct Args {
   std::string scene, kind;
   int n = 1000, steps = -1, iterations = -1;
@@ -149,6 +243,7 @@ struct Report {
   double contacts = 0;
   Quality q;
   double drift_mean = 0, drift_max = 0;
+  Window w;
   std::vector<double> series_t, series_pen;
 };
 
@@ -157,9 +252,12 @@ inline void print(const Report& r, const Spec& s) {
               "\"layout_checksum\": %.17g, \"seconds_per_step\": %.9g, \"collide_seconds_per_step\": %.9g, "
               "\"solve_seconds_per_step\": %.9g, \"contacts_per_step\": %.9g, \"max_penetration\": %.9g, "
               "\"mean_penetration\": %.9g, \"kinetic_energy\": %.9g, \"drift_mean\": %.9g, \"drift_max\": %.9g, "
-              "\"series_t\": [",
+              "\"window_ground_penetration_max\": %.9g, \"window_ground_penetration_mean\": %.9g, "
+              "\"window_body_penetration_max\": %.9g, \"window_body_penetration_mean\": %.9g, "
+              "\"window_kinetic_energy\": %.9g, \"window_centre_drift\": %.9g, \"series_t\": [",
               r.engine.c_str(), s.kind.c_str(), r.n, r.steps, r.iterations, r.checksum, r.seconds, r.collide_seconds,
-              r.solve_seconds, r.contacts, r.q.max_pen, r.q.mean_pen, r.q.kinetic, r.drift_mean, r.drift_max);
+              r.solve_seconds, r.contacts, r.q.max_pen, r.q.mean_pen, r.q.kinetic, r.drift_mean, r.drift_max,
+              r.w.ground_max, r.w.ground_mean, r.w.body_max, r.w.body_mean, r.w.kinetic, r.w.centre_drift);
   for (std::size_t i = 0; i < r.series_t.size(); ++i) std::printf("%s%.9g", i ? ", " : "", r.series_t[i]);
   std::printf("], \"series_max_penetration\": [");
   for (std::size_t i = 0; i < r.series_pen.size(); ++i) std::printf("%s%.9g", i ? ", " : "", r.series_pen[i]);
@@ -176,6 +274,10 @@ void run(const Spec& s, Report& r, Step step, Read read, Contacts contacts, doub
   const int every = std::max(1, r.steps / std::max(1, s.series_samples));
   std::vector<Body> rest;
   double total = 0, c_sum = 0, s_sum = 0;
+  const int window_frames = std::clamp(int(std::ceil(s.quality_window / s.h - 1e-9)), 1, r.steps);
+  const int window_every = std::max(1, window_frames / 12);
+  const int window_start = r.steps - window_frames;
+  if (window_start == 0) r.w.centre0 = centre(read());
   for (int k = 0; k < r.steps; ++k) {
     if (k == rest_start) rest = read();
     if (collide) *collide = 0;
@@ -187,6 +289,18 @@ void run(const Spec& s, Report& r, Step step, Read read, Contacts contacts, doub
       if (solve) s_sum += *solve;
     }
     r.contacts += contacts();
+    if (k + 1 == window_start) r.w.centre0 = centre(read());
+    if (k >= window_start && (k + 1 - window_start) % window_every == 0) {
+      const std::vector<Body> now = read();
+      const Quality g = quality(s, now);
+      const Overlap o = overlap(s, now);
+      r.w.ground_max = std::max(r.w.ground_max, g.max_pen);
+      r.w.ground_mean += g.mean_pen;
+      r.w.body_max = std::max(r.w.body_max, o.max_depth);
+      r.w.body_mean += o.mean_depth;
+      r.w.kinetic += g.kinetic;
+      ++r.w.samples;
+    }
     if ((k + 1) % every == 0 || k + 1 == r.steps) {
       r.series_t.push_back((k + 1) * s.h);
       r.series_pen.push_back(quality(s, read()).max_pen);
@@ -199,6 +313,9 @@ void run(const Spec& s, Report& r, Step step, Read read, Contacts contacts, doub
   r.contacts /= r.steps;
   const std::vector<Body> end = read();
   r.q = quality(s, end);
+  if (r.w.samples) r.w.ground_mean /= r.w.samples, r.w.body_mean /= r.w.samples, r.w.kinetic /= r.w.samples;
+  const V3 c = centre(end);
+  r.w.centre_drift = std::hypot(c[0] - r.w.centre0[0], c[1] - r.w.centre0[1], c[2] - r.w.centre0[2]);
   for (std::size_t i = 0; i < end.size(); ++i) {
     const double d = std::hypot(end[i].x[0] - rest[i].x[0], end[i].x[1] - rest[i].x[1], end[i].x[2] - rest[i].x[2]);
     r.drift_mean += d;

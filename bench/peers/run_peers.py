@@ -7,15 +7,23 @@ fresh process that times only its step loop. Per engine and N: seconds per whole
 over rounds), per stage where the engine exposes it, the ratio to impulse of the same round
 (median, min, max), and the quality columns (from the last round). impulse runs on one thread
 (its 1-vs-2-thread ratio and bitwise check come from one extra impulse run per N with
---compare-threads 1). Matched quality: impulse's XPBD iterations are raised (4, 8, 16, 32, 64)
-until its max ground penetration is at most Bullet's at peer_iterations, at the matching N, and
-that configuration joins the rounds at that N as "impulse-matched". MuJoCo runs up to
---mujoco-max-n bodies; skipped runs are listed in the report.
+--compare-threads 1).
+
+The cost of quality, as curves (at each N of --curve-n, the file's full run so that the pile has
+settled): impulse over --substeps x --iterations through its frame loop (simulate_frame, collide
+every substep; --once-substeps adds the collide-once-per-frame variant), each peer over
+--peer-iterations. Quality is the settled pile's (pile.toml: over the last quality_window
+seconds, ground and body-body penetration max and mean, kinetic energy, drift of the centre);
+cost is seconds per simulated second. Matched = every one of those six at or below Bullet's at
+peer_iterations; the cheapest impulse setting that matches, and its ratio to Bullet, go in the
+report's "curves", and that setting joins the rounds at that N as "impulse-matched". MuJoCo runs
+up to --mujoco-max-n bodies; skipped runs are listed in the report.
 
 Measured, never asserted. Writes OUT/peers.json and prints a table.
 
     run_peers.py --impulse BIN --drivers DIR --python PY --out DIR [--n 1000,10000] [--rounds 3]
-                 [--kinds spheres,boxes] [--steps S] [--match-n N]
+                 [--kinds spheres,boxes] [--steps S] [--curve-n 1000] [--substeps 1,2,4,8]
+                 [--iterations 1,2,4,8] [--once-substeps 4,8] [--peer-iterations 5,10,20]
 """
 import argparse
 import csv
@@ -28,10 +36,16 @@ import statistics
 import subprocess
 import sys
 import tempfile
+import tomllib
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 SCENE = ROOT / "bench" / "peers" / "scenes" / "pile.toml"
-MATCH_ITERATIONS = [4, 8, 16, 32, 64]
+_COMMON = tomllib.load(open(SCENE, "rb"))["common"]
+# the scenes of a fixed body count (pile.toml's n): the tall stack and the heavy-on-light stack
+FIXED_N = {k: int(v["n"]) for k, v in tomllib.load(open(SCENE, "rb")).items() if isinstance(v, dict) and "n" in v}
+SPEC_STEPS, SPEC_H, PEER_ITERATIONS = int(_COMMON["steps"]), float(_COMMON["h"]), int(_COMMON["peer_iterations"])
+QUALITY = ["window_ground_penetration_max", "window_ground_penetration_mean", "window_body_penetration_max",
+           "window_body_penetration_mean", "window_kinetic_energy", "window_centre_drift"]
 
 
 def steps_for(n, override):
@@ -47,13 +61,16 @@ def run_json(cmd):
     return json.loads(r.stdout)
 
 
-def impulse_run(a, kind, n, steps, iterations=None, compare=False):
+def impulse_run(a, kind, n, steps, iterations=None, compare=False, substeps=1, once=False):
     cmd = [a.impulse, "bench", f"e3-pile-{kind}", "--n", str(n), "--steps", str(steps), "--threads", "1",
-           "--compare-threads", "1" if compare else "0", "--json"]
+           "--compare-threads", "1" if compare else "0", "--substeps", str(substeps),
+           "--collide", "once" if once else "every", "--json"]
     if iterations:
         cmd += ["--iterations", str(iterations)]
     m = {k: v["value"] for k, v in run_json(cmd)["metrics"].items()}
     return {"engine": "impulse", "kind": kind, "n": n, "steps": steps, "iterations": int(m["iterations"]),
+            "substeps": substeps, "collide": "once" if once else "every",
+            **{q: m[q] for q in QUALITY},
             "layout_checksum": m["layout_checksum"], "seconds_per_step": m["seconds_per_step"],
             "collide_seconds_per_step": m["broad_seconds_per_step"] + m["narrow_seconds_per_step"] +
             m["contacts_seconds_per_step"],
@@ -74,11 +91,57 @@ def impulse_series(a, kind, n, steps, iterations):
     return [float(r["t_s"]) for r in rows], [float(r["max_penetration_m"]) for r in rows]
 
 
-def peer_run(a, engine, kind, n, steps):
+def peer_run(a, engine, kind, n, steps, iterations=None):
     args = ["--scene", str(SCENE), "--kind", kind, "--n", str(n), "--steps", str(steps)]
+    if iterations:
+        args += ["--iterations", str(iterations)]
     if engine == "mujoco":
         return run_json([a.python, str(ROOT / "bench" / "peers" / "mujoco_pile.py"), *args])
     return run_json([str(pathlib.Path(a.drivers) / f"{engine}_pile"), *args])
+
+
+def matches(r, ref):
+    """Every settled-pile quality number of r at or below ref's."""
+    return all(r[q] <= ref[q] for q in QUALITY)
+
+
+def curves(a, kind, n, steps, h, engines, peer_iters):
+    """Quality against seconds per simulated second for every engine, and the cheapest match."""
+    points = []
+
+    def add(r, engine, setting):
+        pt = {"engine": engine, "setting": setting, "seconds_per_simulated_second": r["seconds_per_step"] / h,
+              "contacts_per_step": r["contacts_per_step"], **{q: r[q] for q in QUALITY}}
+        points.append(pt)
+        print(f"curve {kind} N={n}: {engine} {setting}: {pt['seconds_per_simulated_second']:.3g} s/s, ground max "
+              f"{pt['window_ground_penetration_max']:.2g} m, body max {pt['window_body_penetration_max']:.2g} m, "
+              f"KE {pt['window_kinetic_energy']:.2g} J", file=sys.stderr)
+        return pt
+
+    for sub in a.substeps_list:
+        for it in a.iterations_list:
+            add(impulse_run(a, kind, n, steps, iterations=it, substeps=sub), "impulse",
+                {"substeps": sub, "iterations": it, "collide": "every"})
+    for sub in a.once_list:
+        for it in a.iterations_list:
+            add(impulse_run(a, kind, n, steps, iterations=it, substeps=sub, once=True), "impulse-collide-once",
+                {"substeps": sub, "iterations": it, "collide": "once"})
+    ref = None
+    for e in engines:
+        if e == "impulse" or (e == "mujoco" and n > a.mujoco_max_n):
+            continue
+        for it in peer_iters:
+            pt = add(peer_run(a, e, kind, n, steps, iterations=it), e, {"iterations": it})
+            if e == "bullet" and it == PEER_ITERATIONS:
+                ref = pt
+    out = {"kind": kind, "n": n, "steps": steps, "points": points, "reference": ref}
+    if ref:
+        ok = [p for p in points if p["engine"].startswith("impulse") and matches(p, ref)]
+        best = min(ok, key=lambda p: p["seconds_per_simulated_second"]) if ok else None
+        out["matched"] = best
+        out["ratio_to_bullet"] = (best["seconds_per_simulated_second"] / ref["seconds_per_simulated_second"]
+                                  if best else None)
+    return out
 
 
 def machine():
@@ -111,9 +174,13 @@ def main():
     ap.add_argument("--out", required=True)
     ap.add_argument("--n", default="1000,10000")
     ap.add_argument("--rounds", type=int, default=3)
-    ap.add_argument("--kinds", default="spheres,boxes")
+    ap.add_argument("--kinds", default="spheres,boxes,stack,heavy")
     ap.add_argument("--steps", type=int, default=-1)
-    ap.add_argument("--match-n", type=int, default=-1, help="N of the matched-quality search (default: 10^4 if listed)")
+    ap.add_argument("--curve-n", default="1000", help="N of the quality curves (each run the file's full steps)")
+    ap.add_argument("--substeps", default="1,2,4,8", help="impulse substeps per frame on the curves")
+    ap.add_argument("--iterations", default="1,2,4,8", help="impulse XPBD iterations on the curves")
+    ap.add_argument("--once-substeps", default="4,8", help="substeps of the collide-once-per-frame variant")
+    ap.add_argument("--peer-iterations", default="5,10,20", help="peer iterations on the curves")
     ap.add_argument("--engines", default="impulse,bullet,ode,mujoco")
     ap.add_argument("--mujoco-max-n", type=int, default=10000,
                     help="largest N given to MuJoCo (its model compile and Newton solve grow fast with N)")
@@ -127,41 +194,44 @@ def main():
     if not 1 <= a.rounds <= 20:
         bad_input(f"bench-peers: --rounds must be in [1, 20], got {a.rounds}")
     kinds = a.kinds.split(",")
-    if any(k not in ("spheres", "boxes") for k in kinds):
-        bad_input(f"bench-peers: --kinds must list spheres and/or boxes, got '{a.kinds}'")
+    if any(k not in ("spheres", "boxes", "stack", "heavy") for k in kinds):
+        bad_input(f"bench-peers: --kinds must list spheres, boxes, stack and/or heavy, got '{a.kinds}'")
     engines = a.engines.split(",")
     peers = [e for e in engines if e != "impulse"]
-    match_n = a.match_n if a.match_n > 0 else (10000 if 10000 in sizes else sizes[0])
+    try:
+        a.substeps_list = [int(x) for x in a.substeps.split(",")]
+        a.iterations_list = [int(x) for x in a.iterations.split(",")]
+        a.once_list = [int(x) for x in a.once_substeps.split(",") if x]
+        peer_iters = [int(x) for x in a.peer_iterations.split(",")]
+        curve_sizes = [int(x) for x in a.curve_n.split(",") if x]
+    except ValueError:
+        bad_input("bench-peers: --substeps, --iterations, --once-substeps, --peer-iterations and --curve-n must be "
+                  "comma-separated whole numbers")
+    if any(not 1 <= x <= 64 for x in a.substeps_list + a.iterations_list + a.once_list + peer_iters):
+        bad_input("bench-peers: every --substeps, --iterations, --once-substeps and --peer-iterations must be in [1, 64]")
+    if PEER_ITERATIONS not in peer_iters and "bullet" in engines:
+        peer_iters.append(PEER_ITERATIONS)  # the reference of "matched"
 
-    # Matched quality: impulse's iterations raised until its penetration is Bullet's or less.
-    matched = {}
-    if "bullet" in engines:
-        for kind in kinds:
-            steps = steps_for(match_n, a.steps)
-            target = peer_run(a, "bullet", kind, match_n, steps)["max_penetration"]
-            tried = []
-            for it in MATCH_ITERATIONS:
-                r = impulse_run(a, kind, match_n, steps, iterations=it)
-                tried.append({"iterations": it, "max_penetration": r["max_penetration"]})
-                print(f"match {kind} N={match_n}: impulse {it} iterations max penetration {r['max_penetration']:.3g} m"
-                      f" (Bullet {target:.3g} m)", file=sys.stderr)
-                if r["max_penetration"] <= target:
-                    break
-            matched[kind] = {"n": match_n, "bullet_max_penetration": target, "tried": tried,
-                             "iterations": tried[-1]["iterations"],
-                             "reached": tried[-1]["max_penetration"] <= target}
+    # The cost of quality: curves, and the cheapest impulse setting that matches Bullet.
+    curve_list, matched = [], {}
+    for kind in kinds:
+        for n in ([FIXED_N[kind]] if kind in FIXED_N else curve_sizes):
+            c = curves(a, kind, n, SPEC_STEPS, SPEC_H, engines, peer_iters)
+            curve_list.append(c)
+            if c.get("matched"):
+                matched[(kind, n)] = c["matched"]["setting"]
 
     runs = {}  # (engine, kind, n) -> list of per-round results
     skipped = []
     threads = {}
     for kind in kinds:
-        for n in sizes:
+        for n in ([FIXED_N[kind]] if kind in FIXED_N else sizes):
             steps = steps_for(n, a.steps)
             threads[(kind, n)] = impulse_run(a, kind, n, steps, compare=True)["metrics"]
             order = [e for e in engines if not (e == "mujoco" and n > a.mujoco_max_n)]
             if n > a.mujoco_max_n and "mujoco" in engines:
                 skipped.append({"engine": "mujoco", "kind": kind, "n": n, "why": f"N above --mujoco-max-n {a.mujoco_max_n}"})
-            if kind in matched and n == matched[kind]["n"]:
+            if (kind, n) in matched:
                 order.append("impulse-matched")
             for rnd in range(a.rounds):
                 rot = order[rnd % len(order):] + order[:rnd % len(order)]
@@ -169,7 +239,9 @@ def main():
                     if e == "impulse":
                         r = impulse_run(a, kind, n, steps)
                     elif e == "impulse-matched":
-                        r = impulse_run(a, kind, n, steps, iterations=matched[kind]["iterations"])
+                        st = matched[(kind, n)]
+                        r = impulse_run(a, kind, n, steps, iterations=st["iterations"], substeps=st["substeps"],
+                                        once=st["collide"] == "once")
                         r["engine"] = e
                     else:
                         r = peer_run(a, e, kind, n, steps)
@@ -186,6 +258,7 @@ def main():
         last = rs[-1]
         row = {k: last[k] for k in ("engine", "kind", "n", "steps", "iterations", "contacts_per_step", "max_penetration",
                                      "mean_penetration", "kinetic_energy", "drift_mean", "drift_max")}
+        row.update({q: last[q] for q in QUALITY if q in last})
         row["seconds_per_step"] = spread([r["seconds_per_step"] for r in rs])
         for st in ("collide_seconds_per_step", "solve_seconds_per_step"):
             vals = [r[st] for r in rs if r.get(st, -1) >= 0]
@@ -208,7 +281,7 @@ def main():
         "machine": machine(), "date": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
         "omp_wait_policy": os.environ.get("OMP_WAIT_POLICY", "(unset)"), "impulse_threads": 1,
         "peer_threads": 1, "rounds": a.rounds, "scene": str(SCENE.relative_to(ROOT)), "results": results,
-        "matched_quality": matched, "skipped": skipped,
+        "curves": curve_list, "quality_metrics": QUALITY, "quality_window": _COMMON["quality_window"], "skipped": skipped,
         "impulse_threads_1_vs_2": [{"kind": k, "n": n, **{x: m[x] for x in m if "two" in x or "speedup" in x or "bitwise" in x},
                                     "one_thread_seconds_per_step": m["seconds_per_step"]}
                                    for (k, n), m in threads.items()],
@@ -229,6 +302,14 @@ def main():
         print(f"impulse {t['kind']} N={t['n']}: 2 threads {t['speedup_2_over_1_median']:.2f}x one thread "
               f"(quartiles {t['speedup_2_over_1_p25']:.2f}-{t['speedup_2_over_1_p75']:.2f}), bitwise equal: "
               f"{bool(t['threads_bitwise_equal'])}, OMP_WAIT_POLICY={report['omp_wait_policy']}")
+    for c in curve_list:
+        m = c.get("matched")
+        if m:
+            print(f"matched {c['kind']} N={c['n']}: impulse {m['setting']} {m['seconds_per_simulated_second']:.3g} s/s, "
+                  f"Bullet@{PEER_ITERATIONS} {c['reference']['seconds_per_simulated_second']:.3g} s/s: ratio "
+                  f"{c['ratio_to_bullet']:.2f}")
+        else:
+            print(f"matched {c['kind']} N={c['n']}: no impulse setting on the grid matched Bullet@{PEER_ITERATIONS}")
     print(f"wrote {out / 'peers.json'}")
 
 

@@ -105,8 +105,8 @@ def peers_lines(path, figures, archived=""):
     fig.savefig(pathlib.Path(figures) / "peers_throughput.png", dpi=110)
     plt.close(fig)
     fig, axes = plt.subplots(1, len(kinds), figsize=(5 * len(kinds), 4), squeeze=False)
-    n0 = min(r["n"] for r in res)
     for ax, kind in zip(axes[0], kinds):
+        n0 = min(r["n"] for r in res if r["kind"] == kind)
         for r in res:
             if r["kind"] == kind and r["n"] == n0:
                 ax.semilogy(r["series_t"], [max(v, 1e-9) for v in r["series_max_penetration"]],
@@ -150,11 +150,65 @@ def peers_lines(path, figures, archived=""):
                   f"({'reaches' if m['reached'] else 'does not reach'} Bullet's max penetration "
                   f"{m['bullet_max_penetration']:.2g} m; tried " +
                   ", ".join(f"{t['iterations']}: {t['max_penetration']:.2g} m" for t in m["tried"]) + ")."]
+    lines += curve_lines(rep, figures, caption)
     for t in rep.get("impulse_threads_1_vs_2", []):
         lines += ["", f"impulse, {t['kind']} N = {t['n']}: two threads run a step {t['speedup_2_over_1_median']:.2f}x as fast "
                   f"as one (quartiles {t['speedup_2_over_1_p25']:.2f}-{t['speedup_2_over_1_p75']:.2f}); "
                   f"bitwise equal: {'yes' if t['threads_bitwise_equal'] == 1 else 'NO'}."]
     return lines + [""]
+
+
+# The settled-pile quality numbers of a curve point (bench/peers/run_peers.py QUALITY), as plotted.
+CURVE_PANELS = [("window_ground_penetration_max", "max ground penetration [m]"),
+                ("window_body_penetration_max", "max body-body penetration [m]"),
+                ("window_kinetic_energy", "kinetic energy [J]")]
+
+
+def curve_lines(rep, figures, caption):
+    """The cost of quality: one figure per pile and N, quality against seconds per simulated second,
+    log-log, every engine; impulse one line per substep count (iterations along it)."""
+    out = []
+    for c in rep.get("curves", []):
+        name = f"peers_curve_{c['kind']}_{c['n']}.png"
+        fig, axes = plt.subplots(1, len(CURVE_PANELS), figsize=(4.2 * len(CURVE_PANELS), 3.8), squeeze=False)
+        groups = {}
+        for p in c["points"]:
+            st = p["setting"]
+            label = (f"{p['engine']} {st['substeps']} substeps" if "substeps" in st else p["engine"])
+            groups.setdefault(label, []).append(p)
+        for ax, (key, ylabel) in zip(axes[0], CURVE_PANELS):
+            for label, pts in sorted(groups.items()):
+                pts = sorted(pts, key=lambda p: p["seconds_per_simulated_second"])
+                style = "--" if "once" in label else "-"
+                ax.loglog([p["seconds_per_simulated_second"] for p in pts], [max(p[key], 1e-12) for p in pts],
+                          style, marker="o" if label.startswith("impulse") else "s", markersize=3, label=label)
+            ax.set_xlabel("seconds per simulated second")
+            ax.set_ylabel(ylabel)
+            ax.grid(True, which="both", alpha=0.3)
+        axes[0][0].legend(fontsize=6)
+        fig.suptitle(f"{c['kind']} pile, N = {c['n']}: quality over the last {rep.get('quality_window', 0.2)} s "
+                     "against cost", fontsize=9)
+        fig.tight_layout()
+        fig.savefig(pathlib.Path(figures) / name, dpi=110)
+        plt.close(fig)
+        m, ref = c.get("matched"), c.get("reference")
+        if m and ref:
+            verdict = (f"the cheapest impulse setting that matches Bullet at {ref['setting']['iterations']} iterations "
+                       f"on all six numbers is {m['setting']}, {m['seconds_per_simulated_second']:.3g} s/s against "
+                       f"Bullet's {ref['seconds_per_simulated_second']:.3g}: ratio {c['ratio_to_bullet']:.2f}.")
+        elif ref:
+            verdict = "no impulse setting on the grid matched Bullet on all six numbers."
+        else:
+            verdict = "Bullet was not run, so nothing is matched."
+        out += ["", f"```{{figure}} figures/{name}", ":width: 95%", "",
+                f"{c['kind']} pile, N = {c['n']}, {c['steps']} frames: {verdict} " + caption, "```"]
+    if rep.get("curves"):
+        out = ["", "The cost of quality. Each point is one run of the whole file (settled by its last",
+               "0.2 s); quality is taken over that window: ground and body-body penetration (max and",
+               "mean), kinetic energy and drift of the pile's centre; matched means all six at or below",
+               "Bullet's at 10 iterations. impulse runs the course's frame loop (E1 §7): N substeps, collide",
+               "at each (dashed: collide once per frame), iterations along each line."] + out
+    return out
 
 
 def lcp_lines(path, figures, archived=""):

@@ -1,9 +1,12 @@
 // e3-pile-spheres and e3-pile-boxes: the whole step of a pile, stage by stage (see bench_pile.h).
+// A frame is simulate_frame (course E1 §7) with N substeps; each substep runs
 //
 //   collide(state_0)              broad (AABBs + filter + SAP) | narrow (GJK/EPA, manifolds) | record
 //   fill_contact_materials        per-row materials   \ solve
 //   SolverXPBD::step              the E3 §4 step      /
 //   SolverXPBD::update_contacts   the §8 readback     readback
+//
+// (collide and the materials at the frame's first substep only, with collide_once).
 //
 // Measured, never asserted: the bench returns the figures; tests only check that it runs and
 // that one and two threads give bitwise equal results.
@@ -23,8 +26,9 @@
 #include "core/threads.h"
 #include "course/embedded.h"
 #include "course/scenes.h"
+#include "bench/pile_overlap.h"
 #include "course/toml_values.h"
-#include "e3/collision/collision_pipeline.h"
+#include "e1/time_loop.h"
 #include "e3/collision/collision_pipeline.h"
 #include "e3/contacts/contact_materials.h"
 #include "e3/solvers/xpbd/solver_xpbd.h"
@@ -50,9 +54,14 @@ double number_at(const toml::table& t, const std::string& table, const std::stri
 
 }  // namespace
 
+real pile_density(const PileSpec& s, int i, int n) {
+  const int per_layer = (n + s.layers - 1) / s.layers;
+  return i / per_layer == (n - 1) / per_layer && n > per_layer ? s.density * s.density_top_ratio : s.density;
+}
+
 PileSpec pile_spec(const std::string& kind) {
-  if (kind != "spheres" && kind != "boxes")
-    throw std::invalid_argument("pile kind must be spheres or boxes, got '" + kind + "'");
+  if (kind != "spheres" && kind != "boxes" && kind != "stack" && kind != "heavy")
+    throw std::invalid_argument("pile kind must be spheres, boxes, stack or heavy, got '" + kind + "'");
   const toml::table t = parse_toml(pile_text(), kPileFile);
   PileSpec s;
   s.kind = kind;
@@ -64,6 +73,7 @@ PileSpec pile_spec(const std::string& kind) {
   s.rest_window = number_at(t, "common", "rest_window");
   s.impulse_iterations = int(number_at(t, "common", "impulse_iterations"));
   s.series_samples = int(number_at(t, "common", "series_samples"));
+  s.quality_window = number_at(t, "common", "quality_window");
   s.size = number_at(t, kind, kind == "spheres" ? "radius" : "half");
   s.layers = int(number_at(t, kind, "layers"));
   s.pitch = number_at(t, kind, "pitch");
@@ -72,6 +82,8 @@ PileSpec pile_spec(const std::string& kind) {
   s.rise = number_at(t, kind, "rise");
   s.gap = number_at(t, kind, "gap");
   s.mu_rolling = kind == "spheres" ? number_at(t, kind, "mu_rolling") : 0;
+  if (t[kind]["density_top_ratio"]) s.density_top_ratio = number_at(t, kind, "density_top_ratio");
+  if (t[kind]["n"]) s.default_n = int(number_at(t, kind, "n"));
   return s;
 }
 
@@ -130,7 +142,9 @@ struct PileWorld {
   std::unique_ptr<CollisionPipeline> pipeline;
   std::unique_ptr<Contacts> contacts;
   std::unique_ptr<SolverXPBD> solver;
-  std::unique_ptr<State> s0, s1;
+  std::unique_ptr<State> state_a, state_b;
+  State* s0 = nullptr;  // the input state of the next step (simulate_frame swaps the two)
+  State* s1 = nullptr;
   Control control;
 
   PileWorld(const PileSpec& s, int n, int iterations) {
@@ -142,7 +156,10 @@ struct PileWorld {
     ModelBuilder b(Axis::z, vec3{0, 0, -s.gravity});
     b.rigid_gap = s.gap;
     b.add_ground_plane(0, cfg);
-    for (const vec3& p : pile_positions(s, n)) {
+    const std::vector<vec3> at = pile_positions(s, n);
+    for (int i = 0; i < n; ++i) {
+      const vec3 p = at[std::size_t(i)];
+      cfg.density = pile_density(s, i, n);
       const int body = b.add_body({p, quat_identity()});
       if (s.kind == "spheres") b.add_shape_sphere(body, transform_identity(), s.size, cfg);
       else b.add_shape_box(body, transform_identity(), s.size, s.size, s.size, cfg);
@@ -153,8 +170,10 @@ struct PileWorld {
     pipeline = std::make_unique<CollisionPipeline>(*model, po);
     contacts = std::make_unique<Contacts>(*model, pipeline->rigid_contact_max(), /*request_force=*/true);
     solver = std::make_unique<SolverXPBD>(*model, iterations);
-    s0 = std::make_unique<State>(model->state());
-    s1 = std::make_unique<State>(model->state());
+    state_a = std::make_unique<State>(model->state());
+    state_b = std::make_unique<State>(model->state());
+    s0 = state_a.get();
+    s1 = state_b.get();
     control = model->control();
   }
 };
@@ -168,34 +187,51 @@ struct StepCost {
   std::uint64_t launch_collide = 0, launch_solve = 0, launch_readback = 0;
 };
 
-// One whole step of w, timed by stage; swaps the states.
-StepCost step_world(PileWorld& w, real h) {
+// The solver that simulate_frame steps: E3's collide inserted before the E1 step (E1 §7), the
+// materials, SolverXPBD::step and the readback; it sums each stage's cost over the frame.
+struct PileSubstep {
+  PileWorld& w;
+  bool collide_once;
+  int substep = 0;
   StepCost c;
-  std::uint64_t a0 = allocation_count(), l0 = launch_count();
-  w.pipeline->collide(w.s0->body_q.view(), *w.contacts);  // the input state (E1.7-sample-phase)
-  const CollideStageSeconds& cs = w.pipeline->last_stage_seconds();
-  c.s.broad = cs.broad;
-  c.s.narrow = cs.narrow;
-  c.s.contacts = cs.contacts;
-  std::uint64_t a1 = allocation_count(), l1 = launch_count();
-  clock::time_point t = clock::now();
-  fill_contact_materials(*w.model, SolverPath::xpbd, *w.contacts);
-  ContactsView v = w.contacts->view();
-  w.solver->step(*w.s0, *w.s1, w.control, &v, h);
-  c.s.solve = since(t);
-  std::uint64_t a2 = allocation_count(), l2 = launch_count();
-  t = clock::now();
-  w.solver->update_contacts(v);
-  c.s.readback = since(t);
-  std::uint64_t a3 = allocation_count(), l3 = launch_count();
-  c.alloc_collide = a1 - a0;
-  c.alloc_solve = a2 - a1;
-  c.alloc_readback = a3 - a2;
-  c.launch_collide = l1 - l0;
-  c.launch_solve = l2 - l1;
-  c.launch_readback = l3 - l2;
-  std::swap(w.s0, w.s1);
-  return c;
+
+  void step(State& in, State& out, Control& control, real h) {
+    std::uint64_t a0 = allocation_count(), l0 = launch_count();
+    const bool collide = !collide_once || substep == 0;
+    if (collide) {
+      w.pipeline->collide(in.body_q.view(), *w.contacts);  // the input state (E1.7-sample-phase)
+      const CollideStageSeconds& cs = w.pipeline->last_stage_seconds();
+      c.s.broad += cs.broad;
+      c.s.narrow += cs.narrow;
+      c.s.contacts += cs.contacts;
+    }
+    std::uint64_t a1 = allocation_count(), l1 = launch_count();
+    clock::time_point t = clock::now();
+    if (collide) fill_contact_materials(*w.model, SolverPath::xpbd, *w.contacts);
+    ContactsView v = w.contacts->view();
+    w.solver->step(in, out, control, &v, h);
+    c.s.solve += since(t);
+    std::uint64_t a2 = allocation_count(), l2 = launch_count();
+    t = clock::now();
+    w.solver->update_contacts(v);
+    c.s.readback += since(t);
+    std::uint64_t a3 = allocation_count(), l3 = launch_count();
+    c.alloc_collide += a1 - a0;
+    c.alloc_solve += a2 - a1;
+    c.alloc_readback += a3 - a2;
+    c.launch_collide += l1 - l0;
+    c.launch_solve += l2 - l1;
+    c.launch_readback += l3 - l2;
+    ++substep;
+  }
+};
+
+// One frame of w through simulate_frame (no applied forces, no control: the pile only falls).
+StepCost step_world(PileWorld& w, const FrameConfig& f, bool collide_once) {
+  PileSubstep sub{w, collide_once};
+  real t = 0;
+  simulate_frame(sub, w.s0, w.s1, w.control, f, t, [](State&, real) {}, [](Control&, real) {});
+  return sub.c;
 }
 
 double quantile(std::vector<double> v, double q) {
@@ -205,6 +241,39 @@ double quantile(std::vector<double> v, double q) {
   const std::size_t i = std::size_t(x);
   const double f = x - double(i);
   return i + 1 < v.size() ? v[i] * (1 - f) + v[i + 1] * f : v[i];
+}
+
+vec3 centre_of(const std::vector<transform>& q) {
+  vec3 c{0, 0, 0};
+  for (const transform& X : q) c = c + X.p;
+  return c * (real(1) / real(std::max<std::size_t>(1, q.size())));
+}
+
+// One sample of the quality window (or, at its start, only the centre the drift is measured from).
+void sample_window(const PileSpec& spec, const Model& m, const State& st, bool at_start, vec3& centre_start,
+                   PileWindowQuality& w) {
+  const std::vector<transform> q = st.body_q.to_host();
+  if (at_start) {
+    centre_start = centre_of(q);
+    return;
+  }
+  const PileQuality g = pile_quality(spec, m, st);
+  const PileOverlap o = pile_overlap(spec.kind, spec.size, q);
+  w.ground_max = std::max(w.ground_max, g.max_penetration);
+  w.ground_mean += g.mean_penetration;
+  w.body_max = std::max(w.body_max, o.max_depth);
+  w.body_mean += o.mean_depth;
+  w.kinetic_energy += g.kinetic_energy;
+  ++w.samples;
+}
+
+void finish_window(PileWindowQuality& w, vec3 centre_start, const State& st) {
+  if (w.samples) {
+    w.ground_mean /= w.samples;
+    w.body_mean /= w.samples;
+    w.kinetic_energy /= w.samples;
+  }
+  w.centre_drift = length(centre_of(st.body_q.to_host()) - centre_start);
 }
 
 // Keeps the CPU thread count as it was when the run ends (or throws).
@@ -221,6 +290,10 @@ PileRunResult run_pile(const PileSpec& spec, const PileRunOptions& o) {
   if (o.iterations < 1) throw std::invalid_argument("run_pile: iterations must be >= 1, got " + std::to_string(o.iterations));
   if (!(o.h > 0)) throw std::invalid_argument("run_pile: h must be > 0 s, got " + std::to_string(o.h));
   if (o.threads < 1) throw std::invalid_argument("run_pile: threads must be >= 1, got " + std::to_string(o.threads));
+  if (o.substeps < 1) throw std::invalid_argument("run_pile: substeps must be >= 1, got " + std::to_string(o.substeps));
+  FrameConfig frame;
+  frame.frame_dt = o.h;
+  frame.substeps = o.substeps;
   ThreadCount keep;
   PileRunResult r;
   r.checksum = pile_checksum(pile_positions(spec, o.n));
@@ -232,13 +305,18 @@ PileRunResult run_pile(const PileSpec& spec, const PileRunOptions& o) {
   const int rest_start = std::min(o.steps - 1, int(std::floor(o.steps * (1 - spec.rest_window))));
   const int every = std::max(1, o.steps / std::max(1, spec.series_samples));
   std::vector<transform> rest_q;
+  // the quality window: its last frames, sampled at most kWindowSamples times
+  const int window_frames = std::clamp(int(std::ceil(double(spec.quality_window) / double(o.h) - 1e-9)), 1, o.steps);
+  const int window_every = std::max(1, window_frames / kWindowSamples);
+  const int window_start = o.steps - window_frames;
+  vec3 centre_start = centre_of(a.s0->body_q.to_host());  // the window's start when it is the whole run
   std::vector<double> speedup;
   double two = 0;
   std::uint64_t al_c = 0, al_s = 0, al_r = 0, la_c = 0, la_s = 0, la_r = 0;
   for (int k = 0; k < o.steps; ++k) {
     if (k == rest_start) rest_q = a.s0->body_q.to_host();
     set_cpu_threads(o.threads);
-    const StepCost c = step_world(a, o.h);
+    const StepCost c = step_world(a, frame, o.collide_once);
     r.contacts_per_step += a.contacts->count();
     if (k >= warmup) {
       r.seconds.broad += c.s.broad;
@@ -255,7 +333,7 @@ PileRunResult run_pile(const PileSpec& spec, const PileRunOptions& o) {
     }
     if (b) {
       set_cpu_threads(2);
-      const StepCost c2 = step_world(*b, o.h);
+      const StepCost c2 = step_world(*b, frame, o.collide_once);
       if (k >= warmup) {
         two += c2.s.total();
         r.two_thread_stages.broad += c2.s.broad / double(o.steps - warmup);
@@ -266,6 +344,8 @@ PileRunResult run_pile(const PileSpec& spec, const PileRunOptions& o) {
         speedup.push_back(c.s.total() / std::max(1e-12, c2.s.total()));
       }
     }
+    if (k + 1 == window_start || (k >= window_start && (k + 1 - window_start) % window_every == 0))
+      sample_window(spec, *a.model, *a.s0, k + 1 == window_start, centre_start, r.window);
     if ((k + 1) % every == 0 || k + 1 == o.steps) {
       r.series_t.push_back((k + 1) * double(o.h));
       r.series_max_penetration.push_back(pile_quality(spec, *a.model, *a.s0).max_penetration);
@@ -287,6 +367,7 @@ PileRunResult run_pile(const PileSpec& spec, const PileRunOptions& o) {
     r.allocations_readback = double(al_r) / measured;
   }
   r.quality = pile_quality(spec, *a.model, *a.s0);
+  finish_window(r.window, centre_start, *a.s0);
   r.final_body_q = a.s0->body_q.to_host();
   for (std::size_t i = 0; i < r.final_body_q.size(); ++i) {
     const double d = length(r.final_body_q[i].p - rest_q[i].p);
@@ -317,6 +398,8 @@ PileRunOptions options_of(const SceneArgs& a) {
   o.steps = int(a.integer("steps"));
   o.iterations = int(a.integer("iterations"));
   o.h = a.positive("h");
+  o.substeps = int(a.integer("substeps"));
+  o.collide_once = a.text("collide") == "once";
   o.threads = int(a.integer("threads"));
   o.compare_threads = a.integer("compare-threads") != 0;
   return o;
@@ -331,7 +414,10 @@ std::vector<Metric> bench_pile(const std::string& kind, const SceneArgs& a) {
       {"bodies", double(o.n), "-"},
       {"steps", double(o.steps), "-"},
       {"iterations", double(o.iterations), "-"},
+      {"substeps", double(o.substeps), "-"},
+      {"collide_once", o.collide_once ? 1.0 : 0.0, "-"},
       {"threads", double(o.threads), "-"},
+      {"seconds_per_simulated_second", t / double(o.h), "s/s"},
       {"seconds_per_step", t, "s"},
       {"broad_seconds_per_step", r.seconds.broad, "s"},
       {"narrow_seconds_per_step", r.seconds.narrow, "s"},
@@ -345,6 +431,12 @@ std::vector<Metric> bench_pile(const std::string& kind, const SceneArgs& a) {
       {"kinetic_energy", r.quality.kinetic_energy, "J"},
       {"drift_mean", r.drift_mean, "m"},
       {"drift_max", r.drift_max, "m"},
+      {"window_ground_penetration_max", r.window.ground_max, "m"},
+      {"window_ground_penetration_mean", r.window.ground_mean, "m"},
+      {"window_body_penetration_max", r.window.body_max, "m"},
+      {"window_body_penetration_mean", r.window.body_mean, "m"},
+      {"window_kinetic_energy", r.window.kinetic_energy, "J"},
+      {"window_centre_drift", r.window.centre_drift, "m"},
       {"allocations_collide_per_step", r.allocations_collide, "-"},
       {"allocations_solve_per_step", r.allocations_solve, "-"},
       {"allocations_readback_per_step", r.allocations_readback, "-"},
@@ -390,10 +482,12 @@ std::string exact(double x) {
 }
 
 std::vector<SceneOption> pile_options(const PileSpec& s) {
-  return {{"n", "-", "1000", "number of bodies"},
+  return {{"n", "-", std::to_string(s.default_n), "number of bodies"},
           {"steps", "-", std::to_string(s.steps), "steps (bench/peers/scenes/pile.toml)"},
           {"iterations", "-", std::to_string(s.impulse_iterations), "SolverXPBD iterations"},
-          {"h", "s", exact(double(s.h)), "step"},
+          {"h", "s", exact(double(s.h)), "frame duration H (one step when substeps = 1)"},
+          {"substeps", "-", "1", "N substeps of H / N per frame (simulate_frame, course E1 §7)"},
+          {"collide", "-", "every", "every: collide at every substep; once: at each frame's first substep"},
           {"threads", "-", "1", "OpenMP threads of the timed run"},
           {"compare-threads", "-", "1", "bench: 1 also steps a 2-thread copy, interleaved (ratio, bitwise check)"}};
 }
@@ -401,11 +495,14 @@ std::vector<SceneOption> pile_options(const PileSpec& s) {
 }  // namespace
 
 void register_pile_scenes(SceneCatalogue& c) {
-  for (const char* kind : {"spheres", "boxes"}) {
+  for (const char* kind : {"spheres", "boxes", "stack", "heavy"}) {
     const std::string k = kind;
     const PileSpec s = pile_spec(k);
+    const std::string what = k == "stack"   ? "a stack of " + std::to_string(s.default_n) + " cubes"
+                             : k == "heavy" ? "a heavy cube on a light one"
+                                            : "a " + k + " pile";
     c.add({"e3-pile-" + k, "E3",
-           "whole step of a " + k + " pile (collide, SolverXPBD, update_contacts), stage by stage, with quality",
+           "whole step of " + what + " (collide, SolverXPBD, update_contacts), stage by stage, with quality",
            pile_options(s),
            [k](const SceneArgs& a, SceneOutput& out, std::ostream& log) { return run_pile_scene(k, a, out, log); },
            [k](const SceneArgs& a) { return bench_pile(k, a); }});

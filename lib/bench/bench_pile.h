@@ -1,7 +1,8 @@
 // The whole-step pile benchmarks `e3-pile-spheres` and `e3-pile-boxes` (issue 15): an E1 Model of
 // N bodies on a ground plane, the E3 CollisionPipeline (broad phase, narrow phase, Contacts),
-// SolverXPBD and update_contacts, timed stage by stage with the quality of the result beside
-// the time. The layout and materials come from bench/peers/scenes/pile.toml, which the peer
+// SolverXPBD and update_contacts, stepped through the engine's one frame loop (simulate_frame,
+// course E1 §7: a frame of H split into N substeps, collide and step each; or collide once per
+// frame), timed stage by stage with the quality of the result beside the time. The layout and materials come from bench/peers/scenes/pile.toml, which the peer
 // drivers (Bullet, ODE, MuJoCo; bench/peers/) read as well.
 #pragma once
 
@@ -25,11 +26,17 @@ struct PileSpec {
   real rest_window = 0;         // last fraction of the run for drift at rest [-]
   int impulse_iterations = 0;   // SolverXPBD iterations
   int series_samples = 0;       // penetration-against-time samples
+  real quality_window = 0;      // the last seconds of the run the settled-pile quality is taken over [s]
   real size = 0;                // sphere radius or cube half extent [m]
   int layers = 0;
   real pitch = 0, shift = 0, z0 = 0, rise = 0;  // layout [m]
   real gap = 0;                 // contact gap [m]
+  real density_top_ratio = 1;   // density of the top layer's bodies / density [-]
+  int default_n = 1000;         // the scene's body count (stack, heavy: the file's n)
 };
+
+/// Density of body i of n (pile.toml: the top layer's bodies times density_top_ratio) [kg/m^3].
+real pile_density(const PileSpec& s, int i, int n);
 
 /// Reads the pile of the given kind from the embedded pile.toml; throws std::runtime_error naming
 /// the key when the file lacks it.
@@ -49,11 +56,27 @@ struct PileQuality {
 };
 PileQuality pile_quality(const PileSpec& s, const Model& m, const State& st);
 
+/// Quality of the settled pile as a user judges it, over the quality window (the last
+/// PileSpec::quality_window seconds), sampled at most kWindowSamples frames in it:
+///   ground_* and body_* penetration: max over the samples of the deepest, mean over the samples
+///   of the mean over the bodies (pairs) that penetrate; kinetic energy: mean over the samples;
+///   centre drift: |mean body position at the end - at the window's start|.
+struct PileWindowQuality {
+  double ground_max = 0, ground_mean = 0;  // [m]
+  double body_max = 0, body_mean = 0;      // [m]
+  double kinetic_energy = 0;               // [J]
+  double centre_drift = 0;                 // [m]
+  int samples = 0;
+};
+constexpr int kWindowSamples = 12;
+
 struct PileRunOptions {
   int n = 1000;
-  int steps = 300;
+  int steps = 300;              // frames
   int iterations = 4;
-  real h = 0;
+  real h = 0;                   // frame duration H [s]
+  int substeps = 1;             // N: each frame is N substeps of H / N (simulate_frame)
+  bool collide_once = false;    // collide at the frame's first substep only (else every substep)
   int threads = 1;              // OpenMP threads of the main (timed) run
   bool compare_threads = true;  // also step a 2-thread copy, interleaved step by step
 };
@@ -74,6 +97,7 @@ struct PileRunResult {
   double launches_solve = 0;
   double launches_readback = 0;
   PileQuality quality;                 // at the end of the run
+  PileWindowQuality window;            // over the quality window
   double drift_mean = 0, drift_max = 0;  // [m] over the rest window
   double checksum = 0;                 // layout checksum [m]
   // 1 vs 2 threads (compare_threads): seconds per step of the 2-thread copy, the per-step speedup
@@ -86,9 +110,10 @@ struct PileRunResult {
   std::vector<transform> final_body_q;
 };
 
-/// Steps the pile through the whole chain (collide -> fill_contact_materials -> SolverXPBD::step
-/// -> update_contacts). Throws std::invalid_argument for n < 1, steps < 1, iterations < 1, h <= 0,
-/// threads < 1.
+/// Steps the pile frame by frame through simulate_frame, each substep the whole chain (collide ->
+/// fill_contact_materials -> SolverXPBD::step -> update_contacts; collide and materials only at a
+/// frame's first substep with collide_once). Seconds are per frame. Throws std::invalid_argument
+/// for n < 1, steps < 1, iterations < 1, substeps < 1, h <= 0, threads < 1.
 PileRunResult run_pile(const PileSpec& spec, const PileRunOptions& o);
 
 }  // namespace impulse::course

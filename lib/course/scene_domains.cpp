@@ -93,6 +93,7 @@ OptionDomain scene_option_domain(const std::string& scene, const std::string& o)
   // Words.
   if (o == "device") return choice({"cpu", "cuda", "auto"});
   if (o == "mode") return scene == "e3-broadphase" ? choice({"nxn", "sap"}) : choice({"nxn", "sap", "explicit"});
+  if (o == "collide") return choice({"every", "once"});  // the pile benches: collide every substep or once a frame
   if (o == "solver") return choice({"xpbd", "semi_implicit", "featherstone", "padmm", "vbd"});
   // Time.
   if (o == "h" || o == "dt") return number(1e-5, 0.1);  // [s]: scenes of fixed length take at most 1e5 steps

@@ -89,11 +89,11 @@ void GeneralizedDynamics::fk_joints(const std::vector<real>& q, const std::vecto
   }
 }
 
-std::vector<Eigen::MatrixXd> GeneralizedDynamics::jacobians(const std::vector<real>& q) const {
+std::vector<MatrixXr> GeneralizedDynamics::jacobians(const std::vector<real>& q) const {
   const int na = articulation_count();
-  std::vector<Eigen::MatrixXd> J(na);
+  std::vector<MatrixXr> J(na);
   for (int a = 0; a < na; ++a)
-    J[a] = Eigen::MatrixXd::Zero(6 * (art_joint_end_[a] - art_joint_begin_[a]), art_dof_end_[a] - art_dof_begin_[a]);
+    J[a] = MatrixXr::Zero(6 * (art_joint_end_[a] - art_joint_begin_[a]), art_dof_end_[a] - art_dof_begin_[a]);
   // Column k of every articulation in one FK pass: qd = sum_a e_(first DOF of a + k). A body's twist
   // depends on its own articulation's DOF only, so the articulations' columns do not mix.
   std::vector<real> e(nd_, 0);
@@ -114,7 +114,7 @@ std::vector<Eigen::MatrixXd> GeneralizedDynamics::jacobians(const std::vector<re
 }
 
 BlockDiagonalMatrix GeneralizedDynamics::mass_matrix(const std::vector<real>& q) const {
-  std::vector<Eigen::MatrixXd> J = jacobians(q);
+  std::vector<MatrixXr> J = jacobians(q);
   auto s = fk(q, std::vector<real>(nd_, 0));
   BlockDiagonalMatrix H;
   H.size = nd_;
@@ -122,14 +122,14 @@ BlockDiagonalMatrix GeneralizedDynamics::mass_matrix(const std::vector<real>& q)
   H.blocks.resize(J.size());
   for (std::size_t a = 0; a < J.size(); ++a) {
     const int n = int(J[a].cols());
-    H.blocks[a] = Eigen::Map<const Eigen::VectorXd>(armature_.data() + art_dof_begin_[a], n).asDiagonal();
+    H.blocks[a] = Eigen::Map<const VectorXr>(armature_.data() + art_dof_begin_[a], n).asDiagonal();
   }
   for (int b = 0; b < nb_; ++b) {
     const int a = body_art_[b];
     if (a < 0 || J[a].cols() == 0) continue;
     mat33 R = quat_to_mat33(s[b].X.q);
-    Eigen::Matrix<double, 6, 6> I = Eigen::Matrix<double, 6, 6>::Zero();
-    I.topLeftCorner<3, 3>() = mass_[b] * Eigen::Matrix3d::Identity();
+    Eigen::Matrix<real, 6, 6> I = Eigen::Matrix<real, 6, 6>::Zero();
+    I.topLeftCorner<3, 3>() = mass_[b] * Matrix3r::Identity();
     I.bottomRightCorner<3, 3>() = to_eigen(R * inertia_[b] * transpose(R));
     auto Jb = J[a].middleRows<6>(body_row_[b]);
     H.blocks[a] += Jb.transpose() * I * Jb;
@@ -169,13 +169,13 @@ std::vector<spatial_vector> GeneralizedDynamics::bias_accelerations(const std::v
   return a;
 }
 
-Eigen::VectorXd GeneralizedDynamics::generalized_force(const std::vector<real>& q, const std::vector<real>& qd,
+VectorXr GeneralizedDynamics::generalized_force(const std::vector<real>& q, const std::vector<real>& qd,
                                                        const std::vector<spatial_vector>& body_f,
                                                        const std::vector<real>& joint_f, vec3 g) const {
-  std::vector<Eigen::MatrixXd> J = jacobians(q);
+  std::vector<MatrixXr> J = jacobians(q);
   auto s = fk(q, qd);
   auto a0 = bias_accelerations(q, qd);
-  Eigen::VectorXd tau = Eigen::VectorXd::Zero(nd_);
+  VectorXr tau = VectorXr::Zero(nd_);
   for (int k = 0; k < nd_ && k < int(joint_f.size()); ++k) tau[k] = joint_f[k];
   for (int b = 0; b < nb_; ++b) {
     mat33 R = quat_to_mat33(s[b].X.q);
@@ -183,7 +183,7 @@ Eigen::VectorXd GeneralizedDynamics::generalized_force(const std::vector<real>& 
     vec3 w = s[b].v.ang;
     vec3 f = body_f[b].lin + mass_[b] * g - mass_[b] * a0[b].lin;
     vec3 tq = body_f[b].ang - I_w * a0[b].ang - cross(w, I_w * w);
-    Eigen::Matrix<double, 6, 1> F;
+    Eigen::Matrix<real, 6, 1> F;
     F << f.x, f.y, f.z, tq.x, tq.y, tq.z;
     const int d0 = body_dof_begin_[b], n = body_dof_end_[b] - d0;
     if (n > 0) tau.segment(d0, n) += J[body_art_[b]].middleRows<6>(body_row_[b]).transpose() * F;
@@ -193,10 +193,10 @@ Eigen::VectorXd GeneralizedDynamics::generalized_force(const std::vector<real>& 
 
 std::vector<spatial_vector> GeneralizedDynamics::parent_joint_wrenches(const std::vector<real>& q,
                                                                       const std::vector<real>& qd,
-                                                                      const Eigen::VectorXd& qdd,
+                                                                      const VectorXr& qdd,
                                                                       const std::vector<spatial_vector>& body_f,
                                                                       vec3 g) const {
-  std::vector<Eigen::MatrixXd> J = jacobians(q);
+  std::vector<MatrixXr> J = jacobians(q);
   auto s = fk(q, qd);
   auto a0 = bias_accelerations(q, qd);
   std::vector<spatial_vector> f(nb_);
@@ -206,7 +206,7 @@ std::vector<spatial_vector> GeneralizedDynamics::parent_joint_wrenches(const std
     mat33 R = quat_to_mat33(s[b].X.q);
     mat33 I_w = R * inertia_[b] * transpose(R);
     // a_b = J_b qdd over the body's articulation's DOF (zero for a body moved by no joint).
-    Eigen::Matrix<double, 6, 1> a = Eigen::Matrix<double, 6, 1>::Zero();
+    Eigen::Matrix<real, 6, 1> a = Eigen::Matrix<real, 6, 1>::Zero();
     const int d0 = body_dof_begin_[b], n = body_dof_end_[b] - d0;
     if (n > 0) a = J[body_art_[b]].middleRows<6>(body_row_[b]) * qdd.segment(d0, n);
     vec3 lin = vec3{a[0], a[1], a[2]} + a0[b].lin;
@@ -224,7 +224,7 @@ std::vector<spatial_vector> GeneralizedDynamics::parent_joint_wrenches(const std
   return f;
 }
 
-std::vector<real> GeneralizedDynamics::integrate_coords(const std::vector<real>& q, const Eigen::VectorXd& qd,
+std::vector<real> GeneralizedDynamics::integrate_coords(const std::vector<real>& q, const VectorXr& qd,
                                                         real h) const {
   std::vector<real> out(q);
   std::vector<real> v(qd.data(), qd.data() + qd.size());
@@ -236,21 +236,21 @@ std::vector<real> GeneralizedDynamics::integrate_coords(const std::vector<real>&
   return out;
 }
 
-Eigen::MatrixXd BlockDiagonalMatrix::dense() const {
-  Eigen::MatrixXd M = Eigen::MatrixXd::Zero(size, size);
+MatrixXr BlockDiagonalMatrix::dense() const {
+  MatrixXr M = MatrixXr::Zero(size, size);
   for (std::size_t a = 0; a < blocks.size(); ++a)
     M.block(begin[a], begin[a], blocks[a].rows(), blocks[a].cols()) = blocks[a];
   return M;
 }
 
-BlockCholesky::BlockCholesky(std::vector<int> begin, std::vector<Eigen::LLT<Eigen::MatrixXd>> llt, int size)
+BlockCholesky::BlockCholesky(std::vector<int> begin, std::vector<Eigen::LLT<MatrixXr>> llt, int size)
     : begin_(std::move(begin)), llt_(std::move(llt)), size_(size) {}
 
-Eigen::VectorXd BlockCholesky::solve(const Eigen::VectorXd& b) const {
+VectorXr BlockCholesky::solve(const VectorXr& b) const {
   if (b.size() != size_)
     throw std::invalid_argument("BlockCholesky.solve: the right-hand side has " + std::to_string(b.size()) +
                                 " entries, the matrix has " + std::to_string(size_) + " rows");
-  Eigen::VectorXd x = Eigen::VectorXd::Zero(size_);
+  VectorXr x = VectorXr::Zero(size_);
   for (std::size_t a = 0; a < llt_.size(); ++a) {
     const int n = int(llt_[a].rows());
     if (n > 0) x.segment(begin_[a], n) = llt_[a].solve(b.segment(begin_[a], n));
@@ -258,8 +258,8 @@ Eigen::VectorXd BlockCholesky::solve(const Eigen::VectorXd& b) const {
   return x;
 }
 
-Eigen::LLT<Eigen::MatrixXd> cholesky_or_throw(const Eigen::MatrixXd& H, int articulation) {
-  Eigen::LLT<Eigen::MatrixXd> llt(H);
+Eigen::LLT<MatrixXr> cholesky_or_throw(const MatrixXr& H, int articulation) {
+  Eigen::LLT<MatrixXr> llt(H);
   if (llt.info() != Eigen::Success)
     throw std::runtime_error(std::string("SolverFeatherstone: the joint-space mass matrix H") +
                              (articulation >= 0 ? " of articulation " + std::to_string(articulation) : "") +
@@ -269,7 +269,7 @@ Eigen::LLT<Eigen::MatrixXd> cholesky_or_throw(const Eigen::MatrixXd& H, int arti
 }
 
 BlockCholesky cholesky_or_throw(const BlockDiagonalMatrix& H) {
-  std::vector<Eigen::LLT<Eigen::MatrixXd>> llt(H.blocks.size());
+  std::vector<Eigen::LLT<MatrixXr>> llt(H.blocks.size());
   for (std::size_t a = 0; a < H.blocks.size(); ++a)
     if (H.blocks[a].rows() > 0) llt[a] = cholesky_or_throw(H.blocks[a], int(a));
   return BlockCholesky(H.begin, std::move(llt), H.size);

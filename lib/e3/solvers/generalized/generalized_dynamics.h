@@ -16,6 +16,7 @@
 
 #include <Eigen/Dense>
 
+#include "core/eigen.h"
 #include "e1/kinematics.h"
 #include "e1/model.h"
 
@@ -25,23 +26,23 @@ namespace impulse {
 /// [begin[a], begin[a] + blocks[a].rows()); every entry outside the blocks is zero.
 struct BlockDiagonalMatrix {
   std::vector<int> begin;
-  std::vector<Eigen::MatrixXd> blocks;
+  std::vector<MatrixXr> blocks;
   int size = 0;
   /// The full size x size matrix, for tests and small reference computations only.
-  Eigen::MatrixXd dense() const;
+  MatrixXr dense() const;
 };
 
 /// One Cholesky factorization per block of a BlockDiagonalMatrix (built by cholesky_or_throw).
 class BlockCholesky {
  public:
   BlockCholesky() = default;
-  BlockCholesky(std::vector<int> begin, std::vector<Eigen::LLT<Eigen::MatrixXd>> llt, int size);
+  BlockCholesky(std::vector<int> begin, std::vector<Eigen::LLT<MatrixXr>> llt, int size);
   /// x = H^-1 b, block by block.
-  Eigen::VectorXd solve(const Eigen::VectorXd& b) const;
+  VectorXr solve(const VectorXr& b) const;
 
  private:
   std::vector<int> begin_;
-  std::vector<Eigen::LLT<Eigen::MatrixXd>> llt_;
+  std::vector<Eigen::LLT<MatrixXr>> llt_;
   int size_ = 0;
 };
 
@@ -63,7 +64,7 @@ class GeneralizedDynamics {
   /// Per articulation a: J_a (6 bodies_of_a x dofs_of_a); rows 6i..6i+5 belong to the child of
   /// the articulation's i-th joint, column k is that body's twist (v_C, omega) for qd = e_k.
   /// Column k of every articulation comes from one FK pass (articulations do not share DOF).
-  std::vector<Eigen::MatrixXd> jacobians(const std::vector<real>& q) const;
+  std::vector<MatrixXr> jacobians(const std::vector<real>& q) const;
   /// @formula E3.6-featherstone  H = sum_b J_b^T I_b J_b + diag(armature) (course E3 §6),
   /// I_b = diag(m_b 1, R I_B R^T) at the COM [kg, kg m^2]; one dense block per articulation.
   BlockDiagonalMatrix mass_matrix(const std::vector<real>& q) const;
@@ -72,7 +73,7 @@ class GeneralizedDynamics {
   /// Part of E3.6-featherstone (tagged on mass_matrix): generalized force (course E3 §6): the body wrenches projected by J^T,
   ///   tau = joint_f + sum_b J_b^T ( f_b + m_b g - m_b a0_b ,  tau_b - I_b alpha0_b - omega_b x I_b omega_b )
   /// body_f: world wrenches at each COM (contacts, body_f); joint_f [N or N m] per DOF.
-  Eigen::VectorXd generalized_force(const std::vector<real>& q, const std::vector<real>& qd,
+  VectorXr generalized_force(const std::vector<real>& q, const std::vector<real>& qd,
                                     const std::vector<spatial_vector>& body_f, const std::vector<real>& joint_f,
                                     vec3 gravity) const;
 
@@ -82,11 +83,11 @@ class GeneralizedDynamics {
   ///   f_parent_b = W_b + sum over children c of (f_c, tau_c + (c_c - c_b) x f_c)
   /// A joint wrench, not a contact force: a FREE joint transmits zero.
   std::vector<spatial_vector> parent_joint_wrenches(const std::vector<real>& q, const std::vector<real>& qd,
-                                                    const Eigen::VectorXd& qdd, const std::vector<spatial_vector>& body_f,
+                                                    const VectorXr& qdd, const std::vector<spatial_vector>& body_f,
                                                     vec3 gravity) const;
 
   /// Joint-coordinate step q + h N(q) qd (E1's integrate_joint_coords per joint).
-  std::vector<real> integrate_coords(const std::vector<real>& q, const Eigen::VectorXd& qd, real h) const;
+  std::vector<real> integrate_coords(const std::vector<real>& q, const VectorXr& qd, real h) const;
 
  private:
   int nb_ = 0, nj_ = 0, nd_ = 0;
@@ -111,7 +112,7 @@ class GeneralizedDynamics {
 /// Cholesky of H; throws std::runtime_error("... not symmetric positive definite ...") when it fails:
 /// no regularisation is added that the caller did not ask for (armature is the caller's).
 /// articulation >= 0 names the articulation whose block H is.
-Eigen::LLT<Eigen::MatrixXd> cholesky_or_throw(const Eigen::MatrixXd& H, int articulation = -1);
+Eigen::LLT<MatrixXr> cholesky_or_throw(const MatrixXr& H, int articulation = -1);
 /// One Cholesky per block; a block that is not SPD is reported naming its articulation.
 BlockCholesky cholesky_or_throw(const BlockDiagonalMatrix& H);
 

@@ -22,7 +22,7 @@ void check_cpu(const Model& m, const char* who) {
   if (m.device != Device::cpu) throw std::invalid_argument(std::string(who) + ": the model must be on the CPU (host solver)");
 }
 
-void write_state(const Model& m, const std::vector<real>& q, const Eigen::VectorXd& qd, State& out) {
+void write_state(const Model& m, const std::vector<real>& q, const VectorXr& qd, State& out) {
   out.joint_q.copy_from_host(q.data());
   out.joint_qd.copy_from_host(qd.data());
   eval_fk(m, out.joint_q.view(), out.joint_qd.view(), out);
@@ -82,10 +82,10 @@ void SolverFeatherstone::step(const State& in, State& out, const Control& contro
   }
   ++steps_;
   auto body_f = wrench_.to_host();
-  Eigen::VectorXd tau = dyn_.generalized_force(q, qd, body_f, host_of(control.joint_f, m.joint_dof_count), m.gravity);
-  Eigen::VectorXd qdd = llt_.solve(tau);
+  VectorXr tau = dyn_.generalized_force(q, qd, body_f, host_of(control.joint_f, m.joint_dof_count), m.gravity);
+  VectorXr qdd = llt_.solve(tau);
   body_parent_f_ = dyn_.parent_joint_wrenches(q, qd, qdd, body_f, m.gravity);
-  Eigen::VectorXd v = Eigen::Map<const Eigen::VectorXd>(qd.data(), qd.size()) + h * qdd;
+  VectorXr v = Eigen::Map<const VectorXr>(qd.data(), qd.size()) + h * qdd;
   write_state(m, dyn_.integrate_coords(q, v, h), v, out);
 }
 
@@ -111,9 +111,9 @@ const char* integrator_name(GeneralizedIntegrator i) {
   return "?";
 }
 
-Eigen::VectorXd velocity_implicit_step(const Eigen::MatrixXd& M, const Eigen::MatrixXd& D, const Eigen::VectorXd& r,
+VectorXr velocity_implicit_step(const MatrixXr& M, const MatrixXr& D, const VectorXr& r,
                                        real h, bool symmetric, int articulation) {
-  Eigen::MatrixXd A = M - h * D;
+  MatrixXr A = M - h * D;
   if (symmetric) return cholesky_or_throw(A, articulation).solve(h * r);
   return A.partialPivLu().solve(h * r);
 }
@@ -125,7 +125,7 @@ SolverGeneralizedIntegrator::SolverGeneralizedIntegrator(const Model& model, con
   if (damping.empty()) damping.assign(model.joint_dof_count, 0);
   if (int(damping.size()) != model.joint_dof_count)
     throw std::invalid_argument("SolverGeneralizedIntegrator: joint_damping needs one value per DOF");
-  B_ = Eigen::VectorXd(damping.size());
+  B_ = VectorXr(damping.size());
   for (std::size_t k = 0; k < damping.size(); ++k) {
     if (!(damping[k] >= 0)) throw std::invalid_argument("SolverGeneralizedIntegrator: joint_damping must be >= 0");
     B_[k] = damping[k];
@@ -135,10 +135,10 @@ SolverGeneralizedIntegrator::SolverGeneralizedIntegrator(const Model& model, con
   joint_f_.assign(std::size_t(model.joint_dof_count), real(0));
 }
 
-Eigen::VectorXd SolverGeneralizedIntegrator::forward(const std::vector<real>& q, const Eigen::VectorXd& qd) {
+VectorXr SolverGeneralizedIntegrator::forward(const std::vector<real>& q, const VectorXr& qd) {
   ++forward_calls_;
   std::vector<real> v(qd.data(), qd.data() + qd.size());
-  Eigen::VectorXd r = dyn_.generalized_force(q, v, body_f_, joint_f_, model_->gravity) - B_.cwiseProduct(qd);
+  VectorXr r = dyn_.generalized_force(q, v, body_f_, joint_f_, model_->gravity) - B_.cwiseProduct(qd);
   return cholesky_or_throw(dyn_.mass_matrix(q)).solve(r);
 }
 
@@ -150,30 +150,30 @@ void SolverGeneralizedIntegrator::step(const State& in, State& out, const Contro
   joint_f_ = host_of(control.joint_f, m.joint_dof_count);
   auto q = in.joint_q.to_host();
   auto qd_h = in.joint_qd.to_host();
-  Eigen::VectorXd qd = Eigen::Map<const Eigen::VectorXd>(qd_h.data(), qd_h.size());
+  VectorXr qd = Eigen::Map<const VectorXr>(qd_h.data(), qd_h.size());
   if (integrator_ == GeneralizedIntegrator::rk4) {
     // Classic RK4 on (q, qd); stage positions are q0 advanced by the stage velocity.
-    Eigen::VectorXd v1 = qd, a1 = forward(q, v1);
-    Eigen::VectorXd v2 = qd + h / 2 * a1, a2 = forward(dyn_.integrate_coords(q, v1, h / 2), v2);
-    Eigen::VectorXd v3 = qd + h / 2 * a2, a3 = forward(dyn_.integrate_coords(q, v2, h / 2), v3);
-    Eigen::VectorXd v4 = qd + h * a3, a4 = forward(dyn_.integrate_coords(q, v3, h), v4);
-    Eigen::VectorXd v_w = (v1 + 2 * v2 + 2 * v3 + v4) / 6;
-    Eigen::VectorXd qd_next = qd + h / 6 * (a1 + 2 * a2 + 2 * a3 + a4);
+    VectorXr v1 = qd, a1 = forward(q, v1);
+    VectorXr v2 = qd + h / 2 * a1, a2 = forward(dyn_.integrate_coords(q, v1, h / 2), v2);
+    VectorXr v3 = qd + h / 2 * a2, a3 = forward(dyn_.integrate_coords(q, v2, h / 2), v3);
+    VectorXr v4 = qd + h * a3, a4 = forward(dyn_.integrate_coords(q, v3, h), v4);
+    VectorXr v_w = (v1 + 2 * v2 + 2 * v3 + v4) / 6;
+    VectorXr qd_next = qd + h / 6 * (a1 + 2 * a2 + 2 * a3 + a4);
     write_state(m, dyn_.integrate_coords(q, v_w, h), qd_next, out);
     return;
   }
   ++forward_calls_;
   BlockDiagonalMatrix M = dyn_.mass_matrix(q);
-  Eigen::VectorXd r = dyn_.generalized_force(q, qd_h, body_f_, joint_f_, m.gravity) - B_.cwiseProduct(qd);
+  VectorXr r = dyn_.generalized_force(q, qd_h, body_f_, joint_f_, m.gravity) - B_.cwiseProduct(qd);
   const int na = dyn_.articulation_count();
   // D = df/dqd is block-diagonal like M: this integrator takes no contacts and body_f is a fixed
   // input, so the generalized force of one articulation depends on its own qd only. (Velocity-
   // dependent penalty contact damping between bodies of two articulations would couple their
   // blocks; SolverGeneralizedIntegrator has no contact input, so that case cannot arise here.)
-  std::vector<Eigen::MatrixXd> D(na);
+  std::vector<MatrixXr> D(na);
   for (int a = 0; a < na; ++a) {
     const int d0 = dyn_.articulation_dof_begin(a), n = dyn_.articulation_dof_end(a) - d0;
-    D[a] = -Eigen::MatrixXd(B_.segment(d0, n).asDiagonal());
+    D[a] = -MatrixXr(B_.segment(d0, n).asDiagonal());
   }
   if (integrator_ == GeneralizedIntegrator::implicit) {
     // The RNE velocity derivative: the bias force is quadratic in qd, so a central difference is
@@ -189,20 +189,20 @@ void SolverGeneralizedIntegrator::step(const State& in, State& out, const Contro
           vp[dyn_.articulation_dof_begin(a) + k] += e;
           vm[dyn_.articulation_dof_begin(a) + k] -= e;
         }
-      Eigen::VectorXd dtau = (dyn_.generalized_force(q, vp, body_f_, joint_f_, m.gravity) -
+      VectorXr dtau = (dyn_.generalized_force(q, vp, body_f_, joint_f_, m.gravity) -
                               dyn_.generalized_force(q, vm, body_f_, joint_f_, m.gravity)) / (2 * e);
       for (int a = 0; a < na; ++a)
         if (k < D[a].cols()) D[a].col(k) += dtau.segment(dyn_.articulation_dof_begin(a), D[a].rows());
     }
   }
-  Eigen::VectorXd dv(qd.size());
+  VectorXr dv(qd.size());
   for (int a = 0; a < na; ++a) {
     const int d0 = dyn_.articulation_dof_begin(a), n = int(D[a].rows());
     if (n > 0)
       dv.segment(d0, n) = velocity_implicit_step(M.blocks[a], D[a], r.segment(d0, n), h,
                                                  integrator_ != GeneralizedIntegrator::implicit, a);
   }
-  Eigen::VectorXd qd_next = qd + dv;
+  VectorXr qd_next = qd + dv;
   write_state(m, dyn_.integrate_coords(q, qd_next, h), qd_next, out);
 }
 

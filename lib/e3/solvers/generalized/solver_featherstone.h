@@ -63,7 +63,7 @@ const char* integrator_name(GeneralizedIntegrator i);
 /// Symmetric (M - h D) may be factored by Cholesky (implicitfast), a general one needs LU (implicit).
 /// The solver calls it once per articulation block; articulation >= 0 names that block in the
 /// error a non-SPD symmetric matrix raises.
-Eigen::VectorXd velocity_implicit_step(const Eigen::MatrixXd& M, const Eigen::MatrixXd& D, const Eigen::VectorXd& r,
+VectorXr velocity_implicit_step(const MatrixXr& M, const MatrixXr& D, const VectorXr& r,
                                        real h, bool symmetric, int articulation = -1);
 
 /// Generalized-coordinate stepping with MuJoCo's integrator semantics on the Featherstone dynamics,
@@ -80,14 +80,14 @@ class SolverGeneralizedIntegrator {
   GeneralizedIntegrator integrator() const { return integrator_; }
   void step(const State& state_in, State& state_out, const Control& control, real dt);
   /// Forward dynamics qdd(q, qd) [rad/s^2 or m/s^2], including the damping force.
-  Eigen::VectorXd forward(const std::vector<real>& q, const Eigen::VectorXd& qd);
+  VectorXr forward(const std::vector<real>& q, const VectorXr& qd);
   long forward_calls() const { return forward_calls_; }
 
  private:
   const Model* model_;
   GeneralizedDynamics dyn_;
   GeneralizedIntegrator integrator_;
-  Eigen::VectorXd B_;
+  VectorXr B_;
   std::vector<spatial_vector> body_f_;
   std::vector<real> joint_f_;
   long forward_calls_ = 0;

@@ -33,8 +33,8 @@ std::string padmm_status_report(const PADMMStatus& s, int max_iterations) {
   return "not converged";
 }
 
-PADMMStatus padmm_solve(const Eigen::MatrixXd& W, const Eigen::VectorXd& b, const std::vector<real>& mu,
-                        const PADMMSettings& st, Eigen::VectorXd& x, Eigen::VectorXd* u_out, int nj) {
+PADMMStatus padmm_solve(const MatrixXr& W, const VectorXr& b, const std::vector<real>& mu,
+                        const PADMMSettings& st, VectorXr& x, VectorXr* u_out, int nj) {
   st.validate();
   if (nj < 0) throw std::invalid_argument("padmm_solve: the bilateral row count must be >= 0");
   const int nc = int(mu.size()), n = nj + 3 * nc;
@@ -48,12 +48,12 @@ PADMMStatus padmm_solve(const Eigen::MatrixXd& W, const Eigen::VectorXd& b, cons
     status.converged = true;
     return status;
   }
-  Eigen::MatrixXd A = W;
+  MatrixXr A = W;
   A.diagonal().array() += st.rho + st.eta;
-  Eigen::LLT<Eigen::MatrixXd> llt(A);
+  Eigen::LLT<MatrixXr> llt(A);
   if (llt.info() != Eigen::Success) throw std::runtime_error("padmm_solve: W + (rho + eta) I is not positive definite");
-  auto project = [&](const Eigen::VectorXd& v) {
-    Eigen::VectorXd p = v;  // bilateral rows: the cone is R, nothing to project
+  auto project = [&](const VectorXr& v) {
+    VectorXr p = v;  // bilateral rows: the cone is R, nothing to project
     for (int c = 0; c < nc; ++c) {
       const int i = nj + 3 * c;
       vec3 q = project_friction_cone({v[i], v[i + 1], v[i + 2]}, mu[c]);
@@ -61,14 +61,14 @@ PADMMStatus padmm_solve(const Eigen::MatrixXd& W, const Eigen::VectorXd& b, cons
     }
     return p;
   };
-  const Eigen::VectorXd x_start = x;  // given back unchanged when the iteration diverges
-  Eigen::VectorXd y = project(x), z = Eigen::VectorXd::Zero(n), s = Eigen::VectorXd::Zero(n);
+  const VectorXr x_start = x;  // given back unchanged when the iteration diverges
+  VectorXr y = project(x), z = VectorXr::Zero(n), s = VectorXr::Zero(n);
   x = y;
   for (int k = 1; k <= st.max_iterations; ++k) {
     // De Saxce correction from the current velocity estimate.
-    Eigen::VectorXd u = W * y + b;
+    VectorXr u = W * y + b;
     for (int c = 0; c < nc; ++c) s[nj + 3 * c] = mu[c] * std::hypot(u[nj + 3 * c + 1], u[nj + 3 * c + 2]);
-    Eigen::VectorXd x_prev = x, y_prev = y;
+    VectorXr x_prev = x, y_prev = y;
     x = llt.solve(-(b + s) + st.eta * x_prev + st.rho * y_prev - z);
     y = project(x + z / st.rho);
     z += st.rho * (x - y);

@@ -16,6 +16,7 @@
 
 #include <Eigen/Dense>
 
+#include "core/eigen.h"
 #include "core/math.h"
 #include "core/spatial.h"
 
@@ -87,8 +88,8 @@ std::string padmm_status_report(const PADMMStatus& s, int max_iterations);
 /// r_d entry equals |(W x+ + b)_j|: the joint's constraint velocity [m/s or rad/s] after the update.
 /// A residual that becomes non-finite (the iteration diverged) throws std::runtime_error and leaves x
 /// as it was given: a diverged solve is never returned as impulses.
-PADMMStatus padmm_solve(const Eigen::MatrixXd& W, const Eigen::VectorXd& b, const std::vector<real>& mu,
-                        const PADMMSettings& settings, Eigen::VectorXd& x, Eigen::VectorXd* u = nullptr,
+PADMMStatus padmm_solve(const MatrixXr& W, const VectorXr& b, const std::vector<real>& mu,
+                        const PADMMSettings& settings, VectorXr& x, VectorXr* u = nullptr,
                         int bilateral = 0);
 
 /// Velocity update of one rigid body in the explanatory model of course E3 §1 (E3.1-discrete-dynamics),

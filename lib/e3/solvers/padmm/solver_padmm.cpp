@@ -17,17 +17,17 @@ namespace impulse {
 
 namespace {
 
-Eigen::Matrix3d skew(vec3 r) {
-  Eigen::Matrix3d s;
+Matrix3r skew(vec3 r) {
+  Matrix3r s;
   s << 0, -r.z, r.y, r.z, 0, -r.x, -r.y, r.x, 0;
   return s;
 }
 
 }  // namespace
 
-Eigen::Matrix<double, 3, 6> contact_jacobian_block(const PADMMContactRow& c, int k) {
-  Eigen::Matrix<double, 3, 6> G = Eigen::Matrix<double, 3, 6>::Zero();
-  Eigen::Matrix3d C;
+Eigen::Matrix<real, 3, 6> contact_jacobian_block(const PADMMContactRow& c, int k) {
+  Eigen::Matrix<real, 3, 6> G = Eigen::Matrix<real, 3, 6>::Zero();
+  Matrix3r C;
   C << c.n.x, c.n.y, c.n.z, c.t1.x, c.t1.y, c.t1.z, c.t2.x, c.t2.y, c.t2.z;
   if (k >= 0 && k == c.body1) {
     G.leftCols<3>() += C;
@@ -42,15 +42,15 @@ Eigen::Matrix<double, 3, 6> contact_jacobian_block(const PADMMContactRow& c, int
 
 namespace {
 
-Eigen::Matrix<double, 1, 6> lin_row(vec3 e, vec3 r) {
+Eigen::Matrix<real, 1, 6> lin_row(vec3 e, vec3 r) {
   vec3 rxe = cross(r, e);
-  Eigen::Matrix<double, 1, 6> g;
+  Eigen::Matrix<real, 1, 6> g;
   g << e.x, e.y, e.z, rxe.x, rxe.y, rxe.z;
   return g;
 }
 
-Eigen::Matrix<double, 1, 6> ang_row(vec3 e) {
-  Eigen::Matrix<double, 1, 6> g;
+Eigen::Matrix<real, 1, 6> ang_row(vec3 e) {
+  Eigen::Matrix<real, 1, 6> g;
   g << 0, 0, 0, e.x, e.y, e.z;
   return g;
 }
@@ -67,7 +67,7 @@ void append_joint_rows(int joint, JointType type, int body0, int body1, const tr
   const vec3 r_p = Xp.p - c_p, r_c = Xc.p - c_c;
   // The constrained errors C of the rows, shared with the penalty and VBD joints (maximal_joint.h).
   const JointErrors err = joint_errors(type, axes, JointFrames{Xp, Xc, r_p, r_c});
-  auto add = [&](Eigen::Matrix<double, 1, 6> g1, Eigen::Matrix<double, 1, 6> g0, real c) {
+  auto add = [&](Eigen::Matrix<real, 1, 6> g1, Eigen::Matrix<real, 1, 6> g0, real c) {
     PADMMJointRow r;
     r.joint = joint;
     r.body0 = body0;
@@ -94,11 +94,11 @@ void append_joint_rows(int joint, JointType type, int body0, int body1, const tr
   }
 }
 
-Eigen::MatrixXd assemble_delassus(const std::vector<PADMMContactRow>& rows, const std::vector<PADMMBodyInverse>& bodies) {
+MatrixXr assemble_delassus(const std::vector<PADMMContactRow>& rows, const std::vector<PADMMBodyInverse>& bodies) {
   return assemble_delassus({}, rows, bodies);
 }
 
-Eigen::MatrixXd assemble_delassus(const std::vector<PADMMJointRow>& joints, const std::vector<PADMMContactRow>& rows,
+MatrixXr assemble_delassus(const std::vector<PADMMJointRow>& joints, const std::vector<PADMMContactRow>& rows,
                                   const std::vector<PADMMBodyInverse>& bodies) {
   const int nj = int(joints.size()), nc = int(rows.size()), n = nj + 3 * nc, nb = int(bodies.size());
   // Every (body, row, J entry) of the rows, grouped by body below (stable: rows keep their order
@@ -106,10 +106,10 @@ Eigen::MatrixXd assemble_delassus(const std::vector<PADMMJointRow>& joints, cons
   // with the size of the world.
   struct Entry {
     int body, row;
-    Eigen::Matrix<double, 1, 6> g;
+    Eigen::Matrix<real, 1, 6> g;
   };
   std::vector<Entry> cols;
-  auto push = [&](int k, int row, const Eigen::Matrix<double, 1, 6>& g) {
+  auto push = [&](int k, int row, const Eigen::Matrix<real, 1, 6>& g) {
     if (k < 0) return;
     if (k >= nb) throw std::invalid_argument("assemble_delassus: row " + std::to_string(row) + " names body " +
                                              std::to_string(k) + " of " + std::to_string(nb));
@@ -124,18 +124,18 @@ Eigen::MatrixXd assemble_delassus(const std::vector<PADMMJointRow>& joints, cons
     if (rows[i].body0 == rows[i].body1) continue;  // a body in contact with itself: no row
     for (int k : {rows[i].body0, rows[i].body1}) {
       if (k < 0) continue;
-      Eigen::Matrix<double, 3, 6> G = contact_jacobian_block(rows[i], k);
+      Eigen::Matrix<real, 3, 6> G = contact_jacobian_block(rows[i], k);
       for (int a = 0; a < 3; ++a) push(k, nj + 3 * i + a, G.row(a));
     }
   }
   std::stable_sort(cols.begin(), cols.end(), [](const Entry& a, const Entry& b) { return a.body < b.body; });
-  Eigen::MatrixXd W = Eigen::MatrixXd::Zero(n, n);
+  MatrixXr W = MatrixXr::Zero(n, n);
   for (std::size_t lo = 0, hi = 0; lo < cols.size(); lo = hi) {
     const int k = cols[lo].body;
     while (hi < cols.size() && cols[hi].body == k) ++hi;
-    const Eigen::Matrix3d Iinv = to_eigen(bodies[k].inv_I_w);
+    const Matrix3r Iinv = to_eigen(bodies[k].inv_I_w);
     for (std::size_t a = lo; a < hi; ++a) {
-      Eigen::Matrix<double, 6, 1> mg;
+      Eigen::Matrix<real, 6, 1> mg;
       mg.head<3>() = bodies[k].inv_m * cols[a].g.head<3>().transpose();
       mg.tail<3>() = Iinv * cols[a].g.tail<3>().transpose();
       for (std::size_t c = lo; c < hi; ++c) W(cols[a].row, cols[c].row) += cols[c].g.dot(mg);
@@ -164,7 +164,7 @@ void SolverPADMM::reset() {
 // (converged only when all are; iterations, r_p, r_d, r_c their maxima). The one difference from a
 // single solve is the stop test, which is applied per island. Rows without a movable body form one
 // island of their own.
-PADMMStatus SolverPADMM::solve_islands(const std::vector<PADMMBodyInverse>& inv, const Eigen::VectorXd& b,
+PADMMStatus SolverPADMM::solve_islands(const std::vector<PADMMBodyInverse>& inv, const VectorXr& b,
                                        const std::vector<real>& mu) {
   const int nb = int(inv.size()), nj = int(joint_rows_.size()), nc = int(rows_.size());
   std::vector<int> root(std::size_t(nb) + 1);
@@ -215,8 +215,8 @@ PADMMStatus SolverPADMM::solve_islands(const std::vector<PADMMBodyInverse>& inv,
       mu_i.push_back(mu[r - nj]);
       for (int a = 0; a < 3; ++a) at.push_back(nj + 3 * (r - nj) + a);
     }
-    const Eigen::MatrixXd W = assemble_delassus(jr, cr, inv);
-    Eigen::VectorXd b_i(Eigen::Index(at.size())), x_i(Eigen::Index(at.size()));
+    const MatrixXr W = assemble_delassus(jr, cr, inv);
+    VectorXr b_i(Eigen::Index(at.size())), x_i(Eigen::Index(at.size()));
     for (std::size_t a = 0; a < at.size(); ++a) {
       b_i[Eigen::Index(a)] = b[at[a]];
       x_i[Eigen::Index(a)] = x_[at[a]];
@@ -245,12 +245,12 @@ struct SolverPADMM::StepData {
   std::vector<PADMMBodyInverse> inv;  // per body: inverse mass and world inverse inertia (zero: immovable)
   std::vector<spatial_vector> v;      // free velocities
   std::vector<vec3> c_w;              // world COMs [m]
-  Eigen::VectorXd b;                  // the Delassus right-hand side
+  VectorXr b;                  // the Delassus right-hand side
   std::vector<real> mu;               // per contact row
 
   explicit StepData(const Model& model) : m(model) {}
-  Eigen::Matrix<double, 6, 1> twist(int k) const {
-    Eigen::Matrix<double, 6, 1> vk;
+  Eigen::Matrix<real, 6, 1> twist(int k) const {
+    Eigen::Matrix<real, 6, 1> vk;
     vk << v[k].lin.x, v[k].lin.y, v[k].lin.z, v[k].ang.x, v[k].ang.y, v[k].ang.z;
     return vk;
   }
@@ -358,9 +358,9 @@ void SolverPADMM::build_contact_rows(StepData& s, const ContactsView* contacts) 
 // approach d / h, stabilisation of penetration), joint rows first; the warm start from the histories.
 void SolverPADMM::assemble_problem(StepData& s, real h) {
   const int nj = int(joint_rows_.size()), nc = int(rows_.size());
-  s.b = Eigen::VectorXd(nj + 3 * nc);
+  s.b = VectorXr(nj + 3 * nc);
   s.mu.assign(nc, 0);
-  x_ = Eigen::VectorXd::Zero(nj + 3 * nc);
+  x_ = VectorXr::Zero(nj + 3 * nc);
   const bool warm = settings_.warmstart_mode == WarmstartMode::containers;
   for (int i = 0; i < nj; ++i) {
     const PADMMJointRow& r = joint_rows_[i];
@@ -369,7 +369,7 @@ void SolverPADMM::assemble_problem(StepData& s, real h) {
     if (warm && int(joint_history_.size()) == nj) x_[i] = settings_.warmstart_scale * joint_history_[i];
   }
   for (int i = 0; i < nc; ++i) {
-    Eigen::Vector3d u = Eigen::Vector3d::Zero();
+    Vector3r u = Vector3r::Zero();
     for (int k : {rows_[i].body0, rows_[i].body1}) {
       if (k < 0) continue;
       u += contact_jacobian_block(rows_[i], k) * s.twist(k);
@@ -381,7 +381,7 @@ void SolverPADMM::assemble_problem(StepData& s, real h) {
     if (warm) {
       auto it = history_.find(keys_[i]);
       if (it != history_.end())
-        x_.segment<3>(nj + 3 * i) = settings_.warmstart_scale * Eigen::Vector3d(it->second.x, it->second.y, it->second.z);
+        x_.segment<3>(nj + 3 * i) = settings_.warmstart_scale * Vector3r(it->second.x, it->second.y, it->second.z);
     }
   }
 }
@@ -399,7 +399,7 @@ void SolverPADMM::solve_problem(StepData& s) {
 void SolverPADMM::integrate(StepData& s, State& out, real h) {
   const int nb = s.nb, nj = int(joint_rows_.size()), nc = int(rows_.size());
   std::vector<spatial_vector> Jtp(nb);
-  auto apply = [&](int k, const Eigen::Matrix<double, 6, 1>& g) {
+  auto apply = [&](int k, const Eigen::Matrix<real, 6, 1>& g) {
     Jtp[k].lin += vec3{g[0], g[1], g[2]};
     Jtp[k].ang += vec3{g[3], g[4], g[5]};
   };

@@ -34,8 +34,8 @@ struct PADMMContactRow {
 struct PADMMJointRow {
   int joint = -1;              // joint ID
   int body0 = -1, body1 = -1;  // parent and child body, -1: the world
-  Eigen::Matrix<double, 1, 6> g0 = Eigen::Matrix<double, 1, 6>::Zero();  // on body0: [-, m] linear row, [0, -] angular
-  Eigen::Matrix<double, 1, 6> g1 = Eigen::Matrix<double, 1, 6>::Zero();  // on body1
+  Eigen::Matrix<real, 1, 6> g0 = Eigen::Matrix<real, 1, 6>::Zero();  // on body0: [-, m] linear row, [0, -] angular
+  Eigen::Matrix<real, 1, 6> g1 = Eigen::Matrix<real, 1, 6>::Zero();  // on body1
   real c = 0;                  // [m] linear or [rad] angular position error of the row (0 when satisfied)
 };
 
@@ -67,17 +67,17 @@ struct PADMMBodyInverse {
 /// form PADMM assembles: W_ij = sum over bodies k shared by contacts i and j of
 /// G_ik M_k^-1 G_jk^T, with G_ik = s [C, -C [r_ik]x] (s = +1 for body1, -1 for body0, C = [n; t1; t2]).
 /// Units [1/kg] on the linear rows. Symmetric positive semidefinite.
-Eigen::MatrixXd assemble_delassus(const std::vector<PADMMContactRow>& rows, const std::vector<PADMMBodyInverse>& bodies);
+MatrixXr assemble_delassus(const std::vector<PADMMContactRow>& rows, const std::vector<PADMMBodyInverse>& bodies);
 
 /// The Delassus operator of joint rows (first, one row each) and contact rows (then, three each):
 /// W = J M^-1 J^T = sum over bodies k of J_k M_k^-1 J_k^T, J_k the columns of body k. [1/kg] on
 /// linear rows, [1/(kg m)] between linear and angular, [1/(kg m^2)] on angular rows.
-Eigen::MatrixXd assemble_delassus(const std::vector<PADMMJointRow>& joints, const std::vector<PADMMContactRow>& rows,
+MatrixXr assemble_delassus(const std::vector<PADMMJointRow>& joints, const std::vector<PADMMContactRow>& rows,
                                   const std::vector<PADMMBodyInverse>& bodies);
 
 /// The 3 x 6 Jacobian block of contact row c for body k (zero when k is not one of its bodies),
 /// acting on (v_C, omega) of that body.
-Eigen::Matrix<double, 3, 6> contact_jacobian_block(const PADMMContactRow& c, int k);
+Eigen::Matrix<real, 3, 6> contact_jacobian_block(const PADMMContactRow& c, int k);
 
 class SolverPADMM {
  public:
@@ -112,7 +112,7 @@ class SolverPADMM {
 
   /// Solves the step's problem island by island (connected components of bodies and rows); x_
   /// holds the warm start on entry and the impulses on exit. Returns the world's status.
-  PADMMStatus solve_islands(const std::vector<PADMMBodyInverse>& inv, const Eigen::VectorXd& b,
+  PADMMStatus solve_islands(const std::vector<PADMMBodyInverse>& inv, const VectorXr& b,
                             const std::vector<real>& mu);
 
   const Model* model_;
@@ -122,7 +122,7 @@ class SolverPADMM {
   std::vector<PADMMJointRow> joint_rows_;
   std::vector<real> joint_history_;  // last step's joint-row impulses [N s or N m s], the joint warm start
   std::vector<std::tuple<int, int, int>> keys_;
-  Eigen::VectorXd x_;
+  VectorXr x_;
   real last_dt_ = 0;
   std::map<std::tuple<int, int, int>, vec3> history_;  // (shape0, shape1, k-th record of the pair) -> impulse
 };

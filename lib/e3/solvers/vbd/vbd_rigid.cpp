@@ -23,16 +23,16 @@ namespace {
 vec3 rotation_between(quat p, quat q) { return quat_rotation_vector(quat_mul(q, quat_conjugate(p))); }
 
 // Skew matrix S(r) with S(r) w = r x w.
-Eigen::Matrix3d skew(vec3 r) {
-  Eigen::Matrix3d S;
+Matrix3r skew(vec3 r) {
+  Matrix3r S;
   S << 0, -r.z, r.y, r.z, 0, -r.x, -r.y, r.x, 0;
   return S;
 }
 
 // Projector removing the unit direction a (a = 0 gives the identity).
-Eigen::Matrix3d remove_direction(vec3 a) {
-  Eigen::Vector3d v(a.x, a.y, a.z);
-  return Eigen::Matrix3d::Identity() - v * v.transpose();
+Matrix3r remove_direction(vec3 a) {
+  Vector3r v(a.x, a.y, a.z);
+  return Matrix3r::Identity() - v * v.transpose();
 }
 
 }  // namespace
@@ -259,24 +259,24 @@ void SolverVBD::predict_targets(StepData& s, real h) const {
 
 // One sweep of per-body 6x6 Newton steps (block coordinate descent, bodies in order).
 void SolverVBD::sweep_bodies(StepData& s, real h) const {
-  auto angular_projector = [&](JointType t, const JointErrors& e) -> Eigen::Matrix3d {
-    if (t == JointType::ball) return Eigen::Matrix3d::Zero();
+  auto angular_projector = [&](JointType t, const JointErrors& e) -> Matrix3r {
+    if (t == JointType::ball) return Matrix3r::Zero();
     if (t == JointType::revolute) return remove_direction(e.axis_p);
-    return Eigen::Matrix3d::Identity();
+    return Matrix3r::Identity();
   };
   std::vector<transform>& q = s.q;
   for (int b = 0; b < s.nb; ++b) {
     if (!s.dynamic(b)) continue;
     mat33 R = quat_to_mat33(q[b].q);
-    Eigen::Matrix3d I_w = to_eigen(R * s.I[b] * transpose(R));
+    Matrix3r I_w = to_eigen(R * s.I[b] * transpose(R));
     vec3 c = world_com(q[b], s.com[b]);
-    Eigen::Matrix<double, 6, 6> H = Eigen::Matrix<double, 6, 6>::Zero();
-    Eigen::Matrix<double, 6, 1> g;
-    H.topLeftCorner<3, 3>() = s.mass[b] / (h * h) * Eigen::Matrix3d::Identity();
+    Eigen::Matrix<real, 6, 6> H = Eigen::Matrix<real, 6, 6>::Zero();
+    Eigen::Matrix<real, 6, 1> g;
+    H.topLeftCorner<3, 3>() = s.mass[b] / (h * h) * Matrix3r::Identity();
     H.bottomRightCorner<3, 3>() = I_w / (h * h);
     vec3 dc = c - s.c_tilde[b], dth = rotation_between(s.q_tilde[b], q[b].q);
-    g.head<3>() = s.mass[b] / (h * h) * Eigen::Vector3d(dc.x, dc.y, dc.z);
-    g.tail<3>() = I_w / (h * h) * Eigen::Vector3d(dth.x, dth.y, dth.z);
+    g.head<3>() = s.mass[b] / (h * h) * Vector3r(dc.x, dc.y, dc.z);
+    g.tail<3>() = I_w / (h * h) * Vector3r(dth.x, dth.y, dth.z);
     for (std::int64_t k = s.row_start[b]; k < s.row_start[b + 1]; ++k) {
       const std::size_t i = std::size_t(s.row_entry[k] >> 1);
       const Row& r = s.rows[i];
@@ -286,14 +286,14 @@ void SolverVBD::sweep_bodies(StepData& s, real h) const {
       real side = r.body1 == b ? 1 : -1;
       vec3 x = r.body1 == b ? transform_point(q[b], r.p1) - r.m1 * r.n : transform_point(q[b], r.p0) + r.m0 * r.n;
       vec3 rxn = cross(x - c, r.n);
-      Eigen::Matrix<double, 6, 1> J;
+      Eigen::Matrix<real, 6, 1> J;
       J << side * r.n.x, side * r.n.y, side * r.n.z, side * rxn.x, side * rxn.y, side * rxn.z;
       g -= fn * J;
       H += (cf.k_eff + r.kd / h) * J * J.transpose();
       // Friction from the slip over the step, with its lagged stiffness on the tangent plane.
       vec3 u_t = slip_velocity(r, q, s.q0, h);
       vec3 ft = side * vbd_friction_force(r.mu, fn, u_t, friction_epsilon);
-      Eigen::Matrix<double, 6, 1> F;
+      Eigen::Matrix<real, 6, 1> F;
       vec3 rxf = cross(x - c, ft);
       F << ft.x, ft.y, ft.z, rxf.x, rxf.y, rxf.z;
       g -= F;
@@ -302,7 +302,7 @@ void SolverVBD::sweep_bodies(StepData& s, real h) const {
       tangent_basis(r.n, t1, t2);
       for (vec3 t : {t1, t2}) {
         vec3 rxt = cross(x - c, t);
-        Eigen::Matrix<double, 6, 1> Jt;
+        Eigen::Matrix<real, 6, 1> Jt;
         Jt << t.x, t.y, t.z, rxt.x, rxt.y, rxt.z;
         H += kt * Jt * Jt.transpose();
       }
@@ -316,16 +316,16 @@ void SolverVBD::sweep_bodies(StepData& s, real h) const {
       vec3 r = is_child ? fr.r_c : fr.r_p;
       real side = is_child ? 1 : -1;
       vec3 tau = side * (cross(r, F.lin) + F.ang);
-      g.head<3>() -= side * Eigen::Vector3d(F.lin.x, F.lin.y, F.lin.z);
-      g.tail<3>() -= Eigen::Vector3d(tau.x, tau.y, tau.z);
-      Eigen::Matrix3d P = t == JointType::prismatic ? remove_direction(e.axis_p) : Eigen::Matrix3d::Identity();
-      Eigen::Matrix<double, 3, 6> J;
+      g.head<3>() -= side * Vector3r(F.lin.x, F.lin.y, F.lin.z);
+      g.tail<3>() -= Vector3r(tau.x, tau.y, tau.z);
+      Matrix3r P = t == JointType::prismatic ? remove_direction(e.axis_p) : Matrix3r::Identity();
+      Eigen::Matrix<real, 3, 6> J;
       J.leftCols<3>() = P;
       J.rightCols<3>() = -P * skew(r);
       H += s.jc_lin[j].k_eff * J.transpose() * J;
       H.bottomRightCorner<3, 3>() += s.jc_ang[j].k_eff * angular_projector(t, e);
     }
-    Eigen::Matrix<double, 6, 1> d = -H.ldlt().solve(g);
+    Eigen::Matrix<real, 6, 1> d = -H.ldlt().solve(g);
     vec3 dlin{d[0], d[1], d[2]}, dang{d[3], d[4], d[5]};
     quat r_new = quat_update(q[b].q, dang, 1);
     q[b] = {origin_from_com(c + dlin, r_new, s.com[b]), r_new};
