@@ -4,8 +4,8 @@ Opens a page holding only impulse.js and the browser module (impulse-wasm.js) fr
 headless Chromium with the network off (check_live.py's DevTools pipe) and measures, beside the
 native command line on the same scenes, one thread each:
   - the module's size, and the time from opening the page to the first calculator result;
-  - e3-pyramid: the whole run (both weightings, its CSV table made in memory) in the page against
-    `impulse run e3-pyramid` (process start and CSV files included), as steps per second; and the
+  - e3-pyramid --steps 4500: the whole run (both weightings, its CSV table made in memory) in the
+    page against `impulse run` (process start and CSV files included), as steps per second; and the
     same run stepped live as the book's scene widget steps it (impulse.open, step(64) until done,
     the new rows and every step's poses handed to JavaScript). Page and native runs alternate,
     REPEATS of each, and the fastest of each is reported (the machine is shared; the fastest run is
@@ -31,9 +31,11 @@ window.measured = impulse.calc("E3.4-xpbd-pn", {d: -0.002, h: 0.001, w: 2, relax
 </script></body></html>"""
 SPHERES = ["--n", "1000", "--steps", "20", "--solver", "xpbd"]
 REPEATS = 3
-PAGE_RUN = ("(() => { const t0 = performance.now(); return impulse.run('e3-pyramid', {}).then(r =>"
+# 4500 frames per weighting, 9000 steps: long enough that starting the native process is a small part.
+PYRAMID_STEPS = "4500"
+PAGE_RUN = ("(() => { const t0 = performance.now(); return impulse.run('e3-pyramid', {steps: " + PYRAMID_STEPS + "}).then(r =>"
             " ({s: (performance.now() - t0) / 1000, rows: impulse.csv(r.tables['e3-pyramid.csv']).rows.length})); })()")
-PAGE_LIVE = ("(() => { const t0 = performance.now(); return impulse.open('e3-pyramid', {}).then(s => {"
+PAGE_LIVE = ("(() => { const t0 = performance.now(); return impulse.open('e3-pyramid', {steps: " + PYRAMID_STEPS + "}).then(s => {"
              " let n = 0, r; do { r = s.step(64); n += r.taken; } while (!r.done); s.close();"
              " return {s: (performance.now() - t0) / 1000, steps: n}; }); })()")
 
@@ -60,7 +62,7 @@ def measure(impulse, web_dir, static_dir):
                 live = page.eval(PAGE_LIVE)
                 live_s.append(live["s"])
                 t0 = time.perf_counter()
-                subprocess.run([impulse, "run", "e3-pyramid", "--out", str(d / "native")], check=True,
+                subprocess.run([impulse, "run", "e3-pyramid", "--steps", PYRAMID_STEPS, "--out", str(d / "native")], check=True,
                                capture_output=True, env=env)
                 native_s.append(time.perf_counter() - t0)
             sph = page.eval("impulse.bench('e3-spheres', {n: 1000, steps: 20, solver: 'xpbd'})"
