@@ -299,7 +299,8 @@ struct Mjcf {
       case ShapeType::cylinder: b.add_shape_cylinder(body, x, scale3.x, scale3.y, cfg); break;
       case ShapeType::plane: b.add_shape_plane(body, x, 0, 0, cfg); break;
       case ShapeType::convex_hull:
-      case ShapeType::mesh: break;  // the MJCF reader makes primitives only
+      case ShapeType::cone:
+      case ShapeType::mesh: break;  // the MJCF reader makes the primitives above only
     }
   }
 

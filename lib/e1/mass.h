@@ -2,8 +2,8 @@
 //
 // Every inertia here is about the centre of mass named next to it. A shape's inertia is expressed in
 // the shape's own axes; a body's (body_inertia) in the body's axes. Primitives follow Newton's
-// conventions: box by half extents, capsule and cylinder along the shape's local z axis with a half
-// height, sphere by radius; a plane has no volume and so no mass.
+// conventions: box by half extents, capsule, cylinder and cone along the shape's local z axis with a
+// half height, sphere by radius; a plane has no volume and so no mass.
 #pragma once
 
 #include "core/math.h"
@@ -48,6 +48,20 @@ IMPULSE_HD inline MassProperties cylinder_mass_properties(real rho, real r, real
   p.mass = rho * kPi * r * r * L;
   real ixx = p.mass * (3 * r * r + L * L) / 12;
   p.inertia = mat33_diag({ixx, ixx, p.mass * r * r / 2});
+  return p;
+}
+
+/// Uniform solid cone along local z, base radius r [m] at z = -hh, apex at z = +hh (Newton's cone;
+/// the origin is half way up the axis). With L = 2 hh:
+///   m = rho pi r^2 L / 3,  com = (0, 0, -L/4)
+///   I_xx = I_yy = (3/20) m r^2 + (3/80) m L^2,  I_zz = (3/10) m r^2     (about the COM)
+IMPULSE_HD inline MassProperties cone_mass_properties(real rho, real r, real hh) {
+  MassProperties p;
+  real L = 2 * hh;
+  p.mass = rho * kPi * r * r * L / 3;
+  p.com = {0, 0, -L / 4};
+  real ixx = real(3) / 20 * p.mass * r * r + real(3) / 80 * p.mass * L * L;
+  p.inertia = mat33_diag({ixx, ixx, real(3) / 10 * p.mass * r * r});
   return p;
 }
 

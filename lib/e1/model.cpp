@@ -50,7 +50,7 @@ vec3 axis_of(Axis a, real v) {
 static_assert(int(ShapeType::plane) == SHAPE_PLANE && int(ShapeType::sphere) == SHAPE_SPHERE &&
                   int(ShapeType::capsule) == SHAPE_CAPSULE && int(ShapeType::box) == SHAPE_BOX &&
                   int(ShapeType::cylinder) == SHAPE_CYLINDER && int(ShapeType::convex_hull) == SHAPE_CONVEX_HULL &&
-                  int(ShapeType::mesh) == SHAPE_MESH,
+                  int(ShapeType::mesh) == SHAPE_MESH && int(ShapeType::cone) == SHAPE_CONE,
               "one shape numbering for the Model and the collision kernels");
 
 MassProperties shape_mass_properties(ShapeType t, vec3 s, real density) {
@@ -59,6 +59,7 @@ MassProperties shape_mass_properties(ShapeType t, vec3 s, real density) {
     case ShapeType::sphere: return sphere_mass_properties(density, s.x);
     case ShapeType::capsule: return capsule_mass_properties(density, s.x, s.y);
     case ShapeType::cylinder: return cylinder_mass_properties(density, s.x, s.y);
+    case ShapeType::cone: return cone_mass_properties(density, s.x, s.y);
     case ShapeType::plane:
     case ShapeType::convex_hull:
     case ShapeType::mesh: return {};
@@ -87,7 +88,7 @@ MassProperties convex_hull_mass_properties(const std::vector<vec3>& points, cons
     }
   }
   MassProperties mp;
-  if (!(V > 0)) return mp;
+  if (!(V > 0)) return mp;  // empty, flat or inward-wound
   mp.mass = density * V;
   mp.com = first / V;
   const real tr = C.m[0][0] + C.m[1][1] + C.m[2][2];
@@ -97,6 +98,17 @@ MassProperties convex_hull_mass_properties(const std::vector<vec3>& points, cons
       mp.inertia.m[i][j] =
           density * ((i == j ? tr : 0) - C.m[i][j]) - mp.mass * ((i == j ? dot(c, c) : 0) - at(c, i) * at(c, j));
   return mp;
+}
+
+MassProperties mesh_mass_properties(const std::vector<vec3>& vertices, const std::vector<int>& indices, vec3 scale,
+                                    real density) {
+  const int n = int(indices.size() / 3);
+  std::vector<int> start(std::size_t(n) + 1), wound(indices);
+  for (int t = 0; t <= n; ++t) start[t] = 3 * t;
+  MassProperties p = convex_hull_mass_properties(vertices, start, wound, scale, density);
+  if (p.mass > 0 || density <= 0) return p;
+  for (int t = 0; t < n; ++t) std::swap(wound[3 * t + 1], wound[3 * t + 2]);  // wound inward: flip every triangle
+  return convex_hull_mass_properties(vertices, start, wound, scale, density);
 }
 
 void validate_shape_config(const ShapeConfig& c, ShapeType t, const std::string& who) {
@@ -132,7 +144,7 @@ void validate_shape_config(const ShapeConfig& c, ShapeType t, const std::string&
   // the route itself is not built in impulse.
   if (c.is_hydroelastic && t != ShapeType::plane && c.has_shape_collision) {
     const bool primitive = t == ShapeType::sphere || t == ShapeType::box || t == ShapeType::capsule ||
-                           t == ShapeType::cylinder;
+                           t == ShapeType::cylinder || t == ShapeType::cone;
     if (primitive && c.sdf_max_resolution == 0 && c.sdf_target_voxel_size == 0)
       fail("is_hydroelastic", "true", "{false} without sdf_max_resolution or sdf_target_voxel_size");
     fail("is_hydroelastic", "true", "{false}: the hydroelastic (SDF) route is not built in impulse");
@@ -286,6 +298,7 @@ void ModelBuilder::check_shape(int body, const transform& xform, ShapeType t, ve
       break;
     case ShapeType::capsule:
     case ShapeType::cylinder:
+    case ShapeType::cone:
       if (!(v[0] > 0) || !(v[1] > 0))
         throw std::invalid_argument(who + ": radius and half height must be > 0 m, got (" + fmt(v[0]) + ", " +
                                     fmt(v[1]) + ")");
@@ -345,6 +358,11 @@ int ModelBuilder::add_shape_cylinder(int body, const transform& xform, real r, r
   check_shape(body, xform, ShapeType::cylinder, {r, hh, 0}, cfg, shape_name(ShapeType::cylinder, label));
   return add_shape(body, xform, ShapeType::cylinder, {r, hh, 0}, cfg, label);
 }
+int ModelBuilder::add_shape_cone(int body, const transform& xform, real r, real hh, const ShapeConfig& cfg,
+                                 const std::string& label) {
+  check_shape(body, xform, ShapeType::cone, {r, hh, 0}, cfg, shape_name(ShapeType::cone, label));
+  return add_shape(body, xform, ShapeType::cone, {r, hh, 0}, cfg, label);
+}
 int ModelBuilder::add_shape_plane(int body, const transform& xform, real w, real l, const ShapeConfig& cfg,
                                   const std::string& label) {
   ShapeConfig c = cfg;
@@ -358,6 +376,16 @@ int ModelBuilder::add_shape_convex_hull(int body, const transform& xform, const 
   const std::string who = shape_name(ShapeType::convex_hull, label);
   check_shape(body, xform, ShapeType::convex_hull, scale, cfg, who);
   const HullFaces faces = checked_hull_faces(points, scale, who);
+  const int s = add_hull_shape(body, xform, points, faces, scale, cfg, label);
+  if (shape_contributes_mass(cfg, body, body >= 0 && body_lock_inertia[body])) {
+    const MassProperties hull = convex_hull_mass_properties(points, faces.start, faces.vertices, scale, cfg.density);
+    body_mass_properties[body] = combine_mass(body_mass_properties[body], mass_in_body(hull, xform));
+  }
+  return s;
+}
+
+int ModelBuilder::add_hull_shape(int body, const transform& xform, const std::vector<vec3>& points,
+                                 const HullFaces& faces, vec3 scale, const ShapeConfig& cfg, const std::string& label) {
   const int s = add_shape(body, xform, ShapeType::convex_hull, scale, cfg, label);
   shape_source_start[s] = int(geo_points.size());
   shape_source_count[s] = int(points.size());
@@ -367,10 +395,6 @@ int ModelBuilder::add_shape_convex_hull(int body, const transform& xform, const 
   for (int f = 0; f < face_count; ++f) hull_face_start.push_back(hull_face_start.back() + faces.start[f + 1] - faces.start[f]);
   hull_face_vertices.insert(hull_face_vertices.end(), faces.vertices.begin(), faces.vertices.end());
   hull_face_normals.insert(hull_face_normals.end(), faces.normals.begin(), faces.normals.end());
-  if (shape_contributes_mass(cfg, body, body >= 0 && body_lock_inertia[body])) {
-    const MassProperties hull = convex_hull_mass_properties(points, faces.start, faces.vertices, scale, cfg.density);
-    body_mass_properties[body] = combine_mass(body_mass_properties[body], mass_in_body(hull, xform));
-  }
   return s;
 }
 
@@ -380,6 +404,15 @@ int ModelBuilder::add_shape_mesh(int body, const transform& xform, const std::ve
   const std::string who = shape_name(ShapeType::mesh, label);
   check_shape(body, xform, ShapeType::mesh, scale, cfg, who);
   const std::vector<int> welded = checked_mesh_triangles(body, vertices, indices, scale, who);
+  if (body >= 0) {  // a closed mesh on a body: the solid's mass, the hull's collision
+    const HullFaces faces = checked_hull_faces(vertices, scale, who);
+    const int s = add_hull_shape(body, xform, vertices, faces, scale, cfg, label);
+    if (shape_contributes_mass(cfg, body, body_lock_inertia[body])) {
+      const MassProperties solid = mesh_mass_properties(vertices, welded, scale, cfg.density);
+      body_mass_properties[body] = combine_mass(body_mass_properties[body], mass_in_body(solid, xform));
+    }
+    return s;
+  }
   const int s = add_shape(body, xform, ShapeType::mesh, scale, cfg, label);
   const int base = int(geo_points.size());
   shape_source_start[s] = int(geo_triangles.size() / 3);
@@ -565,7 +598,8 @@ void ModelBuilder::finalize_shapes(Device d, Model& m) const {
       case ShapeType::box: n = 3; break;
       case ShapeType::sphere: n = 1; names[0] = "radius"; break;
       case ShapeType::capsule:
-      case ShapeType::cylinder: n = 2; names[0] = "radius"; names[1] = "half_height"; break;
+      case ShapeType::cylinder:
+      case ShapeType::cone: n = 2; names[0] = "radius"; names[1] = "half_height"; break;
       case ShapeType::plane:
       case ShapeType::convex_hull:
       case ShapeType::mesh: break;

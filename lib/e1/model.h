@@ -32,7 +32,7 @@ enum class BodyFlag : int { dynamic = 1, kinematic = 2 };
 
 /// One shape numbering for the builder, the Model and the collision pipeline (the values are the
 /// collision kernels' CollisionShapeType, e3/collision/geometry.h).
-enum class ShapeType : int { plane = 0, sphere = 1, capsule = 2, box = 3, cylinder = 4, convex_hull = 5, mesh = 6 };
+enum class ShapeType : int { plane = 0, sphere = 1, capsule = 2, box = 3, cylinder = 4, convex_hull = 5, mesh = 6, cone = 8 };
 
 /// Bits of Model::shape_flags (Newton's ShapeFlags: VISIBLE, COLLIDE_SHAPES, HYDROELASTIC).
 enum ShapeFlagBits : int { shape_visible = 1, shape_collide = 2, shape_hydroelastic = 16 };
@@ -115,6 +115,8 @@ class ModelArray {
   Buffer<T> b_;
 };
 
+struct HullFaces;
+
 class ModelBuilder {
  public:
   /// up_axis defaults to Z (right-handed). gravity, when omitted, is 9.81 m/s^2 along -up_axis;
@@ -169,6 +171,10 @@ class ModelBuilder {
                         const ShapeConfig& cfg = {}, const std::string& label = "");
   int add_shape_cylinder(int body, const transform& xform, real radius, real half_height,
                          const ShapeConfig& cfg = {}, const std::string& label = "");
+  /// Solid cone along the shape's local z: base disk of radius at z = -half_height, apex at
+  /// +half_height (Newton's cone; the origin is half way up, the COM a quarter of the height above the base).
+  int add_shape_cone(int body, const transform& xform, real radius, real half_height, const ShapeConfig& cfg = {},
+                     const std::string& label = "");
   /// Plane through the xform origin with normal +z of the xform; width/length 0 = infinite. No mass.
   /// Its hydroelastic flag is always switched off (E3.2-hydro-preconditions), as in Newton.
   int add_shape_plane(int body = -1, const transform& xform = transform_identity(), real width = 0, real length = 0,
@@ -178,10 +184,14 @@ class ModelBuilder {
   /// the face and its size. Mass and inertia of the scaled hull from density.
   int add_shape_convex_hull(int body, const transform& xform, const std::vector<vec3>& points, vec3 scale = {1, 1, 1},
                             const ShapeConfig& cfg = {}, const std::string& label = "");
-  /// Static triangle mesh (body must be -1): vertices, 3 indices per triangle, per-axis scale.
-  /// Vertices at exactly the same position are one vertex (welded) for the adjacency; an edge
-  /// shared by more than two triangles (non-manifold) is an error naming the shape and the edge.
-  /// Triangles are two-sided; the winding (counter-clockwise = front) only orients the edge classes.
+  /// Triangle mesh: vertices, 3 indices per triangle, per-axis scale. Vertices at exactly the same
+  /// position are one vertex (welded) for the adjacency; an edge shared by more than two triangles
+  /// (non-manifold) is an error naming the shape and the edge.
+  /// Static (body -1): a mesh shape, collided triangle by triangle through its BVH (route b);
+  /// triangles are two-sided and the winding (counter-clockwise = front) only orients the edge classes.
+  /// On a body: the mesh must be closed (every edge shared by two triangles); its mass and inertia
+  /// are the solid it bounds (mesh_mass_properties), and it collides as the convex hull of its
+  /// vertices (route a), so the shape is stored as a convex_hull.
   int add_shape_mesh(int body, const transform& xform, const std::vector<vec3>& vertices,
                      const std::vector<int>& indices, vec3 scale = {1, 1, 1}, const ShapeConfig& cfg = {},
                      const std::string& label = "");
@@ -255,6 +265,9 @@ class ModelBuilder {
                    const std::string& who) const;
   int add_joint(JointType t, int parent, int child, const transform& X_p, const transform& X_c, const JointAxes& ax,
                 const std::string& label);
+  // A convex_hull shape of points with the given faces, without its mass.
+  int add_hull_shape(int body, const transform& xform, const std::vector<vec3>& points, const HullFaces& faces,
+                     vec3 scale, const ShapeConfig& cfg, const std::string& label);
   int add_shape(int body, const transform& xform, ShapeType t, vec3 scale, const ShapeConfig& cfg,
                 const std::string& label);
   // finalize's stages, in its order: each checks its part of the builder and writes it into m.
@@ -275,8 +288,16 @@ MassProperties shape_mass_properties(ShapeType t, vec3 scale, real density);
 ///   C = rho sum V_t / 20 (a a^T + b b^T + c c^T + s s^T), s = a + b + c   (covariance about 0)
 ///   I_0 = tr(C) 1 - C,  I_com = I_0 - m (|c|^2 1 - c c^T)            [kg, m, kg m^2]
 /// points: hull vertices (unscaled), faces as ModelBuilder stores them (local indices), scale per axis.
+/// Any closed polyhedron with outward faces works (the volume integrals do not need convexity).
 MassProperties convex_hull_mass_properties(const std::vector<vec3>& points, const std::vector<int>& face_start,
                                            const std::vector<int>& face_vertices, vec3 scale, real density);
+
+/// Mass properties of the solid a closed triangle mesh bounds (3 indices per triangle into vertices,
+/// unscaled), about its COM: convex_hull_mass_properties with every triangle as a face (the
+/// divergence-theorem volume integrals, Mirtich 1996 / Eberly), after flipping every triangle when
+/// the mesh is wound inward (negative signed volume), as Newton's compute_inertia_mesh does.
+MassProperties mesh_mass_properties(const std::vector<vec3>& vertices, const std::vector<int>& indices, vec3 scale,
+                                    real density);
 
 /// @formula E1.3-mass-accumulation  Whether a shape adds mass to its body (course E1 §3): only when
 /// it is not static, its density is > 0, it is attached to a body, and that body is not locked.

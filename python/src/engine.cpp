@@ -17,6 +17,7 @@
 #include <optional>
 #include <sstream>
 
+#include "contacts_columns.h"
 #include "convert.h"
 #include "e1/kinematics.h"
 #include "e1/model.h"
@@ -263,14 +264,11 @@ void bind_engine(py::module_& m) {
       .def_property_readonly("rigid_contact_max", [](const PyCollisionPipeline& p) { return p.pipeline.rigid_contact_max(); })
       .def_property_readonly("last_stages", [](const PyCollisionPipeline& p) { return p.pipeline.last_stages(); });
 
-  py::class_<PyContacts>(m, "Contacts")
+  py::class_<PyContacts> contacts_class(m, "Contacts");
+  def_contact_columns(contacts_class, [](py::handle s) -> Contacts& { return s.cast<PyContacts&>().contacts; });
+  contacts_class
       .def_property_readonly("rigid_contact_count", [](const PyContacts& c) { return c.contacts.count(); })
       .def_property_readonly("rigid_contact_max", [](const PyContacts& c) { return c.contacts.rigid_contact_max; })
-      .def_property_readonly("rigid_contact_shape0", [](py::object s) { return flat_view(s.cast<PyContacts&>().contacts.rigid_contact_shape0, s, false); })
-      .def_property_readonly("rigid_contact_shape1", [](py::object s) { return flat_view(s.cast<PyContacts&>().contacts.rigid_contact_shape1, s, false); })
-      .def_property_readonly("rigid_contact_point0", [](py::object s) { return rows_view(s.cast<PyContacts&>().contacts.rigid_contact_point0, 3, s, false); })
-      .def_property_readonly("rigid_contact_point1", [](py::object s) { return rows_view(s.cast<PyContacts&>().contacts.rigid_contact_point1, 3, s, false); })
-      .def_property_readonly("rigid_contact_normal", [](py::object s) { return rows_view(s.cast<PyContacts&>().contacts.rigid_contact_normal, 3, s, false); })
       .def_property_readonly("force", [](py::object s) {
         PyContacts& c = s.cast<PyContacts&>();
         if (!c.contacts.has_force()) bad("force: this record was made with request_force=False");

@@ -128,11 +128,26 @@ void add_shape(Scene& sc, int body, const toml::table& s) {
   } else if (type == "cylinder") {
     need(2);
     sc.builder.add_shape_cylinder(body, X, size[0], size[1], cfg);
+  } else if (type == "cone") {
+    need(2);
+    sc.builder.add_shape_cone(body, X, size[0], size[1], cfg);
+  } else if (type == "mesh") {
+    const toml::array* v = s["vertices"].as_array();
+    if (!v) throw CaseError("shape mesh needs vertices");
+    std::vector<vec3> vertices;
+    for (const auto& p : *v) {
+      const toml::array* xyz = p.as_array();
+      if (!xyz || xyz->size() != 3) throw CaseError("shape mesh: every vertex needs 3 numbers");
+      vertices.push_back({real(xyz->get(0)->value<double>().value()), real(xyz->get(1)->value<double>().value()),
+                          real(xyz->get(2)->value<double>().value())});
+    }
+    std::vector<int> indices;
+    for (real i : list(s, "indices")) indices.push_back(int(i));
+    sc.builder.add_shape_mesh(body, X, vertices, indices, {1, 1, 1}, cfg);
   } else if (type == "plane") {
     sc.builder.add_shape_plane(body, X, 0, 0, cfg);
   } else {
-    throw CaseError("impulse's ModelBuilder has no '" + type +
-                    "' shape (box, sphere, capsule, cylinder and plane only; the course gives no other mass formula)");
+    throw CaseError("impulse's ModelBuilder has no '" + type + "' shape");
   }
 }
 

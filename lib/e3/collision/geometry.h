@@ -6,10 +6,11 @@
 // what the record stores, so that d = n.(p1 - p0) - (m0 + m1) (E3.2-gap-function) never subtracts
 // a radius twice.
 //
-// Conventions: capsules and cylinders lie along their local z axis; a plane is the local z = 0
-// plane with normal +z, infinite. shape_scale carries the sizes:
-//   sphere (r, -, -), capsule (r, half_height, -), box (hx, hy, hz), cylinder (r, half_height, -),
-//   convex_hull and mesh: per-axis scale of their vertices.
+// Conventions: capsules, cylinders and cones lie along their local z axis (a cone's base disk at
+// z = -half_height, its apex at +half_height, as Newton's); a plane is the local z = 0 plane with
+// normal +z, infinite. shape_scale carries the sizes:
+//   sphere (r, -, -), capsule (r, half_height, -), box (hx, hy, hz), cylinder and cone
+//   (r, half_height, -), convex_hull and mesh: per-axis scale of their vertices.
 #pragma once
 
 #include <cstdint>
@@ -31,6 +32,7 @@ enum CollisionShapeType : int {
   SHAPE_MESH = 6,
   /// A single triangle of a mesh (only inside the narrow phase).
   SHAPE_TRIANGLE = 7,
+  SHAPE_CONE = 8,
 };
 
 const char* shape_type_name(int type);
@@ -98,6 +100,16 @@ IMPULSE_HD inline vec3 core_center(const ConvexCore& c) {
 
 IMPULSE_HD inline vec3 mul_elem(vec3 a, vec3 b) { return {a.x * b.x, a.y * b.y, a.z * b.z}; }
 
+/// Support point of a cone (base radius r at z = -hh, apex at z = +hh) in local direction d: the
+/// apex or the base rim point in the direction of d's xy part, whichever reaches farther along d:
+///   apex . d = hh d_z,   rim . d = r |d_xy| - hh d_z                                 [m]
+/// (the apex wins when d_z >= (r / 2hh) |d_xy|, Newton's slope test). With d_xy = 0 the base centre.
+IMPULSE_HD inline vec3 cone_support(real r, real hh, vec3 d) {
+  const real rr = sqrt(d.x * d.x + d.y * d.y);
+  const vec3 rim = rr > real(1e-12) ? vec3{r * d.x / rr, r * d.y / rr, -hh} : vec3{0, 0, -hh};
+  return hh * d.z >= dot(rim, d) ? vec3{0, 0, hh} : rim;
+}
+
 /// Support point of the core in world direction dir: argmax_{x in core} dot(x, dir)   [m].
 IMPULSE_HD inline vec3 core_support(const ConvexCore& c, vec3 dir) {
   if (c.type == SHAPE_TRIANGLE) {
@@ -123,6 +135,7 @@ IMPULSE_HD inline vec3 core_support(const ConvexCore& c, vec3 dir) {
       s = {dl.x * k, dl.y * k, dl.z >= 0 ? c.scale.y : -c.scale.y};
       break;
     }
+    case SHAPE_CONE: s = cone_support(c.scale.x, c.scale.y, dl); break;
     case SHAPE_CONVEX_HULL: {
       vec3 best = mul_elem(c.points[0], c.scale);
       real bd = dot(best, dl);

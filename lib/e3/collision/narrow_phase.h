@@ -85,7 +85,8 @@ IMPULSE_HD inline GeometryRoute geometry_route(int t0, int t1, bool hydro0 = fal
 
 /// Vertices of the core's support feature in world direction dir: every vertex whose support
 /// value is within a small tolerance of the maximum (a face, an edge or one vertex). A cylinder cap
-/// is represented by 8 rim points (an inscribed octagon), its side by a segment. Boxes and convex
+/// is represented by 8 rim points (an inscribed octagon), its side by a segment; a cone by its apex
+/// and the base rim samples within the tolerance. Boxes and convex
 /// hulls are clipped by their faces instead (box_face, hull_face).
 IMPULSE_HD inline int support_feature(const ConvexCore& c, vec3 dir, vec3* out) {
   const vec3 top = core_support(c, dir);
@@ -131,6 +132,16 @@ IMPULSE_HD inline int support_feature(const ConvexCore& c, vec3 dir, vec3* out) 
     case SHAPE_TRIANGLE: {
       const real size = rmax(length(c.points[1] - c.points[0]), length(c.points[2] - c.points[0]));
       for (int i = 0; i < 3; ++i) take(c.points[i], size);
+      break;
+    }
+    case SHAPE_CONE: {  // the apex and the base rim samples near the top: a vertex, a mantle line or the base
+      const real size = 2 * rmax(c.scale.x, c.scale.y);
+      take(top, size);
+      take(transform_point(c.X, {0, 0, c.scale.y}), size);
+      for (int k = 0; k < kCylinderRimSamples; ++k) {
+        const real t = kCylinderRimStep * k;
+        take(transform_point(c.X, {c.scale.x * cos(t), c.scale.x * sin(t), -c.scale.y}), size);
+      }
       break;
     }
     default: out[n++] = top; break;
@@ -187,12 +198,23 @@ IMPULSE_HD inline int hull_face(const ConvexCore& c, vec3 dir, vec3* out) {
 /// most aligned face (box_face, hull_face); a cylinder's cap (kCylinderRimSamples rim points) when
 /// its axis is within 45 degrees of dir, so that a cylinder standing tilted by a few degrees keeps
 /// a support polygon (the exact deepest point is added by manifold_with_deepest); else the support
-/// feature (support_feature). Triangles already give their whole face along their face normal (the
+/// feature (support_feature); a cone's base likewise when its axis is within 45 degrees of -dir.
+/// Triangles already give their whole face along their face normal (the
 /// face feature of route b), and along an edge or vertex normal their edge or vertex is the right
 /// feature.
 IMPULSE_HD inline int clip_feature(const ConvexCore& c, vec3 dir, vec3* out) {
   if (c.type == SHAPE_BOX) return box_face(c, dir, out);
   if (c.type == SHAPE_CONVEX_HULL) return hull_face(c, dir, out);
+  if (c.type == SHAPE_CONE) {
+    const vec3 dl = quat_rotate_inv(c.X.q, dir);
+    if (-dl.z >= sqrt(dl.x * dl.x + dl.y * dl.y)) {  // the base is the most aligned face
+      for (int k = 0; k < kCylinderRimSamples; ++k) {
+        const real t = kCylinderRimStep * k;
+        out[k] = transform_point(c.X, {c.scale.x * cos(t), c.scale.x * sin(t), -c.scale.y});
+      }
+      return kCylinderRimSamples;
+    }
+  }
   if (c.type == SHAPE_CYLINDER) {
     const vec3 dl = quat_rotate_inv(c.X.q, dir);
     if (rabs(dl.z) >= sqrt(dl.x * dl.x + dl.y * dl.y)) {  // the cap is the most aligned face
@@ -209,8 +231,9 @@ IMPULSE_HD inline int clip_feature(const ConvexCore& c, vec3 dir, vec3* out) {
 
 /// Vertices of a core that a plane route tests, for the plane's inward normal down (pointing from
 /// the plane's front side into it): a box's 8 corners, a capsule's 2 segment ends, a sphere's
-/// centre (its core point), and per cylinder cap the exact deepest rim point along down (when the cap
-/// is not parallel to the plane) and kCylinderRimSamples rim samples. Not for convex hulls (their
+/// centre (its core point), per cylinder cap the exact deepest rim point along down (when the cap
+/// is not parallel to the plane) and kCylinderRimSamples rim samples, and for a cone its apex and
+/// the same points of its base. Not for convex hulls (their
 /// points are read directly) or triangles. Writes at most kMaxPlaneVertices points.
 IMPULSE_HD inline int plane_vertices(const ConvexCore& c, vec3 down, vec3* out) {
   int n = 0;
@@ -235,6 +258,18 @@ IMPULSE_HD inline int plane_vertices(const ConvexCore& c, vec3 down, vec3* out) 
           const real t = kCylinderRimStep * k;
           out[n++] = transform_point(c.X, {r * cos(t), r * sin(t), z});
         }
+      }
+      break;
+    }
+    case SHAPE_CONE: {
+      const vec3 dl = quat_rotate_inv(c.X.q, down);
+      const real r = c.scale.x, hh = c.scale.y;
+      const real rr = sqrt(dl.x * dl.x + dl.y * dl.y);
+      out[n++] = transform_point(c.X, {0, 0, hh});
+      if (rr > real(1e-12)) out[n++] = transform_point(c.X, {r * dl.x / rr, r * dl.y / rr, -hh});
+      for (int k = 0; k < kCylinderRimSamples; ++k) {
+        const real t = kCylinderRimStep * k;
+        out[n++] = transform_point(c.X, {r * cos(t), r * sin(t), -hh});
       }
       break;
     }
@@ -444,7 +479,8 @@ IMPULSE_HD inline int convex_contact_candidates(const ConvexCore& A, const Conve
     const EpaResult e = epa_penetration(A, B, g);
     if (e.ok) {
       n = e.normal, pa = e.point_a, pb = e.point_b, s = -e.depth;
-      if (A.type == SHAPE_CYLINDER || B.type == SHAPE_CYLINDER) {  // curved core: refine EPA
+      if (A.type == SHAPE_CYLINDER || B.type == SHAPE_CYLINDER || A.type == SHAPE_CONE ||
+          B.type == SHAPE_CONE) {  // curved core: refine EPA
         // The depth min_u h_{A-B}(u) has several local minima: the search starts from EPA's
         // closest faces and from the best coarse direction, and keeps the lowest.
         n = refine_penetration_direction(A, B, coarse_penetration_direction(A, B));

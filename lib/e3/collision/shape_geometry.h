@@ -20,8 +20,9 @@ class Model;
 /// starting with who.
 HullFaces checked_hull_faces(const std::vector<vec3>& points, vec3 scale, const std::string& who);
 
-/// The triangle indices of a mesh after the checks (static body -1, 3 indices per triangle in range,
-/// finite vertices, positive scale, no zero-area triangle, at most two triangles per edge), each index
+/// The triangle indices of a mesh after the checks (3 indices per triangle in range, finite vertices,
+/// positive scale, no zero-area triangle, at most two triangles per edge, and on a body (body >= 0)
+/// exactly two: a closed surface that bounds a solid), each index
 /// replaced by the first vertex at exactly the same position (welded). Throws std::invalid_argument
 /// starting with who.
 std::vector<int> checked_mesh_triangles(int body, const std::vector<vec3>& vertices, const std::vector<int>& indices,

@@ -20,27 +20,9 @@ Contacts::Contacts(Device d, int max, bool request_force) : device(d), rigid_con
   if (max < 0)
     throw std::invalid_argument("Contacts: rigid_contact_max must be >= 0, got " + std::to_string(max));
   rigid_contact_count = Buffer<int>(d, std::vector<int>{0});
-  rigid_contact_shape0 = Buffer<int>(d, max);
-  rigid_contact_shape1 = Buffer<int>(d, max);
-  rigid_contact_point0 = Buffer<vec3>(d, max);
-  rigid_contact_point1 = Buffer<vec3>(d, max);
-  rigid_contact_normal = Buffer<vec3>(d, max);
-  rigid_contact_offset0 = Buffer<vec3>(d, max);
-  rigid_contact_offset1 = Buffer<vec3>(d, max);
-  rigid_contact_margin0 = Buffer<real>(d, max);
-  rigid_contact_margin1 = Buffer<real>(d, max);
-  rigid_contact_stiffness = Buffer<real>(d, max);
-  rigid_contact_damping = Buffer<real>(d, max);
-  rigid_contact_friction = Buffer<real>(d, max);
-  rigid_contact_match_index = Buffer<int>(d, max);
-  rigid_contact_mu = Buffer<real>(d, max);
-  rigid_contact_mu_torsional = Buffer<real>(d, max);
-  rigid_contact_mu_rolling = Buffer<real>(d, max);
-  rigid_contact_restitution = Buffer<real>(d, max);
-  rigid_contact_ke = Buffer<real>(d, max);
-  rigid_contact_kd = Buffer<real>(d, max);
-  rigid_contact_kf = Buffer<real>(d, max);
-  rigid_contact_ka = Buffer<real>(d, max);
+#define IMPULSE_CONTACT_ALLOCATE(type, name, unit, doc) name = Buffer<type>(d, max);
+  IMPULSE_CONTACT_COLUMNS(IMPULSE_CONTACT_ALLOCATE)
+#undef IMPULSE_CONTACT_ALLOCATE
   if (request_force) force = Buffer<spatial_vector>(d, std::vector<spatial_vector>(std::size_t(max)));
 }
 
@@ -54,23 +36,9 @@ ContactsView Contacts::view() {
   v.device = device;
   v.rigid_contact_max = rigid_contact_max;
   v.rigid_contact_count = rigid_contact_count.view();
-  v.rigid_contact_shape0 = rigid_contact_shape0.view();
-  v.rigid_contact_shape1 = rigid_contact_shape1.view();
-  v.rigid_contact_point0 = rigid_contact_point0.view();
-  v.rigid_contact_point1 = rigid_contact_point1.view();
-  v.rigid_contact_offset0 = rigid_contact_offset0.view();
-  v.rigid_contact_offset1 = rigid_contact_offset1.view();
-  v.rigid_contact_normal = rigid_contact_normal.view();
-  v.rigid_contact_margin0 = rigid_contact_margin0.view();
-  v.rigid_contact_margin1 = rigid_contact_margin1.view();
-  v.rigid_contact_mu = rigid_contact_mu.view();
-  v.rigid_contact_mu_torsional = rigid_contact_mu_torsional.view();
-  v.rigid_contact_mu_rolling = rigid_contact_mu_rolling.view();
-  v.rigid_contact_restitution = rigid_contact_restitution.view();
-  v.rigid_contact_ke = rigid_contact_ke.view();
-  v.rigid_contact_kd = rigid_contact_kd.view();
-  v.rigid_contact_kf = rigid_contact_kf.view();
-  v.rigid_contact_ka = rigid_contact_ka.view();
+#define IMPULSE_CONTACT_VIEW_OF(type, name, unit, doc) v.name = name.view();
+  IMPULSE_CONTACT_COLUMNS(IMPULSE_CONTACT_VIEW_OF)
+#undef IMPULSE_CONTACT_VIEW_OF
   v.material_path = material_path;
   v.force = force.view();
   return v;
@@ -85,6 +53,15 @@ int contact_count(const ContactsView& c) {
   return n;
 }
 
+void check_contact_column_sizes(const ContactsView& c, int n, const char* who) {
+#define IMPULSE_CONTACT_SIZE_CHECK(type, name, unit, doc)                                                          \
+  if (c.name.size < n)                                                                                           \
+    throw std::invalid_argument(std::string(who) + ": contact column " #name " has " + std::to_string(c.name.size) + \
+                                " rows, fewer than the " + std::to_string(n) + " rows read");
+  IMPULSE_CONTACT_COLUMNS(IMPULSE_CONTACT_SIZE_CHECK)
+#undef IMPULSE_CONTACT_SIZE_CHECK
+}
+
 int checked_contact_count(const ContactsView& c, const Model& model, const char* who) {
   if (c.model != &model)
     throw std::invalid_argument(std::string(who) +
@@ -94,6 +71,7 @@ int checked_contact_count(const ContactsView& c, const Model& model, const char*
     throw std::invalid_argument(std::string(who) + ": contact record overflowed (count " + std::to_string(n) +
                                 " > rigid_contact_max " + std::to_string(c.rigid_contact_max) +
                                 "): the record is incomplete");
+  check_contact_column_sizes(c, n, who);
   check_contact_row_shapes(c, n, model.shape_count, who);
   return n;
 }

@@ -15,6 +15,7 @@
 #include "core/buffer.h"
 #include "core/math.h"
 #include "core/spatial.h"
+#include "e3/contacts/contact_columns.h"
 #include "e3/contacts/contacts_view.h"
 
 namespace impulse {
@@ -45,30 +46,10 @@ struct Contacts {
   int rigid_contact_max = 0;                   // capacity [rows]
 
   Buffer<int> rigid_contact_count;             // single element: contacts written or attempted (1)
-  Buffer<int> rigid_contact_shape0;            // shape id of side 0 (rigid_contact_max)
-  Buffer<int> rigid_contact_shape1;            // shape id of side 1 (rigid_contact_max)
-  Buffer<vec3> rigid_contact_point0;           // core point, body-0 frame (world if static) [m]
-  Buffer<vec3> rigid_contact_point1;           // core point, body-1 frame (world if static) [m]
-  Buffer<vec3> rigid_contact_normal;           // world unit normal from shape0 to shape1 [-]
-  Buffer<vec3> rigid_contact_offset0;          // body-0 frame offset core -> effective surface [m]
-  Buffer<vec3> rigid_contact_offset1;          // body-1 frame offset core -> effective surface [m]
-  Buffer<real> rigid_contact_margin0;          // effective thickness radius + margin, side 0 [m]
-  Buffer<real> rigid_contact_margin1;          // effective thickness radius + margin, side 1 [m]
-  Buffer<real> rigid_contact_stiffness;        // per-contact stiffness override, 0 = unset [N/m]
-  Buffer<real> rigid_contact_damping;          // per-contact damping override, 0 = unset [N s/m]
-  Buffer<real> rigid_contact_friction;         // per-contact friction scale, 0 = unset [-]
-  Buffer<int> rigid_contact_match_index;       // matching: row of the same contact last frame, -1 (rigid_contact_max)
-  // Per-row materials, the two shapes' materials combined for one solver path (E3 §3), written by
-  // fill_contact_materials (contact_materials.h) after each collide, or by a fixture. Every column is
-  // allocated; a path writes its own and leaves the others as they were.
-  Buffer<real> rigid_contact_mu;               // friction coefficient, every path [-]
-  Buffer<real> rigid_contact_mu_torsional;     // torsional friction, XPBD [m]
-  Buffer<real> rigid_contact_mu_rolling;       // rolling friction, XPBD [m]
-  Buffer<real> rigid_contact_restitution;      // restitution, XPBD [-]
-  Buffer<real> rigid_contact_ke;               // normal stiffness, penalty and VBD [N/m]
-  Buffer<real> rigid_contact_kd;               // normal damping, penalty and VBD [N s/m]
-  Buffer<real> rigid_contact_kf;               // friction stiffness, penalty [N s/m]
-  Buffer<real> rigid_contact_ka;               // adhesion distance, penalty [m]
+  // The columns of contact_columns.h, rigid_contact_max rows each.
+#define IMPULSE_CONTACT_BUFFER(type, name, unit, doc) Buffer<type> name;
+  IMPULSE_CONTACT_COLUMNS(IMPULSE_CONTACT_BUFFER)
+#undef IMPULSE_CONTACT_BUFFER
   int material_path = -1;                      // SolverPath the material columns were filled for; -1: none recorded
   Buffer<spatial_vector> force;                // optional (f [N], tau [N m]) of body1 on body0; empty unless requested
 

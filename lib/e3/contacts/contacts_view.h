@@ -17,6 +17,7 @@
 
 #include "core/buffer.h"
 #include "core/spatial.h"
+#include "e3/contacts/contact_columns.h"
 
 namespace impulse {
 
@@ -28,24 +29,10 @@ struct ContactsView {
   Device device = Device::cpu;             // where the arrays live
   int rigid_contact_max = 0;               // capacity [rows]
   View<const int> rigid_contact_count;     // (1) records written; may exceed the capacity (overflow)
-  View<const int> rigid_contact_shape0;    // shape ID of side 0 (body A); model.shape_body gives the body (-1 static)
-  View<const int> rigid_contact_shape1;    // shape ID of side 1 (body B)
-  View<const vec3> rigid_contact_point0;   // [m] core point on shape0, body frame of its body (world if static)
-  View<const vec3> rigid_contact_point1;   // [m] core point on shape1, body frame of its body
-  View<const vec3> rigid_contact_offset0;  // [m] point0 -> effective surface of shape0, body frame
-  View<const vec3> rigid_contact_offset1;  // [m] point1 -> effective surface of shape1, body frame
-  View<const vec3> rigid_contact_normal;   // [-] world unit normal, shape0 -> shape1
-  View<const real> rigid_contact_margin0;  // [m] effective thickness, radius + margin, of shape0
-  View<const real> rigid_contact_margin1;  // [m] effective thickness, radius + margin, of shape1
-  // Per-row materials of the path the record was filled for (E3 §3).
-  View<const real> rigid_contact_mu;            // [-] friction coefficient (every path)
-  View<const real> rigid_contact_mu_torsional;  // [m] torsional friction (XPBD)
-  View<const real> rigid_contact_mu_rolling;    // [m] rolling friction (XPBD)
-  View<const real> rigid_contact_restitution;   // [-] restitution (XPBD)
-  View<const real> rigid_contact_ke;            // [N/m] normal stiffness (penalty, VBD)
-  View<const real> rigid_contact_kd;            // [N s/m] normal damping (penalty, VBD)
-  View<const real> rigid_contact_kf;            // [N s/m] friction stiffness (penalty)
-  View<const real> rigid_contact_ka;            // [m] adhesion distance (penalty)
+  // The record's columns (contact_columns.h), each rigid_contact_max rows.
+#define IMPULSE_CONTACT_VIEW(type, name, unit, doc) View<const type> name;
+  IMPULSE_CONTACT_COLUMNS(IMPULSE_CONTACT_VIEW)
+#undef IMPULSE_CONTACT_VIEW
   /// The SolverPath (materials.h) that fill_contact_materials filled the material columns for; -1
   /// when no fill recorded one (a fixture writes columns that every path reads the same way).
   int material_path = -1;
@@ -60,8 +47,13 @@ int contact_count(const ContactsView& c);
 /// std::invalid_argument naming `who` for a record made for another Model (a foreign record), and
 /// naming the count and the capacity when not 0 <= count <= rigid_contact_max (the overflow policy
 /// of E3.2-overflow-policy), so that no solver reads rows that were never written; and for a row
-/// naming a shape outside the Model (check_contact_row_shapes, contact_row.h).
+/// naming a shape outside the Model (check_contact_row_shapes, contact_row.h), and for a column
+/// shorter than the count (check_contact_column_sizes).
 int checked_contact_count(const ContactsView& c, const Model& model, const char* who);
+/// Every column (contact_columns.h) must hold the n rows a reader reads (the count, or the capacity
+/// for a reader that reads no count on the host): std::invalid_argument naming who, the column, its
+/// size and n otherwise.
+void check_contact_column_sizes(const ContactsView& c, int n, const char* who);
 
 /// Thrown by update_contacts of a solver that has no per-contact force producer (course E3 §6
 /// summary table): calling it is an error, never a silent array of zeros. Newton's base class

@@ -160,3 +160,55 @@ TEST(ContactRow, ASolverRefusesARecordFilledForAnotherPath) {
   EXPECT_FALSE(refused(SolverPath::featherstone, semi));  // the two penalty paths mix alike
   EXPECT_FALSE(refused(SolverPath::xpbd, xpbd));
 }
+
+// The columns are declared once (contact_columns.h); a view with a column shorter than its count is
+// refused naming that column, whichever column it is.
+TEST(ContactRow, ASolverRefusesAColumnShorterThanTheCount) {
+  Model m = ground_box_model(1, {0.1, 0.1, 0.1}, {0, 0, 0.1 - 0.001});
+  CollisionPipeline pipeline(m);
+  Contacts c = pipeline.contacts();
+  State s0 = m.state(), s1 = m.state();
+  Control control = m.control();
+  pipeline.collide(s0.body_q.view(), c);
+  fill_contact_materials(m, SolverPath::semi_implicit, c);
+  const int n = c.count();
+  ASSERT_EQ(n, 4);
+  int columns = 0;
+#define SHORTEN(type, name, unit, doc)                                                                        \
+  {                                                                                                          \
+    ContactsView v = c.view();                                                                               \
+    v.name.size = n - 1;                                                                                     \
+    std::string w;                                                                                           \
+    try {                                                                                                    \
+      SolverSemiImplicit(m).step(s0, s1, control, &v, 1e-3);                                                 \
+    } catch (const std::invalid_argument& e) {                                                               \
+      w = e.what();                                                                                          \
+    }                                                                                                        \
+    EXPECT_EQ(w, "apply_penalty_contacts: contact column " #name " has 3 rows, fewer than the 4 rows read"); \
+    ++columns;                                                                                               \
+  }
+  IMPULSE_CONTACT_COLUMNS(SHORTEN)
+#undef SHORTEN
+  EXPECT_EQ(columns, 21);
+}
+
+// SolverXPBD reads no count on the host: every column must span the capacity.
+TEST(ContactRow, SolverXPBDRefusesAColumnShorterThanTheCapacity) {
+  Model m = ground_box_model(1, {0.1, 0.1, 0.1}, {0, 0, 0.1 - 0.001});
+  CollisionPipeline pipeline(m);
+  Contacts c = pipeline.contacts();
+  State s0 = m.state(), s1 = m.state();
+  Control control = m.control();
+  pipeline.collide(s0.body_q.view(), c);
+  fill_contact_materials(m, SolverPath::xpbd, c);
+  ContactsView v = c.view();
+  v.rigid_contact_restitution.size = c.rigid_contact_max - 1;
+  try {
+    SolverXPBD(m).step(s0, s1, control, &v, 1e-3);
+    ADD_FAILURE() << "a short column was read";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_EQ(std::string(e.what()), "SolverXPBD.step: contact column rigid_contact_restitution has " +
+                                         std::to_string(c.rigid_contact_max - 1) + " rows, fewer than the " +
+                                         std::to_string(c.rigid_contact_max) + " rows read");
+  }
+}

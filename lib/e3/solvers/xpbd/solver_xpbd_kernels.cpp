@@ -128,6 +128,7 @@ void SolverXPBD::check_step(const State& in, const State& out, const Control& co
       throw std::invalid_argument("SolverXPBD.step: the contact record was made for another Model (a foreign record)");
     if (contacts->rigid_contact_count.size != 1)
       throw std::invalid_argument("SolverXPBD.step: rigid_contact_count must be a one-element array");
+    check_contact_column_sizes(*contacts, contacts->rigid_contact_max, "SolverXPBD.step");  // no count read here
     check_contact_material_path(*contacts, SolverPath::xpbd, SolverPath::xpbd, "SolverXPBD.step");
   }
 }
