@@ -5,6 +5,8 @@
 
 #include <string>
 
+#include "convert.h"
+
 namespace py = pybind11;
 
 namespace impulse::python {
@@ -34,7 +36,7 @@ py::array column_array(Buffer<T>& b, py::handle owner) {
   }
   py::array a(py::dtype::of<E>(), shape, strides, reinterpret_cast<E*>(b.data()), owner);
   py::detail::array_proxy(a.ptr())->flags &= ~py::detail::npy_api::NPY_ARRAY_WRITEABLE_;
-  return a;
+  return as_warp_like(a);  // Warp's .numpy() as on every other exposed array
 }
 
 }  // namespace
