@@ -168,26 +168,31 @@ struct StepCost {
   std::uint64_t launch_collide = 0, launch_solve = 0, launch_readback = 0;
 };
 
-// One whole step of w, timed by stage; swaps the states.
-StepCost step_world(PileWorld& w, real h) {
+// One whole step of w, timed by stage; swaps the states. named: its launches count under the
+// stages pile.collide, pile.solve, pile.readback (core/alloc_count.h), else under no stage.
+StepCost step_world(PileWorld& w, real h, bool named = false) {
   StepCost c;
   std::uint64_t a0 = allocation_count(), l0 = launch_count();
+  set_launch_stage(named ? "pile.collide" : nullptr);
   w.pipeline->collide(w.s0->body_q.view(), *w.contacts);  // the input state (E1.7-sample-phase)
   const CollideStageSeconds& cs = w.pipeline->last_stage_seconds();
   c.s.broad = cs.broad;
   c.s.narrow = cs.narrow;
   c.s.contacts = cs.contacts;
   std::uint64_t a1 = allocation_count(), l1 = launch_count();
+  set_launch_stage(named ? "pile.solve" : nullptr);
   clock::time_point t = clock::now();
   fill_contact_materials(*w.model, SolverPath::xpbd, *w.contacts);
   ContactsView v = w.contacts->view();
   w.solver->step(*w.s0, *w.s1, w.control, &v, h);
   c.s.solve = since(t);
   std::uint64_t a2 = allocation_count(), l2 = launch_count();
+  set_launch_stage(named ? "pile.readback" : nullptr);
   t = clock::now();
   w.solver->update_contacts(v);
   c.s.readback = since(t);
   std::uint64_t a3 = allocation_count(), l3 = launch_count();
+  set_launch_stage(nullptr);
   c.alloc_collide = a1 - a0;
   c.alloc_solve = a2 - a1;
   c.alloc_readback = a3 - a2;
@@ -235,10 +240,11 @@ PileRunResult run_pile(const PileSpec& spec, const PileRunOptions& o) {
   std::vector<double> speedup;
   double two = 0;
   std::uint64_t al_c = 0, al_s = 0, al_r = 0, la_c = 0, la_s = 0, la_r = 0;
+  const std::vector<LaunchSiteCount> sites_before = launch_site_counts();
   for (int k = 0; k < o.steps; ++k) {
     if (k == rest_start) rest_q = a.s0->body_q.to_host();
     set_cpu_threads(o.threads);
-    const StepCost c = step_world(a, o.h);
+    const StepCost c = step_world(a, o.h, k >= warmup);
     r.contacts_per_step += a.contacts->count();
     if (k >= warmup) {
       r.seconds.broad += c.s.broad;
@@ -281,6 +287,12 @@ PileRunResult run_pile(const PileSpec& spec, const PileRunOptions& o) {
   r.launches_collide = double(la_c) / measured;
   r.launches_solve = double(la_s) / measured;
   r.launches_readback = double(la_r) / measured;
+  for (LaunchSiteCount site : launch_site_counts()) {
+    if (site.stage.rfind("pile.", 0) != 0) continue;
+    for (const LaunchSiteCount& old : sites_before)
+      if (old.stage == site.stage && old.name == site.name) site.count -= old.count;
+    if (site.count > 0) r.launch_sites.push_back({site.stage.substr(5), site.name, double(site.count) / measured});
+  }
   if (allocation_hook_installed()) {
     r.allocations_collide = double(al_c) / measured;
     r.allocations_solve = double(al_s) / measured;
@@ -354,6 +366,8 @@ std::vector<Metric> bench_pile(const std::string& kind, const SceneArgs& a) {
       {"cuda_built", cuda_built() ? 1.0 : 0.0, "-"},
       {"layout_checksum", r.checksum, "m"},
   };
+  for (const PileLaunchSite& site : r.launch_sites)  // each launch by name, per step
+    m.push_back({"launches." + site.stage + "." + site.name, site.per_step, "-"});
   if (o.compare_threads) {
     m.push_back({"two_thread_seconds_per_step", r.two_thread_seconds, "s"});
     m.push_back({"two_thread_broad_seconds", r.two_thread_stages.broad, "s"});

@@ -3,7 +3,8 @@
 //   parallel_for(device, n, IMPULSE_LAMBDA(std::int64_t i) { ... });
 //
 // On the CPU it is an OpenMP loop with a static schedule (serial below 1024 items, where waking the
-// thread team costs more than the work), or, under IMPULSE_SCHEDULE=reverse or shuffle:SEED
+// thread team costs more than the work; IMPULSE_SCHEDULE=parallel lowers that to 2), or, under
+// IMPULSE_SCHEDULE=reverse or shuffle:SEED
 // (core/schedule.h), one thread running the items backwards or in a seeded permutation; on the GPU
 // a 1-D CUDA kernel of 256 threads a block. A release build does not wait for the kernel (errors
 // surface at the step's readback, the next synchronous copy); a debug build synchronises after each
@@ -67,7 +68,7 @@ bool launch_on_device(Device d, std::int64_t n, const F& f) {  // by reference: 
 template <class F>
 bool run_rescheduled(std::int64_t n, const F& f) {
   const Schedule& s = cpu_schedule();
-  if (s.kind == ScheduleKind::ordered) return false;
+  if (s.kind == ScheduleKind::ordered || s.kind == ScheduleKind::parallel) return false;
   if (s.kind == ScheduleKind::reverse) {
     for (std::int64_t k = n - 1; k >= 0; --k) f(k);
     return true;
@@ -78,13 +79,14 @@ bool run_rescheduled(std::int64_t n, const F& f) {
 }
 }  // namespace detail
 
+/// where: the launch's name in the counts of core/alloc_count.h (the calling function and line).
 template <class F>
-void parallel_for(Device d, std::int64_t n, F f) {
+void parallel_for(Device d, std::int64_t n, F f, LaunchSite where = LaunchSite()) {
   if (n <= 0) return;
-  count_launch();
+  count_launch(where);
   if (detail::launch_on_device(d, n, f)) return;
   if (detail::run_rescheduled(n, f)) return;
-#pragma omp parallel for schedule(static) if (n >= 1024)
+#pragma omp parallel for schedule(static) if (n >= cpu_schedule().team_threshold())
   for (std::int64_t i = 0; i < n; ++i) f(i);
 }
 
@@ -94,12 +96,13 @@ void parallel_for(Device d, std::int64_t n, F f) {
 /// same contract (each i writes its own outputs), so results do not depend on the schedule; the
 /// GPU launch is the same as parallel_for's.
 template <class F>
-void parallel_for_uneven(Device d, std::int64_t n, F f) {
+void parallel_for_uneven(Device d, std::int64_t n, F f,
+                         LaunchSite where = LaunchSite()) {
   if (n <= 0) return;
-  count_launch();
+  count_launch(where);
   if (detail::launch_on_device(d, n, f)) return;
   if (detail::run_rescheduled(n, f)) return;
-#pragma omp parallel for schedule(dynamic, 16) if (n >= 1024)
+#pragma omp parallel for schedule(dynamic, 16) if (n >= cpu_schedule().team_threshold())
   for (std::int64_t i = 0; i < n; ++i) f(i);
 }
 

@@ -52,9 +52,9 @@ void scan_on_gpu(View<const T> counts, View<std::int64_t> offsets) {
 #endif
 
 template <class T>
-void scan(Device d, View<const T> counts, View<std::int64_t> offsets) {
+void scan(Device d, View<const T> counts, View<std::int64_t> offsets, LaunchSite where) {
   check_sizes(counts, offsets);
-  count_launch();
+  count_launch(where);
   if (d == Device::cuda) {
 #if defined(__CUDACC__)
     scan_on_gpu(counts, offsets);
@@ -73,12 +73,17 @@ void scan(Device d, View<const T> counts, View<std::int64_t> offsets) {
 
 }  // namespace
 
-void exclusive_scan(Device d, View<const std::int64_t> counts, View<std::int64_t> offsets) { scan(d, counts, offsets); }
-void exclusive_scan(Device d, View<const int> counts, View<std::int64_t> offsets) { scan(d, counts, offsets); }
+void exclusive_scan(Device d, View<const std::int64_t> counts, View<std::int64_t> offsets,
+                    LaunchSite where) {
+  scan(d, counts, offsets, where);
+}
+void exclusive_scan(Device d, View<const int> counts, View<std::int64_t> offsets, LaunchSite where) {
+  scan(d, counts, offsets, where);
+}
 
-void sort_keys(Device d, View<std::int64_t> keys) {
+void sort_keys(Device d, View<std::int64_t> keys, LaunchSite where) {
   if (keys.size <= 1) return;
-  count_launch();
+  count_launch(where);
   if (d == Device::cuda) {
 #if defined(__CUDACC__)
     static Buffer<std::int64_t>* alt = new Buffer<std::int64_t>();

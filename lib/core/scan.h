@@ -7,6 +7,7 @@
 
 #include <cstdint>
 
+#include "core/alloc_count.h"
 #include "core/buffer.h"
 
 namespace impulse {
@@ -14,8 +15,11 @@ namespace impulse {
 /// offsets[0] = 0 and offsets[i + 1] = counts[0] + ... + counts[i] for i in [0, n), n = counts.size;
 /// offsets holds n + 1 entries, so offsets[n] is the total, written on the device (no readback).
 /// The counts are integers, so the sums are exact and do not depend on the order of additions.
-void exclusive_scan(Device d, View<const std::int64_t> counts, View<std::int64_t> offsets);
-void exclusive_scan(Device d, View<const int> counts, View<std::int64_t> offsets);
+/// where: the launch's name (core/alloc_count.h).
+void exclusive_scan(Device d, View<const std::int64_t> counts, View<std::int64_t> offsets,
+                    LaunchSite where = LaunchSite());
+void exclusive_scan(Device d, View<const int> counts, View<std::int64_t> offsets,
+                    LaunchSite where = LaunchSite());
 
 /// The value at v[i] of an array on device d, read on the host (one copy on a GPU, a load on the CPU).
 template <class T>
@@ -26,7 +30,7 @@ T read_one(Device d, View<const T> v, std::int64_t i) {
 }
 
 /// Sorts keys[0, keys.size) ascending in place (CUB's radix sort on a GPU, std::sort on the CPU).
-void sort_keys(Device d, View<std::int64_t> keys);
+void sort_keys(Device d, View<std::int64_t> keys, LaunchSite where = LaunchSite());
 
 /// Items a pass over a record's rows launches over when the row count lives on device d at
 /// count[0]: the capacity on a GPU (the count is not read back; each item compares itself with

@@ -36,11 +36,13 @@ Schedule parse_schedule(const char* text) {
   }
   auto bad = [&] {
     return std::invalid_argument(std::string("IMPULSE_SCHEDULE: '") + text +
-                                 "' is not one of ordered, reverse, shuffle:SEED (SEED an integer in [0, 2^64)), "
+                                 "' is not one of ordered, parallel, reverse, shuffle:SEED (SEED an integer in [0, 2^64)), "
                                  "each optionally followed by +capacity");
   };
   if (v == "ordered") {
     s.kind = ScheduleKind::ordered;
+  } else if (v == "parallel") {
+    s.kind = ScheduleKind::parallel;
   } else if (v == "reverse") {
     s.kind = ScheduleKind::reverse;
   } else if (v.rfind("shuffle:", 0) == 0 && v.size() > 8 && v.find_first_not_of("0123456789", 8) == std::string::npos &&

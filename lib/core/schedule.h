@@ -2,7 +2,10 @@
 // parallel_for (each item writes its own outputs; the result does not depend on the order the items
 // run in) is tested rather than assumed:
 //
-//   IMPULSE_SCHEDULE=ordered          OpenMP threads, items in index order within a thread (default)
+//   IMPULSE_SCHEDULE=ordered          OpenMP threads, items in index order within a thread (default);
+//                                     a launch below 1024 items runs on the calling thread
+//   IMPULSE_SCHEDULE=parallel         as ordered, but every launch of 2 items or more on the thread
+//                                     team (the ThreadSanitizer pass: small scenes, several threads)
 //   IMPULSE_SCHEDULE=reverse          one thread, items n-1 down to 0
 //   IMPULSE_SCHEDULE=shuffle:SEED     one thread, items in a pseudo-random permutation of [0, n)
 //                                     drawn from SEED and the launch's number
@@ -18,12 +21,14 @@
 
 namespace impulse {
 
-enum class ScheduleKind { ordered, reverse, shuffle };
+enum class ScheduleKind { ordered, parallel, reverse, shuffle };
 
 struct Schedule {
   ScheduleKind kind = ScheduleKind::ordered;
   std::uint64_t seed = 0;
   bool capacity = false;  // launch_extent returns the capacity on the CPU too
+  /// The fewest items an ordered launch runs on the OpenMP team (fewer: the calling thread).
+  std::int64_t team_threshold() const { return kind == ScheduleKind::parallel ? 2 : 1024; }
 };
 
 /// Parses a value of IMPULSE_SCHEDULE; throws std::invalid_argument with one line otherwise.

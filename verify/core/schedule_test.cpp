@@ -31,6 +31,8 @@ std::vector<std::int64_t> visit_order(const Schedule& s, std::int64_t n) {
 TEST(Schedule, ParsesTheThreeFormsAndCapacity) {
   EXPECT_EQ(parse_schedule(nullptr).kind, ScheduleKind::ordered);
   EXPECT_EQ(parse_schedule("reverse").kind, ScheduleKind::reverse);
+  EXPECT_EQ(parse_schedule("parallel").team_threshold(), 2);
+  EXPECT_EQ(parse_schedule("ordered").team_threshold(), 1024);
   const Schedule s = parse_schedule("shuffle:42+capacity");
   EXPECT_EQ(s.kind, ScheduleKind::shuffle);
   EXPECT_EQ(s.seed, 42u);

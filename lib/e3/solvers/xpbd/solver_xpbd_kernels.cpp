@@ -495,9 +495,7 @@ void SolverXPBD::finish_trace(const ContactsView* contacts) {
     const int bad = h[k * W];
     if (bad < 0) continue;
     have_impulse_ = false;
-    int s[2] = {0, 0};
-    device_copy(&s[0], Device::cpu, contacts->rigid_contact_shape0.data + bad, dev, sizeof(int));
-    device_copy(&s[1], Device::cpu, contacts->rigid_contact_shape1.data + bad, dev, sizeof(int));
+    const int s[2] = {read_one(dev, contacts->rigid_contact_shape0, bad), read_one(dev, contacts->rigid_contact_shape1, bad)};
     const int shape = (s[0] < 0 || s[0] >= model_->shape_count) ? s[0] : s[1];
     throw std::invalid_argument(contact_row_shape_message("SolverXPBD.step", bad, shape, model_->shape_count));
   }
