@@ -7,7 +7,10 @@ bitwise equal where the pass is a fixed-order computation, else within the state
 |a - b| <= ABS + REL * max(|a|, |b|) (ABS = 1e-9, REL = 1e-9): the GPU contracts a*b + c into one
 fused multiply-add where the CPU build may not, so doubles may differ in the last bits and
 grow with the steps of a contact pile. Columns whose name says seconds (wall-clock timings) are
-skipped. Prints one line per file; exit 1 when any file is missing or out of tolerance.
+skipped. A scene that measures rather than writes files (the bench scenes) is compared through
+the dimensionless result lines of its log ("candidate_pairs = 2707 -"); lines in time units or
+derived from timings (seconds, rates, fractions, speed-ups) are skipped. Prints one line per file;
+exit 1 when any file is missing or out of tolerance.
 """
 import csv
 import json
@@ -23,8 +26,23 @@ def cells(path):
         return list(csv.reader(f))
 
 
+TIMED = ("second", "fraction", "speedup", "traffic", "bytes")
+
+
+def log_cells(path):
+    """The result lines of a scene log as a two-row table: names, then values."""
+    names, values = [], []
+    for line in open(path):
+        parts = line.split()
+        if len(parts) == 4 and parts[1] == "=" and parts[3] == "-" and not any(t in parts[0] for t in TIMED):
+            names.append(parts[0])
+            values.append(parts[2])
+    return [names, values]
+
+
 def compare(a_path, b_path):
-    a, b = cells(a_path), cells(b_path)
+    read = log_cells if a_path.suffix == ".log" else cells
+    a, b = read(a_path), read(b_path)
     out = {"rows": len(a), "bitwise": True, "max_abs": 0.0, "max_rel": 0.0, "within": True, "problem": ""}
     if len(a) != len(b) or (a and a[0] != b[0]):
         out.update(within=False, bitwise=False, problem="row count or header differs")
@@ -57,7 +75,7 @@ def compare(a_path, b_path):
 def main():
     cpu, gpu, report = map(pathlib.Path, sys.argv[1:4])
     results, ok = {}, True
-    for f in sorted(cpu.rglob("*.csv")):
+    for f in sorted(list(cpu.rglob("*.csv")) + list(cpu.glob("*.log"))):
         rel = f.relative_to(cpu)
         g = gpu / rel
         if not g.exists():
