@@ -188,16 +188,20 @@ struct StepCost {
 };
 
 // The solver that simulate_frame steps: E3's collide inserted before the E1 step (E1 §7), the
-// materials, SolverXPBD::step and the readback; it sums each stage's cost over the frame.
+// materials, SolverXPBD::step and the readback; it sums each stage's cost over the frame. named:
+// its launches count under the stages pile.collide, pile.solve, pile.readback (core/alloc_count.h),
+// else under no stage.
 struct PileSubstep {
   PileWorld& w;
   bool collide_once;
+  bool named;
   int substep = 0;
   StepCost c;
 
   void step(State& in, State& out, Control& control, real h) {
     std::uint64_t a0 = allocation_count(), l0 = launch_count();
     const bool collide = !collide_once || substep == 0;
+    set_launch_stage(named ? "pile.collide" : nullptr);
     if (collide) {
       w.pipeline->collide(in.body_q.view(), *w.contacts);  // the input state (E1.7-sample-phase)
       const CollideStageSeconds& cs = w.pipeline->last_stage_seconds();
@@ -206,16 +210,19 @@ struct PileSubstep {
       c.s.contacts += cs.contacts;
     }
     std::uint64_t a1 = allocation_count(), l1 = launch_count();
+    set_launch_stage(named ? "pile.solve" : nullptr);
     clock::time_point t = clock::now();
     if (collide) fill_contact_materials(*w.model, SolverPath::xpbd, *w.contacts);
     ContactsView v = w.contacts->view();
     w.solver->step(in, out, control, &v, h);
     c.s.solve += since(t);
     std::uint64_t a2 = allocation_count(), l2 = launch_count();
+    set_launch_stage(named ? "pile.readback" : nullptr);
     t = clock::now();
     w.solver->update_contacts(v);
     c.s.readback += since(t);
     std::uint64_t a3 = allocation_count(), l3 = launch_count();
+    set_launch_stage(nullptr);
     c.alloc_collide += a1 - a0;
     c.alloc_solve += a2 - a1;
     c.alloc_readback += a3 - a2;
@@ -227,8 +234,8 @@ struct PileSubstep {
 };
 
 // One frame of w through simulate_frame (no applied forces, no control: the pile only falls).
-StepCost step_world(PileWorld& w, const FrameConfig& f, bool collide_once) {
-  PileSubstep sub{w, collide_once};
+StepCost step_world(PileWorld& w, const FrameConfig& f, bool collide_once, bool named = false) {
+  PileSubstep sub{w, collide_once, named};
   real t = 0;
   simulate_frame(sub, w.s0, w.s1, w.control, f, t, [](State&, real) {}, [](Control&, real) {});
   return sub.c;
@@ -313,10 +320,11 @@ PileRunResult run_pile(const PileSpec& spec, const PileRunOptions& o) {
   std::vector<double> speedup;
   double two = 0;
   std::uint64_t al_c = 0, al_s = 0, al_r = 0, la_c = 0, la_s = 0, la_r = 0;
+  const std::vector<LaunchSiteCount> sites_before = launch_site_counts();
   for (int k = 0; k < o.steps; ++k) {
     if (k == rest_start) rest_q = a.s0->body_q.to_host();
     set_cpu_threads(o.threads);
-    const StepCost c = step_world(a, frame, o.collide_once);
+    const StepCost c = step_world(a, frame, o.collide_once, k >= warmup);
     r.contacts_per_step += a.contacts->count();
     if (k >= warmup) {
       r.seconds.broad += c.s.broad;
@@ -361,6 +369,12 @@ PileRunResult run_pile(const PileSpec& spec, const PileRunOptions& o) {
   r.launches_collide = double(la_c) / measured;
   r.launches_solve = double(la_s) / measured;
   r.launches_readback = double(la_r) / measured;
+  for (LaunchSiteCount site : launch_site_counts()) {
+    if (site.stage.rfind("pile.", 0) != 0) continue;
+    for (const LaunchSiteCount& old : sites_before)
+      if (old.stage == site.stage && old.name == site.name) site.count -= old.count;
+    if (site.count > 0) r.launch_sites.push_back({site.stage.substr(5), site.name, double(site.count) / measured});
+  }
   if (allocation_hook_installed()) {
     r.allocations_collide = double(al_c) / measured;
     r.allocations_solve = double(al_s) / measured;
@@ -446,6 +460,8 @@ std::vector<Metric> bench_pile(const std::string& kind, const SceneArgs& a) {
       {"cuda_built", cuda_built() ? 1.0 : 0.0, "-"},
       {"layout_checksum", r.checksum, "m"},
   };
+  for (const PileLaunchSite& site : r.launch_sites)  // each launch by name, per step
+    m.push_back({"launches." + site.stage + "." + site.name, site.per_step, "-"});
   if (o.compare_threads) {
     m.push_back({"two_thread_seconds_per_step", r.two_thread_seconds, "s"});
     m.push_back({"two_thread_broad_seconds", r.two_thread_stages.broad, "s"});

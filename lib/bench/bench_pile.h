@@ -87,6 +87,13 @@ struct PileStageSeconds {
   double total() const { return broad + narrow + contacts + solve + readback; }
 };
 
+/// One launch site of the measured steps (core/alloc_count.h's names): its stage (collide, solve,
+/// readback), its name (the launching function and line) and its launches per step [-].
+struct PileLaunchSite {
+  std::string stage, name;
+  double per_step = 0;
+};
+
 struct PileRunResult {
   PileStageSeconds seconds;            // main run [s per step]
   double contacts_per_step = 0;        // rows of the record, mean over steps [-]
@@ -96,6 +103,7 @@ struct PileRunResult {
   double launches_collide = 0;         // parallel_for launches per step after warm-up [-]
   double launches_solve = 0;
   double launches_readback = 0;
+  std::vector<PileLaunchSite> launch_sites;  // each launch of a measured step by stage and name
   PileQuality quality;                 // at the end of the run
   PileWindowQuality window;            // over the quality window
   double drift_mean = 0, drift_max = 0;  // [m] over the rest window

@@ -1,17 +1,17 @@
 // The `impulse` command counts its heap allocations (lib/core/alloc_count.h), so that
 // `impulse bench` can report allocations per step. The replaced global operator new forwards to
-// malloc; the sanitizer build keeps the sanitizer's own operator new (and reports no count).
+// malloc; the sanitizer builds (ASan, TSan) keep the sanitizer's own operator new (and report no count).
 #include <cstdlib>
 #include <new>
 
 #include "core/alloc_count.h"
 
 #if defined(__has_feature)
-#if __has_feature(address_sanitizer)
+#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
 #define IMPULSE_NO_ALLOC_HOOK 1
 #endif
 #endif
-#if defined(__SANITIZE_ADDRESS__)
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
 #define IMPULSE_NO_ALLOC_HOOK 1
 #endif
 

@@ -8,6 +8,8 @@
 
 #include <atomic>
 #include <cstdint>
+#include <string>
+#include <vector>
 
 namespace impulse {
 
@@ -19,11 +21,41 @@ void count_allocation();
 bool allocation_hook_installed();
 void install_allocation_hook();
 
-/// parallel_for launches since the program started [-] (each counts itself; thread safe, relaxed).
-/// In a CUDA build every launch from host code also allocates once: nvcc wraps each
-/// __host__ __device__ lambda in an object that copies the closure to the heap, so there the
-/// allocation count of a step is at least its launch count.
+/// Launches since the program started [-]: every parallel_for and every scan or sort of
+/// core/scan.h counts itself (thread safe, relaxed). In a CUDA build every parallel_for from host
+/// code also allocates once: nvcc's wrapper of a __host__ __device__ lambda copies the closure to
+/// the heap when the lambda is made (its constructor; a launch by reference does not help), so
+/// there the allocation count of a step is its parallel_for count.
 std::uint64_t launch_count();
-void count_launch();
+
+/// A launch's call site, which names it: a default argument LaunchSite() of a launching function
+/// holds its caller's function name, line and file (the GCC/Clang/nvcc builtins; std::source_location
+/// is missing from the clang 14 and emscripten libraries this project also builds with).
+struct LaunchSite {
+  const char* function;
+  unsigned line;
+  const char* file;
+  constexpr LaunchSite(const char* fn = __builtin_FUNCTION(), unsigned ln = __builtin_LINE(),
+                       const char* f = __builtin_FILE())
+      : function(fn), line(ln), file(f) {}
+};
+
+/// Counts one launch under its call site (the launching function and line, the launch's name) and
+/// under the current stage (set_launch_stage). Allocates nothing: sites live in a fixed table of
+/// 1024 (site, stage) entries; launches past a full table count in the total only.
+void count_launch(const LaunchSite& where = LaunchSite());
+
+/// The stage later launches count under (a benchmark's "collide", "solve", ...; nullptr: none).
+/// The string must outlive the counts (a literal).
+void set_launch_stage(const char* stage);
+
+struct LaunchSiteCount {
+  std::string name;   // "broad_phase_nxn:103": the launching function's name and the line
+  std::string stage;  // set_launch_stage's at the time, or ""
+  std::uint64_t count = 0;
+};
+/// Every (site, stage) counted so far, sites of the same name summed (a header's launch seen from
+/// two files), sorted by stage then name. Allocates (a report, never inside a step).
+std::vector<LaunchSiteCount> launch_site_counts();
 
 }  // namespace impulse

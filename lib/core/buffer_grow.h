@@ -31,3 +31,22 @@ const T* host_readable(View<const T> v, Device d, std::int64_t n, std::vector<T>
 }
 
 }  // namespace impulse
+
+namespace impulse {
+
+/// Where host code may write the first n elements of v on device d: v.data itself on the CPU (no
+/// copy), else host staging space (grown, never shrunk); publish_host_writes then puts them in v.
+template <class T>
+T* host_writable(View<T> v, Device d, std::int64_t n, std::vector<T>& host) {
+  if (d == Device::cpu || n <= 0) return v.data;
+  if (std::int64_t(host.size()) < n) host.resize(std::size_t(n));
+  return host.data();
+}
+
+/// Copies what host code wrote at p (from host_writable) into v on device d; nothing when p is v.data.
+template <class T>
+void publish_host_writes(View<T> v, Device d, std::int64_t n, const T* p) {
+  if (p != v.data && n > 0) device_copy(v.data, d, p, Device::cpu, sizeof(T) * n);
+}
+
+}  // namespace impulse

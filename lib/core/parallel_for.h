@@ -3,9 +3,13 @@
 //   parallel_for(device, n, IMPULSE_LAMBDA(std::int64_t i) { ... });
 //
 // On the CPU it is an OpenMP loop with a static schedule (serial below 1024 items, where waking the
-// thread team costs more than the work); on the GPU a 1-D CUDA kernel of 256
-// threads a block, followed by a synchronisation so that errors surface at the call. The body must
-// not depend on iteration order (each i writes its own outputs); ordered sums live in reduce.h.
+// thread team costs more than the work; IMPULSE_SCHEDULE=parallel lowers that to 2), or, under
+// IMPULSE_SCHEDULE=reverse or shuffle:SEED
+// (core/schedule.h), one thread running the items backwards or in a seeded permutation; on the GPU
+// a 1-D CUDA kernel of 256 threads a block. A release build does not wait for the kernel (errors
+// surface at the step's readback, the next synchronous copy); a debug build synchronises after each
+// launch so that an error names its launch. The body must not depend on iteration order (each i
+// writes its own outputs); ordered sums live in reduce.h.
 #pragma once
 
 #include <cstdint>
@@ -15,6 +19,7 @@
 #include "core/alloc_count.h"
 #include "core/device.h"
 #include "core/hd.h"
+#include "core/schedule.h"
 
 #if defined(__CUDACC__)
 #include <cuda_runtime.h>
@@ -48,22 +53,40 @@ bool launch_on_device(Device d, std::int64_t n, const F& f) {  // by reference: 
   const int block = 256;
   std::int64_t grid = (n + block - 1) / block;
   parallel_for_kernel<<<static_cast<unsigned>(grid), block>>>(n, f);
-  cudaError_t e = cudaDeviceSynchronize();
-  if (e == cudaSuccess) e = cudaGetLastError();
+  cudaError_t e = cudaGetLastError();  // a launch that could not start (no wait)
+#if !defined(NDEBUG)
+  if (e == cudaSuccess) e = cudaDeviceSynchronize();
+#endif
   if (e != cudaSuccess) throw std::runtime_error(std::string("parallel_for on cuda: ") + cudaGetErrorString(e));
   return true;
 #else
   throw std::runtime_error("parallel_for on cuda: this translation unit was not compiled by nvcc");
 #endif
 }
+
+/// The CPU loop under a reverse or shuffled schedule: one thread, every item once. True when it ran.
+template <class F>
+bool run_rescheduled(std::int64_t n, const F& f) {
+  const Schedule& s = cpu_schedule();
+  if (s.kind == ScheduleKind::ordered || s.kind == ScheduleKind::parallel) return false;
+  if (s.kind == ScheduleKind::reverse) {
+    for (std::int64_t k = n - 1; k >= 0; --k) f(k);
+    return true;
+  }
+  const std::uint64_t launch = launch_count();
+  for (std::int64_t k = 0; k < n; ++k) f(shuffled_item(s.seed, launch, n, k));
+  return true;
+}
 }  // namespace detail
 
+/// where: the launch's name in the counts of core/alloc_count.h (the calling function and line).
 template <class F>
-void parallel_for(Device d, std::int64_t n, F f) {
+void parallel_for(Device d, std::int64_t n, F f, LaunchSite where = LaunchSite()) {
   if (n <= 0) return;
-  count_launch();
+  count_launch(where);
   if (detail::launch_on_device(d, n, f)) return;
-#pragma omp parallel for schedule(static) if (n >= 1024)
+  if (detail::run_rescheduled(n, f)) return;
+#pragma omp parallel for schedule(static) if (n >= cpu_schedule().team_threshold())
   for (std::int64_t i = 0; i < n; ++i) f(i);
 }
 
@@ -73,11 +96,13 @@ void parallel_for(Device d, std::int64_t n, F f) {
 /// same contract (each i writes its own outputs), so results do not depend on the schedule; the
 /// GPU launch is the same as parallel_for's.
 template <class F>
-void parallel_for_uneven(Device d, std::int64_t n, F f) {
+void parallel_for_uneven(Device d, std::int64_t n, F f,
+                         LaunchSite where = LaunchSite()) {
   if (n <= 0) return;
-  count_launch();
+  count_launch(where);
   if (detail::launch_on_device(d, n, f)) return;
-#pragma omp parallel for schedule(dynamic, 16) if (n >= 1024)
+  if (detail::run_rescheduled(n, f)) return;
+#pragma omp parallel for schedule(dynamic, 16) if (n >= cpu_schedule().team_threshold())
   for (std::int64_t i = 0; i < n; ++i) f(i);
 }
 

@@ -6,6 +6,7 @@
 
 #include "core/buffer.h"
 #include "core/parallel_for.h"
+#include "core/scan.h"
 
 namespace impulse {
 
@@ -22,29 +23,16 @@ IMPULSE_HD inline std::int64_t atomic_add_int64(std::int64_t* p, std::int64_t v)
 /// entries) and entry (at least keys.size entries); segment k lists the positions of key k in
 /// increasing order; negative keys are skipped. Precondition (the caller's): every key <
 /// key_count. fill: key_count entries of scratch.
-/// On the CPU, where device memory is host memory, it is build_segments' one ordered pass. On a
-/// GPU: counts per key with atomic adds (exact integers), an ordered prefix sum (one thread, over
-/// the keys), a scatter with atomic adds, then each segment sorted by position, so the result is
-/// the same as the CPU's and does not depend on the order the atomics ran in.
+/// One path on every backend: counts per key with atomic adds (exact integers), the exclusive scan
+/// of core/scan.h, a scatter with atomic adds, then each segment sorted by position, so the result
+/// does not depend on the order the atomics ran in (the shuffled CPU schedules check it).
 inline void build_segments_on(Device d, int key_count, View<const int> keys, View<std::int64_t> start,
                               View<std::int64_t> entry, View<std::int64_t> fill) {
-  if (d == Device::cpu) {
-    for (int k = 0; k <= key_count; ++k) start[k] = 0;
-    for (std::int64_t e = 0; e < keys.size; ++e)
-      if (keys[e] >= 0) ++start[keys[e] + 1];
-    for (int k = 0; k < key_count; ++k) start[k + 1] += start[k];
-    for (int k = 0; k < key_count; ++k) fill[k] = start[k];
-    for (std::int64_t e = 0; e < keys.size; ++e)
-      if (keys[e] >= 0) entry[fill[keys[e]]++] = e;
-    return;
-  }
-  parallel_for(d, std::int64_t(key_count) + 1, IMPULSE_LAMBDA(std::int64_t k) { start[k] = 0; });
+  parallel_for(d, key_count, IMPULSE_LAMBDA(std::int64_t k) { fill[k] = 0; });
   parallel_for(d, keys.size, IMPULSE_LAMBDA(std::int64_t e) {
-    if (keys[e] >= 0) atomic_add_int64(&start[keys[e] + 1], 1);
+    if (keys[e] >= 0) atomic_add_int64(&fill[keys[e]], 1);
   });
-  parallel_for(d, 1, IMPULSE_LAMBDA(std::int64_t) {
-    for (int k = 0; k < key_count; ++k) start[k + 1] += start[k];
-  });
+  exclusive_scan(d, View<const std::int64_t>{fill.data, key_count}, View<std::int64_t>{start.data, std::int64_t(key_count) + 1});
   parallel_for(d, key_count, IMPULSE_LAMBDA(std::int64_t k) { fill[k] = start[k]; });
   parallel_for(d, keys.size, IMPULSE_LAMBDA(std::int64_t e) {
     if (keys[e] >= 0) entry[atomic_add_int64(&fill[keys[e]], 1)] = e;

@@ -47,12 +47,19 @@ RC_GTEST_PROP(Segments, DeviceBuilderEqualsHostBuilder, ()) {
   const auto keys = *rc::gen::container<std::vector<int>>(rc::gen::inRange(-2, n_keys));
   std::vector<std::int64_t> start, entry;
   build_segments(n_keys, keys, start, entry);
-  std::vector<std::int64_t> d_start(std::size_t(n_keys) + 1, -7), d_entry(keys.size() + 3, -7),
-      fill(std::size_t(n_keys), -7);
-  build_segments_on(Device::cpu, n_keys, View<const int>{keys.data(), std::int64_t(keys.size())},
-                    View<std::int64_t>{d_start.data(), std::int64_t(d_start.size())},
-                    View<std::int64_t>{d_entry.data(), std::int64_t(d_entry.size())},
-                    View<std::int64_t>{fill.data(), std::int64_t(fill.size())});
-  RC_ASSERT(d_start == start);
-  RC_ASSERT(std::vector<std::int64_t>(d_entry.begin(), d_entry.begin() + std::int64_t(entry.size())) == entry);
+  // Every schedule: the atomic scatter lands in another order under each, the per-segment sort
+  // must restore the same result.
+  const std::uint64_t seed = *rc::gen::arbitrary<std::uint64_t>();
+  for (ScheduleKind kind : {ScheduleKind::ordered, ScheduleKind::reverse, ScheduleKind::shuffle}) {
+    const Schedule old = set_cpu_schedule(Schedule{kind, seed, false});
+    std::vector<std::int64_t> d_start(std::size_t(n_keys) + 1, -7), d_entry(keys.size() + 3, -7),
+        fill(std::size_t(n_keys), -7);
+    build_segments_on(Device::cpu, n_keys, View<const int>{keys.data(), std::int64_t(keys.size())},
+                      View<std::int64_t>{d_start.data(), std::int64_t(d_start.size())},
+                      View<std::int64_t>{d_entry.data(), std::int64_t(d_entry.size())},
+                      View<std::int64_t>{fill.data(), std::int64_t(fill.size())});
+    set_cpu_schedule(old);
+    RC_ASSERT(d_start == start);
+    RC_ASSERT(std::vector<std::int64_t>(d_entry.begin(), d_entry.begin() + std::int64_t(entry.size())) == entry);
+  }
 }

@@ -10,7 +10,9 @@
 #include <numeric>
 #include <vector>
 
+#include "core/buffer_grow.h"
 #include "core/parallel_for.h"
+#include "core/scan.h"
 #include "e3/contacts/contact_row.h"
 #include "e3/contacts/contacts.h"
 
@@ -29,36 +31,17 @@ ShapeView shape_view(const Model& m) {
 
 namespace {
 
-/// Exclusive prefix sum of counts[0, n) into offsets (the counts are small integers, so the result
-/// is exact); returns the total. On the CPU it runs in place on the device arrays (host memory); on
-/// a GPU over one host copy.
-std::int64_t exclusive_scan(Device d, const Buffer<std::int64_t>& counts, Buffer<std::int64_t>& offsets, std::int64_t n,
-                            std::vector<std::int64_t>& host) {
-  std::int64_t total = 0;
-  if (d == Device::cpu) {
-    const std::int64_t* c = counts.data();
-    std::int64_t* o = offsets.data();
-    for (std::int64_t i = 0; i < n; ++i) {
-      o[i] = total;
-      total += c[i];
-    }
-    return total;
-  }
-  if (std::int64_t(host.size()) < n) host.resize(std::size_t(n));
-  if (n > 0) device_copy(host.data(), Device::cpu, counts.data(), d, sizeof(std::int64_t) * n);
-  for (std::int64_t i = 0; i < n; ++i) {
-    const std::int64_t c = host[i];
-    host[i] = total;
-    total += c;
-  }
-  if (n > 0) device_copy(offsets.data(), d, host.data(), Device::cpu, sizeof(std::int64_t) * n);
-  return total;
-}
-
 /// Per-element counts and offsets for n elements, grown only when n grows.
 void size_counts(BroadPhaseScratch& s, Device d, std::int64_t n) {
   grow_to(s.counts, d, n);
-  grow_to(s.offsets, d, n);
+  grow_to(s.offsets, d, n + 1);
+}
+
+/// offsets[0, n] of the first n counts (core/scan.h) and their total, read back: the length of the
+/// pair list the next pass writes.
+std::int64_t scan_counts(Device d, BroadPhaseScratch& s, std::int64_t n) {
+  exclusive_scan(d, View<const std::int64_t>{s.counts.data(), n}, View<std::int64_t>{s.offsets.data(), n + 1});
+  return read_one(d, View<const std::int64_t>{s.offsets.data(), n + 1}, n);
 }
 
 }  // namespace
@@ -103,7 +86,7 @@ void broad_phase_nxn(const Model& m, View<const aabb> boxes, BroadPhaseScratch& 
       if (aabb_overlap(boxes[i], boxes[j]) && shape_pair_passes_filters(f, static_cast<int>(i), j)) ++c;
     cnt[i] = c;
   });
-  const std::int64_t total = exclusive_scan(d, s.counts, s.offsets, n, s.host_scan);
+  const std::int64_t total = scan_counts(d, s, n);
   grow_to(s.pairs, d, total);
   s.pair_count = total;
   View<std::int64_t> out{s.pairs.data(), total};
@@ -173,25 +156,16 @@ void broad_phase_sap(const Model& m, View<const aabb> boxes, BroadPhaseScratch& 
   grow_to(s.shape, d, ne);
   grow_to(s.lo, d, ne);
   grow_to(s.hi, d, ne);
-  // The sorted columns, written straight into the device arrays on the CPU (host memory).
-  const bool cpu = d == Device::cpu;
-  if (!cpu) {
-    for (auto* v : {&s.host_seg, &s.host_shape})
-      if (std::int64_t(v->size()) < ne) v->resize(std::size_t(ne));
-    for (auto* v : {&s.host_lo, &s.host_hi})
-      if (std::int64_t(v->size()) < ne) v->resize(std::size_t(ne));
-  }
-  int* hseg = cpu ? s.seg.data() : s.host_seg.data();
-  int* hshape = cpu ? s.shape.data() : s.host_shape.data();
-  real* hlo = cpu ? s.lo.data() : s.host_lo.data();
-  real* hhi = cpu ? s.hi.data() : s.host_hi.data();
+  // The sorted columns, written straight into the device arrays where they are host memory.
+  int* hseg = host_writable(s.seg.view(), d, ne, s.host_seg);
+  int* hshape = host_writable(s.shape.view(), d, ne, s.host_shape);
+  real* hlo = host_writable(s.lo.view(), d, ne, s.host_lo);
+  real* hhi = host_writable(s.hi.view(), d, ne, s.host_hi);
   for (std::int64_t k = 0; k < ne; ++k) hseg[k] = e[k].segment, hshape[k] = e[k].shape, hlo[k] = e[k].lo, hhi[k] = e[k].hi;
-  if (!cpu && ne > 0) {
-    device_copy(s.seg.data(), d, hseg, Device::cpu, sizeof(int) * ne);
-    device_copy(s.shape.data(), d, hshape, Device::cpu, sizeof(int) * ne);
-    device_copy(s.lo.data(), d, hlo, Device::cpu, sizeof(real) * ne);
-    device_copy(s.hi.data(), d, hhi, Device::cpu, sizeof(real) * ne);
-  }
+  publish_host_writes(s.seg.view(), d, ne, hseg);
+  publish_host_writes(s.shape.view(), d, ne, hshape);
+  publish_host_writes(s.lo.view(), d, ne, hlo);
+  publish_host_writes(s.hi.view(), d, ne, hhi);
   View<const int> seg{s.seg.data(), ne}, shp{s.shape.data(), ne}, wv = m.shape_world.view();
   View<const real> vlo{s.lo.data(), ne}, vhi{s.hi.data(), ne};
   // Sweep: entry a pairs with every later entry b of its segment whose interval starts before a's
@@ -208,7 +182,7 @@ void broad_phase_sap(const Model& m, View<const aabb> boxes, BroadPhaseScratch& 
     }
     cnt[a] = c;
   });
-  const std::int64_t total = exclusive_scan(d, s.counts, s.offsets, ne, s.host_scan);
+  const std::int64_t total = scan_counts(d, s, ne);
   grow_to(s.pairs, d, total);
   s.pair_count = total;
   View<std::int64_t> out{s.pairs.data(), total};
@@ -222,15 +196,8 @@ void broad_phase_sap(const Model& m, View<const aabb> boxes, BroadPhaseScratch& 
       if (aabb_overlap(boxes[i], boxes[j]) && shape_pair_passes_filters(f, i, j)) out[w++] = pair_key(i, j);
     }
   });
-  // Canonical order (s0, s1), the same as the other broad phases (in place on the CPU).
-  if (cpu) {
-    std::sort(s.pairs.data(), s.pairs.data() + total);
-    return;
-  }
-  if (std::int64_t(s.host_pairs.size()) < total) s.host_pairs.resize(std::size_t(total));
-  if (total > 0) device_copy(s.host_pairs.data(), Device::cpu, s.pairs.data(), d, sizeof(std::int64_t) * total);
-  std::sort(s.host_pairs.begin(), s.host_pairs.begin() + total);
-  if (total > 0) device_copy(s.pairs.data(), d, s.host_pairs.data(), Device::cpu, sizeof(std::int64_t) * total);
+  // Canonical order (s0, s1), the same as the other broad phases.
+  sort_keys(d, out);
 }
 
 std::vector<std::int64_t> filter_passing_pairs(const Model& m) {
@@ -257,7 +224,7 @@ void broad_phase_explicit(const Model& m, View<const std::int64_t> list, View<co
   parallel_for(d, np, IMPULSE_LAMBDA(std::int64_t p) {
     fl[p] = aabb_overlap(boxes[pair_key_first(list[p])], boxes[pair_key_second(list[p])]) ? 1 : 0;
   });
-  const std::int64_t total = exclusive_scan(d, s.counts, s.offsets, np, s.host_scan);
+  const std::int64_t total = scan_counts(d, s, np);
   grow_to(s.pairs, d, total);
   s.pair_count = total;
   View<std::int64_t> out{s.pairs.data(), total};
@@ -280,7 +247,7 @@ void narrow_phase(const Model& m, View<const transform> pose, View<const real> s
 }
 
 void write_contacts(const Model& m, View<const transform> body_q, View<const std::int64_t> pairs,
-                    View<const PairContacts> pc, View<const std::int64_t> offset, std::int64_t total, Contacts& c) {
+                    View<const PairContacts> pc, View<const std::int64_t> offset, Contacts& c) {
   const ShapeView sv = shape_view(m);
   const std::int64_t cap = c.rigid_contact_max;
   View<int> shape0 = c.rigid_contact_shape0.view(), shape1 = c.rigid_contact_shape1.view();
@@ -319,8 +286,9 @@ void write_contacts(const Model& m, View<const transform> body_q, View<const std
       match[slot] = -1;
     }
   });
-  const int count = static_cast<int>(total);
-  c.rigid_contact_count.copy_from_host(&count);
+  View<int> count = c.rigid_contact_count.view();
+  const std::int64_t np = pairs.size;
+  parallel_for(m.device, 1, IMPULSE_LAMBDA(std::int64_t) { count[0] = static_cast<int>(offset[np]); });
 }
 
 void eval_rigid_contact_kinematics(const Model& model, View<const transform> body_q, const Contacts& c,

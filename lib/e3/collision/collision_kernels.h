@@ -174,7 +174,6 @@ struct BroadPhaseScratch {
   Buffer<std::int64_t> pairs;               // the result: pair_count sorted pair keys (capacity may be larger)
   std::int64_t pair_count = 0;
   Buffer<std::int64_t> counts, offsets;     // per shape (nxn), sweep entry (sap) or listed pair (explicit)
-  std::vector<std::int64_t> host_scan;      // the prefix sum's host copy (GPU only)
   // SAP: the boxes on the host, the shapes' worlds (read once), the sweep entries by segment and lo
   struct SapEntry {
     int segment, shape;
@@ -186,7 +185,6 @@ struct BroadPhaseScratch {
   std::vector<SapEntry> entries;
   std::vector<int> host_seg, host_shape;
   std::vector<real> host_lo, host_hi;
-  std::vector<std::int64_t> host_pairs;
   Buffer<int> seg, shape;
   Buffer<real> lo, hi;
   /// The result as a view.
@@ -214,8 +212,9 @@ void narrow_phase(const Model& m, View<const transform> shape_pose, View<const r
 struct Contacts;
 /// The record writer: pair p's k-th contact takes slot offset[p] + k (the ordered equivalent of
 /// "increment the count, then write if the slot is below capacity"); rows past rigid_contact_max
-/// are skipped. Sets rigid_contact_count to the total, which may exceed the capacity.
+/// are skipped. offset has pairs.size + 1 entries (core/scan.h's exclusive_scan); rigid_contact_count
+/// is set on the device to the total offset[pairs.size], which may exceed the capacity.
 void write_contacts(const Model& m, View<const transform> body_q, View<const std::int64_t> pairs,
-                    View<const PairContacts> pc, View<const std::int64_t> offset, std::int64_t total, Contacts& c);
+                    View<const PairContacts> pc, View<const std::int64_t> offset, Contacts& c);
 
 }  // namespace impulse

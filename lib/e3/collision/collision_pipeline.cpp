@@ -7,6 +7,7 @@
 #include <iostream>
 #include <stdexcept>
 
+#include "core/scan.h"
 #include "e3/collision/collision_kernels.h"
 
 namespace impulse {
@@ -95,7 +96,7 @@ void CollisionPipeline::collide(View<const transform> body_q, Contacts& c, View<
   const std::int64_t np = broad_.pair_count;
   grow_to(pc_, model_.device, np);
   grow_to(pair_count_, model_.device, np);
-  grow_to(offset_, model_.device, np);
+  grow_to(offset_, model_.device, np + 1);
   const View<PairContacts> pc{pc_.data(), np};
   const View<int> count{pair_count_.data(), np};
   narrow_phase(model_, pose_.view(), speed_.view(), dt, opt_.speculative_contact_gap_max, broad_.result(), pc, count);
@@ -103,26 +104,11 @@ void CollisionPipeline::collide(View<const transform> body_q, Contacts& c, View<
   stages_.push_back("reduction");
   const clock::time_point t2 = clock::now();
 
-  // the record: slots by an ordered count (prefix sum), writes skipped past capacity (on a GPU only
-  // the per-pair counts travel to the host for the ordered prefix sum; on the CPU it runs in place)
-  std::int64_t total = 0;
-  if (model_.device == Device::cpu) {
-    std::int64_t* off = offset_.data();
-    for (std::int64_t p = 0; p < np; ++p) {
-      off[p] = total;
-      total += count[p];
-    }
-  } else {
-    if (std::int64_t(host_count_.size()) < np) host_count_.resize(np), host_offset_.resize(np);
-    if (np > 0) device_copy(host_count_.data(), Device::cpu, count.data, model_.device, sizeof(int) * np);
-    for (std::int64_t p = 0; p < np; ++p) {
-      host_offset_[p] = total;
-      total += host_count_[p];
-    }
-    if (np > 0) device_copy(offset_.data(), model_.device, host_offset_.data(), Device::cpu, sizeof(std::int64_t) * np);
-  }
+  // the record: slots by an ordered count (core/scan.h's exclusive scan of the per-pair counts),
+  // writes skipped past capacity; the total stays on the device as rigid_contact_count
+  exclusive_scan(model_.device, View<const int>{pair_count_.data(), np}, View<std::int64_t>{offset_.data(), np + 1});
   write_contacts(model_, body_q, broad_.result(), View<const PairContacts>{pc_.data(), np},
-                 View<const std::int64_t>{offset_.data(), np}, total, c);
+                 View<const std::int64_t>{offset_.data(), np + 1}, c);
   if (opt_.contact_matching != ContactMatching::disabled) {
     match(c);
     stages_.push_back("matching");

@@ -101,8 +101,6 @@ class CollisionPipeline {
   Buffer<PairContacts> pc_;
   Buffer<int> pair_count_;
   Buffer<std::int64_t> offset_;
-  std::vector<int> host_count_;
-  std::vector<std::int64_t> host_offset_;
   std::vector<std::string> stages_;
   CollideStageSeconds seconds_;
   // Matching history: the previous record's rows (host copies).

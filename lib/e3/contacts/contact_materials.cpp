@@ -4,6 +4,7 @@
 #include <stdexcept>
 
 #include "core/parallel_for.h"
+#include "core/scan.h"
 #include "e1/model.h"
 #include "e3/contacts/contact_row.h"
 
@@ -42,17 +43,12 @@ void fill_contact_materials(const Model& model, SolverPath path, Contacts& c) {
     throw std::invalid_argument("fill_contact_materials: the record lives on another device than the Model");
   if (c.model != &model)
     throw std::invalid_argument("fill_contact_materials: the record was made for another Model");
-  // Rows to launch over: on a GPU the capacity, each row reading the count on the device (no host
-  // round trip between collide and the step); on the CPU device memory is host memory, so the count
-  // is read in place. Rows past the count (or past the capacity of an overflowed record, which the
-  // readers refuse themselves) do nothing.
+  // Rows to launch over (core/scan.h's launch_extent): each row reads the count on the device (no
+  // host round trip between collide and the step). Rows past the count (or past the capacity of an
+  // overflowed record, which the readers refuse themselves) do nothing.
   c.material_path = int(path);
   const int cap = c.rigid_contact_max;
-  int n = cap;
-  if (c.device == Device::cpu) {
-    const int k = c.rigid_contact_count.data()[0];
-    n = k < 0 ? 0 : (k > cap ? cap : k);
-  }
+  const std::int64_t n = launch_extent(c.device, c.rigid_contact_count.view(), cap);
   View<const int> count = c.rigid_contact_count.view();
   const ShapeMaterialColumns mat = shape_material_columns(model);
   View<const int> s0 = c.rigid_contact_shape0.view(), s1 = c.rigid_contact_shape1.view();

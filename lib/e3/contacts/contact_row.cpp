@@ -3,6 +3,8 @@
 
 #include <stdexcept>
 
+#include "core/buffer_grow.h"
+
 namespace impulse {
 
 ContactRowColumns contact_row_columns(const ContactsView& c) {
@@ -25,15 +27,8 @@ struct HostShapes {
 };
 HostShapes host_shapes(View<const int> s0, View<const int> s1, Device d, int n) {
   HostShapes h;
-  if (d == Device::cpu) {
-    h.s0 = s0.data;
-    h.s1 = s1.data;
-    return h;
-  }
-  h.copy0 = view_to_host(s0, d, n);
-  h.copy1 = view_to_host(s1, d, n);
-  h.s0 = h.copy0.data();
-  h.s1 = h.copy1.data();
+  h.s0 = host_readable(s0, d, n, h.copy0);
+  h.s1 = host_readable(s1, d, n, h.copy1);
   return h;
 }
 

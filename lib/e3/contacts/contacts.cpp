@@ -3,6 +3,7 @@
 
 #include <stdexcept>
 
+#include "core/scan.h"
 #include "e1/model.h"
 #include "e3/collision/collision_kernels.h"
 #include "e3/contacts/contact_row.h"
@@ -48,9 +49,7 @@ int contact_count(const ContactsView& c) {
   if (c.rigid_contact_count.size != 1)
     throw std::invalid_argument("ContactsView: rigid_contact_count must be a one-element array (got " +
                                 std::to_string(c.rigid_contact_count.size) + ")");
-  int n = 0;
-  device_copy(&n, Device::cpu, c.rigid_contact_count.data, c.device, sizeof(int));
-  return n;
+  return read_one(c.device, c.rigid_contact_count, 0);
 }
 
 void check_contact_column_sizes(const ContactsView& c, int n, const char* who) {
@@ -82,9 +81,7 @@ void Contacts::clear() {
 }
 
 int Contacts::count() const {
-  int n = 0;  // one int read into the stack (no allocation)
-  device_copy(&n, Device::cpu, rigid_contact_count.data(), rigid_contact_count.device(), sizeof(int));
-  return n;
+  return read_one(rigid_contact_count.device(), rigid_contact_count.view(), 0);  // no allocation
 }
 
 std::string overflow_message(int count, int capacity) {

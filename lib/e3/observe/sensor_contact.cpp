@@ -29,15 +29,10 @@ void SensorContact::update(const ContactsView& c, const State& state) {
   if (count > c.rigid_contact_max)
     throw std::invalid_argument("SensorContact.update: contact record overflowed (count " + std::to_string(count) + ")");
   std::vector<int> sides = contact_row_bodies_host(c, count, m.shape_body.to_host(), "SensorContact.update");
-  auto host = [&](auto view, auto zero) {
-    std::vector<decltype(zero)> v(count);
-    if (count > 0) device_copy(v.data(), Device::cpu, view.data, m.device, sizeof(zero) * count);
-    return v;
-  };
-  auto force = host(View<const spatial_vector>(c.force), spatial_vector{});
-  auto n = host(c.rigid_contact_normal, vec3{});
-  auto p0 = host(c.rigid_contact_point0, vec3{}), p1 = host(c.rigid_contact_point1, vec3{});
-  auto o0 = host(c.rigid_contact_offset0, vec3{}), o1 = host(c.rigid_contact_offset1, vec3{});
+  auto force = view_to_host(View<const spatial_vector>(c.force), m.device, count);
+  auto n = view_to_host(c.rigid_contact_normal, m.device, count);
+  auto p0 = view_to_host(c.rigid_contact_point0, m.device, count), p1 = view_to_host(c.rigid_contact_point1, m.device, count);
+  auto o0 = view_to_host(c.rigid_contact_offset0, m.device, count), o1 = view_to_host(c.rigid_contact_offset1, m.device, count);
   auto q = state.body_q.to_host();
   auto world = [&](int b, vec3 p) { return b >= 0 ? transform_point(q[b], p) : p; };
   for (std::size_t s = 0; s < sensing_bodies.size(); ++s) {

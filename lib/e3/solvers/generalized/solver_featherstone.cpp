@@ -59,12 +59,7 @@ void SolverFeatherstone::assemble_body_forces(const State& s, const ContactsView
   auto f = s.body_f.to_host();
   device_copy(out.data, model_->device, f.data(), Device::cpu, sizeof(spatial_vector) * f.size());
   if (!c) return;
-  if (scratch_A_.size() < c->rigid_contact_max) {
-    scratch_A_ = Buffer<spatial_vector>(model_->device, c->rigid_contact_max);
-    scratch_B_ = Buffer<spatial_vector>(model_->device, c->rigid_contact_max);
-  }
-  apply_penalty_contacts(*model_, fk_q_.view(), fk_qd_.view(), *c, friction_smoothing, scratch_A_.view(),
-                         scratch_B_.view(), out);
+  apply_penalty_contacts(*model_, fk_q_.view(), fk_qd_.view(), *c, friction_smoothing, contact_scratch_, out);
 }
 
 void SolverFeatherstone::step(const State& in, State& out, const Control& control, const ContactsView* c,

@@ -7,6 +7,7 @@
 
 #include "e3/solvers/generalized/generalized_dynamics.h"
 #include "e3/contacts/contacts_view.h"
+#include "e3/solvers/shared/penalty_contact_kernels.h"
 
 namespace impulse {
 
@@ -45,8 +46,9 @@ class SolverFeatherstone {
   BlockCholesky llt_;
   long steps_ = 0, mass_matrix_updates_ = 0;
   std::vector<spatial_vector> body_parent_f_;
+  PenaltyContactScratch contact_scratch_;  // apply_penalty_contacts' arrays, kept between steps
   Buffer<transform> fk_q_;
-  Buffer<spatial_vector> fk_qd_, wrench_, scratch_A_, scratch_B_;
+  Buffer<spatial_vector> fk_qd_, wrench_;
 };
 
 /// The four integrators of the MuJoCo adapter (course E3 §6).

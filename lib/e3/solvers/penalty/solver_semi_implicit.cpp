@@ -36,12 +36,7 @@ void SolverSemiImplicit::assemble_body_forces(const State& s, const Control& con
     apply_penalty_joints(*model_, s.body_q.view(), s.body_qd.view(), control.joint_f, joint_attach_ke, joint_attach_kd,
                          joint_parent_w_.view(), joint_child_w_.view(), out);
   if (!c) return;
-  if (scratch_A_.size() < c->rigid_contact_max) {
-    scratch_A_ = Buffer<spatial_vector>(model_->device, c->rigid_contact_max);
-    scratch_B_ = Buffer<spatial_vector>(model_->device, c->rigid_contact_max);
-  }
-  apply_penalty_contacts(*model_, s.body_q.view(), s.body_qd.view(), *c, friction_smoothing, scratch_A_.view(),
-                         scratch_B_.view(), out);
+  apply_penalty_contacts(*model_, s.body_q.view(), s.body_qd.view(), *c, friction_smoothing, contact_scratch_, out);
   ++contact_passes_;
 }
 

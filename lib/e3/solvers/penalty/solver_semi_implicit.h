@@ -5,6 +5,7 @@
 
 #include "e1/model.h"
 #include "e3/contacts/contacts_view.h"
+#include "e3/solvers/shared/penalty_contact_kernels.h"
 
 namespace impulse {
 
@@ -40,11 +41,12 @@ class SolverSemiImplicit {
   /// Always throws UpdateContactsNotImplemented: the contact kernel writes body forces only.
   void update_contacts(ContactsView& contacts) const;
   /// Number of contact-kernel launches so far (one per step with contacts: no iteration).
+  PenaltyContactScratch contact_scratch_;  // apply_penalty_contacts' arrays, kept between steps
   long contact_passes() const { return contact_passes_; }
 
  private:
   const Model* model_;
-  Buffer<spatial_vector> wrench_, scratch_A_, scratch_B_, joint_parent_w_, joint_child_w_;
+  Buffer<spatial_vector> wrench_, joint_parent_w_, joint_child_w_;
   long contact_passes_ = 0;
   bool has_attached_joints_ = false;  // any joint other than FREE (the joint kernel is skipped otherwise)
 };

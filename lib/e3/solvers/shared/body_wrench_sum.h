@@ -17,4 +17,10 @@ void add_two_sided_wrenches(Device device, int body_count, const std::vector<int
                             View<const spatial_vector> side0, View<const spatial_vector> side1,
                             View<spatial_vector> wrench);
 
+/// The sum itself over a body-grouped index already on the device (start: body_count + 1 entries,
+/// entry: 2 * item + side, as build_segments_on writes it): wrench[b] += the entries of b in order.
+void add_two_sided_wrenches_on(Device device, int body_count, View<const std::int64_t> start,
+                               View<const std::int64_t> entry, View<const spatial_vector> side0,
+                               View<const spatial_vector> side1, View<spatial_vector> wrench);
+
 }  // namespace impulse

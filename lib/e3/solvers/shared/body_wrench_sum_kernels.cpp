@@ -12,9 +12,13 @@ void add_two_sided_wrenches(Device device, int body_count, const std::vector<int
                             View<spatial_vector> wrench) {
   std::vector<std::int64_t> start_h, entry_h;
   build_segments(body_count, sides, start_h, entry_h);
-  Buffer<std::int64_t> start(device, start_h), entry(device, entry_h);
-  auto st = start.view();
-  auto en = entry.view();
+  const Buffer<std::int64_t> start(device, start_h), entry(device, entry_h);
+  add_two_sided_wrenches_on(device, body_count, start.view(), entry.view(), side0, side1, wrench);
+}
+
+void add_two_sided_wrenches_on(Device device, int body_count, View<const std::int64_t> st,
+                               View<const std::int64_t> en, View<const spatial_vector> side0,
+                               View<const spatial_vector> side1, View<spatial_vector> wrench) {
   parallel_for(device, body_count, IMPULSE_LAMBDA(std::int64_t b) {
     spatial_vector acc = wrench[b];
     for (std::int64_t k = st[b]; k < st[b + 1]; ++k) {

@@ -5,9 +5,10 @@
 
 #include <stdexcept>
 #include <string>
-#include <vector>
 
+#include "core/buffer_grow.h"
 #include "core/parallel_for.h"
+#include "core/segments_device.h"
 #include "e1/integrator.h"
 #include "e3/solvers/shared/body_wrench_sum.h"
 #include "e3/solvers/shared/penalty_contact.h"
@@ -15,37 +16,28 @@
 namespace impulse {
 
 void apply_penalty_contacts(const Model& m, View<const transform> body_q, View<const spatial_vector> body_qd,
-                            const ContactsView& c, real delta, View<spatial_vector> on_A,
-                            View<spatial_vector> on_B, View<spatial_vector> wrench) {
-  const std::int64_t cmax = c.rigid_contact_max;
-  if (on_A.size < cmax || on_B.size < cmax)
-    throw std::invalid_argument("apply_penalty_contacts: scratch arrays smaller than rigid_contact_max");
-  // The body of each side of every record, grouped by body on the host (entry = 2 * contact + side),
-  // so that each body sums its own contributions in contact order: O(bodies + contacts).
+                            const ContactsView& c, real delta, PenaltyContactScratch& scratch,
+                            View<spatial_vector> wrench) {
   const int count = checked_contact_count(c, m, "apply_penalty_contacts");
   check_contact_material_path(c, SolverPath::semi_implicit, SolverPath::featherstone, "apply_penalty_contacts");
-  std::vector<int> s0(std::size_t(count), 0), s1(std::size_t(count), 0);
-  if (count > 0) {
-    device_copy(s0.data(), Device::cpu, c.rigid_contact_shape0.data, m.device, sizeof(int) * std::size_t(count));
-    device_copy(s1.data(), Device::cpu, c.rigid_contact_shape1.data, m.device, sizeof(int) * std::size_t(count));
-  }
-  const std::vector<int> shape_body_h = m.shape_body.to_host();
-  std::vector<int> sides(2 * std::size_t(count));
-  for (int i = 0; i < count; ++i) {
-    for (int k = 0; k < 2; ++k) {
-      const int shape = k ? s1[i] : s0[i];
-      if (shape < 0 || shape >= int(shape_body_h.size()))
-        throw std::invalid_argument("apply_penalty_contacts: contact " + std::to_string(i) + " names shape " +
-                                    std::to_string(shape) + ", outside [0, " + std::to_string(shape_body_h.size()) + ")");
-      sides[2 * std::size_t(i) + k] = shape_body_h[shape];
-    }
-  }
-
+  const Device d = m.device;
+  grow_to(scratch.on_A, d, c.rigid_contact_max);
+  grow_to(scratch.on_B, d, c.rigid_contact_max);
+  grow_to(scratch.sides, d, 2 * std::int64_t(c.rigid_contact_max));
+  grow_to(scratch.entry, d, 2 * std::int64_t(c.rigid_contact_max));
+  grow_to(scratch.start, d, std::int64_t(m.body_count) + 1);
+  grow_to(scratch.fill, d, m.body_count);
+  View<spatial_vector> on_A = scratch.on_A.view(), on_B = scratch.on_B.view();
+  View<int> sides{scratch.sides.data(), 2 * std::int64_t(count)};
   auto shape_body = m.shape_body.view();
   auto com = m.body_com.view();
   ContactsView cv = c;
-  parallel_for(m.device, count, IMPULSE_LAMBDA(std::int64_t i) {
+  // The body of each side of every row (entry = 2 * contact + side), grouped by body below, so that
+  // each body sums its own contributions in contact order.
+  parallel_for(d, count, IMPULSE_LAMBDA(std::int64_t i) {
     const ContactRowBodies rb = contact_row_bodies(shape_body, cv.rigid_contact_shape0[i], cv.rigid_contact_shape1[i]);
+    sides[2 * i] = rb.body0;
+    sides[2 * i + 1] = rb.body1;
     const int a = rb.body0, b = rb.body1;
     transform X_A = a >= 0 ? body_q[a] : transform_identity();
     transform X_B = b >= 0 ? body_q[b] : transform_identity();
@@ -61,7 +53,9 @@ void apply_penalty_contacts(const Model& m, View<const transform> body_q, View<c
     on_A[i] = w.on_A;
     on_B[i] = w.on_B;
   });
-  add_two_sided_wrenches(m.device, m.body_count, sides, on_A, on_B, wrench);
+  build_segments_on(d, m.body_count, View<const int>(sides), scratch.start.view(), scratch.entry.view(),
+                    scratch.fill.view());
+  add_two_sided_wrenches_on(d, m.body_count, scratch.start.view(), scratch.entry.view(), on_A, on_B, wrench);
 }
 
 }  // namespace impulse

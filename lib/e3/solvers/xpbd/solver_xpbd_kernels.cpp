@@ -168,14 +168,9 @@ void SolverXPBD::begin_step(const ContactsView* contacts) {
   }
   if (!contacts) return;
   const ContactsView c = *contacts;
-  // Rows a row pass launches over: the capacity on a GPU, where the count stays on the device and
-  // each row reads it there; on the CPU device memory is host memory, so the count is read in place
-  // (no round trip) and the passes skip the record's empty tail. Past the count a row does nothing.
-  int launch = cap;
-  if (dev == Device::cpu) {
-    const int n = c.rigid_contact_count[0];
-    launch = (n >= 0 && n <= cap) ? n : 0;
-  }
+  // Rows a row pass launches over (core/scan.h's launch_extent): the count stays on the device and
+  // each row reads it there; past the count a row does nothing.
+  const int launch = int(launch_extent(dev, c.rigid_contact_count, cap));
   step_.launch = launch;
   const int S = m.shape_count;
   auto shape_body = m.shape_body.view();
@@ -183,10 +178,7 @@ void SolverXPBD::begin_step(const ContactsView* contacts) {
   auto ever = step_.ever_active.view();
   auto imp = contact_impulse_.view();
   auto live = step_.live.view();
-  if (launch == 0) {
-    const int zero = 0;
-    step_.live.copy_from_host(&zero);
-  }
+  if (launch == 0) parallel_for(dev, 1, IMPULSE_LAMBDA(std::int64_t) { live[0] = 0; });
   // The pass also zeroes the impulses of rows a previous step left non-zero past this step's launch.
   const int zero_rows = launch > step_.impulse_rows ? launch : step_.impulse_rows;
   step_.impulse_rows = launch;
@@ -504,9 +496,7 @@ void SolverXPBD::finish_trace(const ContactsView* contacts) {
     const int bad = h[k * W];
     if (bad < 0) continue;
     have_impulse_ = false;
-    int s[2] = {0, 0};
-    device_copy(&s[0], Device::cpu, contacts->rigid_contact_shape0.data + bad, dev, sizeof(int));
-    device_copy(&s[1], Device::cpu, contacts->rigid_contact_shape1.data + bad, dev, sizeof(int));
+    const int s[2] = {read_one(dev, contacts->rigid_contact_shape0, bad), read_one(dev, contacts->rigid_contact_shape1, bad)};
     const int shape = (s[0] < 0 || s[0] >= model_->shape_count) ? s[0] : s[1];
     throw std::invalid_argument(contact_row_shape_message("SolverXPBD.step", bad, shape, model_->shape_count));
   }

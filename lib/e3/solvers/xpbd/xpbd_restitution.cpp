@@ -18,6 +18,7 @@
 #include <utility>
 
 #include "core/parallel_for.h"
+#include "core/scan.h"
 #include "core/segments.h"
 #include "e3/solvers/xpbd/solver_xpbd.h"
 #include "e3/solvers/xpbd/xpbd_side.h"
@@ -30,8 +31,7 @@ using xpbd_detail::upload;
 
 void SolverXPBD::apply_restitution(State& out, const ContactsView& c, real h) {
   const Device dev = model_->device;
-  int count = 0;
-  device_copy(&count, Device::cpu, step_.live.data(), dev, sizeof(int));
+  const int count = read_one(dev, View<const int>(step_.live.view()), 0);
   if (count == 0) return;
   trace_.restitution_ran = true;
   restitution_candidates(c, count, h);
