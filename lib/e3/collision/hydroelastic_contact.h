@@ -9,8 +9,9 @@
 // so the pressure of a surface sample is the series modulus times the local overlap depth.
 //
 // Sampling (ours; Newton extracts the surface by marching cubes over the SDF volumes' voxels): a
-// grid x grid lattice on a plane across the two shapes' overlap box, perpendicular to the
-// approach direction; along each lattice line the balance point is bracketed and bisected. Each
+// grid x grid lattice on a plane across the patch (the two shapes' overlap box, narrowed by a
+// coarse pass), perpendicular to the approach direction; along each lattice line the balance point
+// is bracketed and bisected. Each
 // sample i carries its area A_i = (du dv) / |n_i . d| (the surface element whose projection is the
 // lattice cell), its pressure p_i and unit normal n_i = (kh_a grad phi_a - kh_b grad phi_b)/|...|
 // (from shape a to shape b). Scope: the surface must be a graph over the plane (convex pairs whose
@@ -180,10 +181,40 @@ IMPULSE_HD inline void for_each_hydro_row(const SdfShape& a, const SdfShape& b, 
   }
 }
 
+/// Lattice lines per axis of the coarse pass that bounds the patch [-].
+constexpr int kHydroCoarseGrid = 8;
+
+/// The lattice shrunk to the patch: a coarse pass over the overlap box finds the (u, v) range of
+/// the lines that cross the surface; the fine lattice covers that range grown by one coarse cell
+/// (a convex patch cannot reach further), clipped to the box. Unchanged when the coarse pass finds
+/// nothing (a patch narrower than a coarse cell keeps the whole box).
+IMPULSE_HD inline HydroLattice hydro_patch_lattice(const SdfShape& a, const SdfShape& b, real kh_a, real kh_b,
+                                                   int grid) {
+  HydroLattice L = hydro_lattice(a, b, kh_a, kh_b, grid);
+  if (L.empty) return L;
+  HydroLattice C = L;
+  C.grid = kHydroCoarseGrid;
+  C.du = L.du * L.grid / C.grid;
+  C.dv = L.dv * L.grid / C.grid;
+  real ulo = 1e30, uhi = -1e30, vlo = 1e30, vhi = -1e30;
+  for_each_hydro_row(a, b, kh_a, kh_b, C, [&](const HydroSample* s, int n) {
+    for (int k = 0; k < n; ++k) {
+      const real u = dot(s[k].x - C.c, C.t1), v = dot(s[k].x - C.c, C.t2);
+      ulo = rmin(ulo, u), uhi = rmax(uhi, u), vlo = rmin(vlo, v), vhi = rmax(vhi, v);
+    }
+  });
+  if (!(ulo <= uhi)) return L;
+  const real u0 = rmax(C.u0, ulo - C.du), u1 = rmin(C.u0 + C.du * C.grid, uhi + C.du);
+  const real v0 = rmax(C.v0, vlo - C.dv), v1 = rmin(C.v0 + C.dv * C.grid, vhi + C.dv);
+  L.u0 = u0, L.du = (u1 - u0) / L.grid;
+  L.v0 = v0, L.dv = (v1 - v0) / L.grid;
+  return L;
+}
+
 /// F_agg of the unreduced surface: sum_i A_i p_i n_i over every sample [N], through
 /// hydro_force_aggregate (E3.3-hydro-Fagg), one lattice row at a time.
 IMPULSE_HD inline vec3 hydro_surface_force(const SdfShape& a, const SdfShape& b, real kh_a, real kh_b, int grid) {
-  const HydroLattice L = hydro_lattice(a, b, kh_a, kh_b, grid);
+  const HydroLattice L = hydro_patch_lattice(a, b, kh_a, kh_b, grid);
   vec3 F{};
   for_each_hydro_row(a, b, kh_a, kh_b, L, [&](const HydroSample* s, int n) {
     real area[kHydroMaxGrid], pressure[kHydroMaxGrid];
@@ -211,7 +242,7 @@ struct HydroReduced {
 IMPULSE_HD inline HydroReduced hydroelastic_reduce(const SdfShape& a, const SdfShape& b, real kh_a, real kh_b,
                                                    int grid) {
   HydroReduced r;
-  const HydroLattice L = hydro_lattice(a, b, kh_a, kh_b, grid);
+  const HydroLattice L = hydro_patch_lattice(a, b, kh_a, kh_b, grid);
   // Pass 1: F_agg, and the centre of pressure x_c = sum A_i p_i x_i / sum A_i p_i.
   vec3 F{}, xw{};
   real w = 0;

@@ -14,6 +14,7 @@
 #include <cmath>
 #include <vector>
 
+#include "core/device.h"
 #include "e1/model.h"
 #include "e3/collision/collision_pipeline.h"
 #include "e3/collision/hydroelastic_contact.h"
@@ -43,7 +44,7 @@ real rel_err(real a, real b) { return std::abs(a - b) / std::abs(b); }
 TEST(E3_3_hydro_kh_series, SamplePressureIsEachSidesLinearLaw) {
   const SdfShape a = sphere_at(0.1, {0, 0, 0.09}), b = {SHAPE_BOX, {0.3, 0.3, 0.05}, {{0, 0, -0.05}, quat_identity()}};
   const real kh_a = 2e7, kh_b = 5e7;
-  const HydroLattice L = hydro_lattice(a, b, kh_a, kh_b, 16);
+  const HydroLattice L = hydro_patch_lattice(a, b, kh_a, kh_b, 16);
   int n_total = 0;
   for_each_hydro_row(a, b, kh_a, kh_b, L, [&](const HydroSample* s, int n) {
     for (int k = 0; k < n; ++k) {
@@ -65,7 +66,7 @@ TEST(E3_3_hydro_Fagg, OracleSphereIntoRigidHalfSpaceMatchesClosedForm) {
     const SdfShape ball = sphere_at(R, {0, 0, R - e});
     const vec3 F = hydro_surface_force(half_space_box(), ball, 1e16, kh, 64);
     const real expect = sphere_halfspace_force(R, kh, e);
-    EXPECT_LT(rel_err(F.z, expect), 0.01) << "e = " << e << ": F = " << F.z << " N, closed form " << expect;
+    EXPECT_LT(rel_err(F.z, expect), 0.002) << "e = " << e << ": F = " << F.z << " N, closed form " << expect;
     EXPECT_NEAR(F.x, 0, 1e-6 * expect);
     EXPECT_NEAR(F.y, 0, 1e-6 * expect);
   }
@@ -77,21 +78,22 @@ TEST(E3_3_hydro_Fagg, OracleTwoEqualSpheresMatchClosedForm) {
   const real R = 0.05, kh = 3e7, delta = 0.01;
   const vec3 F = hydro_surface_force(sphere_at(R, {0, 0, 0}), sphere_at(R, {2 * R - delta, 0, 0}), kh, kh, 64);
   const real expect = sphere_halfspace_force(R, kh, delta / 2);
-  EXPECT_LT(rel_err(F.x, expect), 0.01) << F.x << " vs " << expect;
+  EXPECT_LT(rel_err(F.x, expect), 0.002) << F.x << " vs " << expect;
 }
 
 // F_agg converges with the sampling density: on random spheres, depths and moduli the error at
-// 48 lattice lines is below 1.5 % and below the error at 12.
+// 48 lattice lines is below 0.5 % and not above the error at 8 (plus 0.1 %, as a coarse lattice
+// can land on a lucky sum).
 RC_GTEST_PROP(E3_3_hydro_Fagg, ConvergesWithSampleDensity, ()) {
   const real R = *rc::gen::inRange(20, 200) * real(1e-3);
   const real e = R * *rc::gen::inRange(5, 30) * real(1e-2);
   const real kh = std::pow(10.0, *rc::gen::inRange(6, 11));
   const SdfShape ball = sphere_at(R, {0, 0, R - e});
   const real expect = sphere_halfspace_force(R, kh, e);
-  const real coarse = rel_err(hydro_surface_force(half_space_box(), ball, 1e18, kh, 12).z, expect);
+  const real coarse = rel_err(hydro_surface_force(half_space_box(), ball, 1e18, kh, 8).z, expect);
   const real fine = rel_err(hydro_surface_force(half_space_box(), ball, 1e18, kh, 48).z, expect);
-  RC_ASSERT(fine < 0.015);
-  RC_ASSERT(fine < coarse);
+  RC_ASSERT(fine < 0.005);
+  RC_ASSERT(fine <= coarse + 0.001);
 }
 
 // The reduction's force target: on random poses of random primitive pairs, the reduced contacts
@@ -135,6 +137,9 @@ Model sphere_on_box_model(real R, real kh, real e0) {
   ground.sdf_max_resolution = ball.sdf_max_resolution = 64;
   ground.kh = 1e14;
   ball.kh = kh;
+  // Four rows share the patch: the explicit viscous friction of the default kf = 1000 N s/m would
+  // exceed its step bound kf h (1/m + R^2/I) < 2 / rows and set the sphere rocking.
+  ground.kf = ball.kf = 100;
   b.add_shape_box(-1, {{0, 0, -0.5}, quat_identity()}, 1, 1, 0.5, ground);
   const int body = b.add_body({{0, 0, R - e0}, quat_identity()});
   b.add_shape_sphere(body, transform_identity(), R, ball);
@@ -181,11 +186,12 @@ TEST(E3_2_geometry_routes, HydroelasticPairWritesReducedRowsWithStiffness) {
     EXPECT_EQ(k[i], k[0]);
     F += -k[i] * g.distance_m[i];
   }
-  EXPECT_LT(rel_err(F, sphere_halfspace_force(R, kh, e)), 0.03);
+  EXPECT_LT(rel_err(F, sphere_halfspace_force(R, kh, e)), 0.005);
 }
 
 // SemiImplicit and Featherstone read the stiffness (E3.3-hydro-consumers): the sphere settles at
-// the depth where the closed-form force carries its weight, m g = (pi kh / 3) e^2 (3 R - 2 e).
+// the depth where the closed-form force carries its weight, m g = (pi kh / 3) e^2 (3 R - 2 e),
+// within 1 % (the 24-line lattice is within 0.2 % of the closed-form force).
 TEST(E3_3_hydro_consumers, SimPenaltySolversRestAtTheLinearLawsDepth) {
   const real R = 0.1, kh = 2e6;
   const real mg = 1000 * 4.0 / 3 * kPi * R * R * R * 9.81;
@@ -194,8 +200,8 @@ TEST(E3_3_hydro_consumers, SimPenaltySolversRestAtTheLinearLawsDepth) {
   Model m = sphere_on_box_model(R, kh, e);
   const real semi = rest_depth<SolverSemiImplicit>(m, R, SolverPath::semi_implicit, 1e-3, 1000);
   const real feather = rest_depth<SolverFeatherstone>(m, R, SolverPath::semi_implicit, 1e-3, 1000);
-  EXPECT_LT(rel_err(semi, e), 0.03) << "SemiImplicit rests at " << semi << " m, closed form " << e;
-  EXPECT_LT(rel_err(feather, e), 0.03) << "Featherstone rests at " << feather << " m, closed form " << e;
+  EXPECT_LT(rel_err(semi, e), 0.01) << "SemiImplicit rests at " << semi << " m, closed form " << e;
+  EXPECT_LT(rel_err(feather, e), 0.01) << "Featherstone rests at " << feather << " m, closed form " << e;
 }
 
 // XPBD given the same record ignores the stiffness (E3.3-hydro-consumers): its trajectory is
@@ -227,4 +233,33 @@ TEST(E3_3_hydro_consumers, XpbdIgnoresTheStiffnessThatSemiImplicitReads) {
   };
   EXPECT_EQ(run(true, false), run(true, true));
   EXPECT_NE(run(false, false), run(false, true));
+}
+
+// The route runs on the GPU from the same source: the CUDA record of the sphere on the box matches
+// the CPU's (count, shapes, stiffness and gaps; tolerances for the different float contraction).
+TEST(E3_2_geometry_routes, GpuHydroelasticRowsMatchCpu) {
+  if (!cuda_built() || cuda_device_count() == 0) GTEST_SKIP() << "no CUDA GPU";
+  auto rows = [](Device d) {
+    ModelBuilder b;
+    ShapeConfig ground, ball;
+    ground.is_hydroelastic = ball.is_hydroelastic = true;
+    ground.sdf_max_resolution = ball.sdf_max_resolution = 64;
+    ground.kh = 1e14;
+    ball.kh = 1e7;
+    b.add_shape_box(-1, {{0, 0, -0.5}, quat_identity()}, 1, 1, 0.5, ground);
+    b.add_shape_sphere(b.add_body({{0.01, 0, 0.09}, quat_identity()}), transform_identity(), 0.1, ball);
+    Model m = b.finalize(d);
+    CollisionPipeline pipeline(m);
+    Contacts c = pipeline.contacts();
+    pipeline.collide(m.body_q.view(), c);
+    const ContactGeometrySnapshot g = snapshot_contact_geometry(m, m.body_q.view(), c);
+    return std::make_pair(g, c.rigid_contact_stiffness.to_host());
+  };
+  const auto [gc, kc] = rows(Device::cpu);
+  const auto [gg, kg] = rows(Device::cuda);
+  ASSERT_EQ(gc.count, gg.count);
+  for (int i = 0; i < gc.count; ++i) {
+    EXPECT_NEAR(gc.distance_m[i], gg.distance_m[i], 1e-9);
+    EXPECT_NEAR(kc[i], kg[i], 1e-9 * kc[i]);
+  }
 }
