@@ -72,6 +72,21 @@ TEST(E3_3_hydro_Fagg, OracleSphereIntoRigidHalfSpaceMatchesClosedForm) {
   }
 }
 
+// The mirror case: a rigid sphere pressed e into a compliant half-space. The balance surface is the
+// sphere's curved cap z(r) = h - sqrt(R^2 - r^2), h = R - e, where p = -kh z; n_z dA projects onto
+// the disc r <= a, so
+//   F_z = int_0^a kh (sqrt(R^2 - r^2) - h) 2 pi r dr = (pi kh / 3) (R - h)^2 (2 R + h)
+//       = (pi kh / 3) e^2 (3 R - e)
+// (not the compliant sphere's 3 R - 2 e); here the area of an oblique sample matters.
+TEST(E3_3_hydro_Fagg, OracleRigidSphereIntoCompliantHalfSpaceMatchesClosedForm) {
+  const real R = 0.1, kh = 1e8;
+  for (real e : {0.01, 0.04}) {
+    const vec3 F = hydro_surface_force(half_space_box(), sphere_at(R, {0, 0, R - e}), kh, 1e16, 64);
+    const real expect = kPi * kh / 3 * e * e * (3 * R - e);
+    EXPECT_LT(rel_err(F.z, expect), 0.002) << "e = " << e << ": F = " << F.z << " N, closed form " << expect;
+  }
+}
+
 // Two equal compliant spheres: the balance surface is the mid-plane and k_eff = kh / 2 per unit of
 // overlap; F = F(delta / 2).
 TEST(E3_3_hydro_Fagg, OracleTwoEqualSpheresMatchClosedForm) {
