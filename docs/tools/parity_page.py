@@ -125,10 +125,34 @@ def plots(entries, versions, figdir):
     return made
 
 
+def drake_section(path):
+    """Route (c) against Drake (verify/parity/drake_hydro.py): its rows, or one line when not run."""
+    L = ["## Route (c): hydroelastic contact against Drake", "",
+         "Newton builds its SDF and hydroelastic route on CUDA only (`SDF.create_from_mesh` refuses without a",
+         "CUDA device), so it is not among the cases above, which run Newton on the CPU; no GPU case compares",
+         "it yet. Drake's hydroelastic contact runs on the CPU: for a sphere its compliant field E (R - r) / R",
+         "is Newton's linear law with kh = E / R, so a sphere pressed into a rigid box has the same force in",
+         "both (and the closed form of chapters/e3/04-materials.md). `./run drake` compares impulse's F_agg",
+         "with Drake's contact force at ten depths.", ""]
+    if not path or not os.path.exists(path):
+        return L + ["*Drake was not run when this book was built (`./run drake` skips when PyPI is out of reach).*", ""]
+    with open(path) as f:
+        d = json.load(f)
+    L += [f"Drake {d['drake']}, sphere R = {d['radius_m']} m, kh = {d['kh_N_per_m3']:g} N/m³ "
+          f"(E = {d['kh_N_per_m3'] * d['radius_m']:g} Pa), resolution_hint {d['resolution_hint_m']} m; tolerance "
+          f"{100 * d['tolerance']:g} % (Drake's tessellated sphere is inscribed and loses up to 0.7 % of the force at this hint).", "",
+          "| depth [m] | impulse F_agg [N] | Drake [N] | closed form [N] | difference |", "|---|---|---|---|---|"]
+    for r in d["rows"]:
+        L.append(f"| {r['depth_m']:g} | {r['impulse_N']:.4g} | {r['drake_N']:.4g} | {r['closed_form_N']:.4g} | "
+                 f"{100 * r['difference']:.2f} % |")
+    return L + [""]
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--report", required=True)
     ap.add_argument("--report-archived", default="", help="a committed report, shown when --report is missing")
+    ap.add_argument("--drake", default="", help="build/drake/report.json of verify/parity/drake_hydro.py")
     ap.add_argument("--out", required=True)
     args = ap.parse_args()
     os.makedirs(os.path.join(args.out, "figures"), exist_ok=True)
@@ -362,6 +386,7 @@ def main():
         for name, title in made:
             L += [f"```{{figure}} figures/{name}", f":width: 100%", "", f"{title}: |impulse - Newton {base}| per step "
                   "for every trajectory case; dotted lines are the cases' tolerances.", "```", ""]
+    L += drake_section(args.drake)
     L += ["## Tolerances", "", "Each case's tolerance and its reason, as the case file states them:", "",
           "| case | quantity | tolerance | reason |", "|---|---|---|---|"]
     for case, q in keys:

@@ -83,11 +83,11 @@ void register_section2(Registry& r) {
               "lib/e3/collision/collision_kernels.cpp: broad_phase_nxn, broad_phase_sap, broad_phase_explicit"));
   r.add(rule("E3.2-geometry-routes", "rule", "convex pairs by GJK/EPA, meshes by BVH, SDF/hydroelastic separate", S,
               "lib/e3/collision/narrow_phase.h: geometry_route, convex_contact_candidates, triangle_contact_candidates, "
-              "triangle_feature_candidates"));
+              "triangle_feature_candidates; lib/e3/collision/hydroelastic_contact.h: hydroelastic_reduce"));
   r.add(rule("E3.2-reduction", "rule", "reduction bounds and changes the contact set; it is not a solver iteration", S,
               "lib/e3/collision/narrow_phase.h: reduce_contacts, keep_deepest_layer"));
   r.add(rule("E3.2-hydro-preconditions", "rule", "hydroelastic needs both sides qualified; planes have the flag off", S,
-              "lib/e3/collision/collision_model.cpp: add_shape_plane; lib/e3/collision/narrow_phase.h: geometry_route"));
+              "lib/e1/model.cpp: add_shape_plane, validate_shape_config; lib/e3/collision/narrow_phase.h: geometry_route"));
   r.add(rule("E3.2-filter-table", "table", "world, group, pair filters, margin, gap and speculative gap", S,
               "lib/e3/collision/filter.h; lib/e3/contacts/contact_record.h"));
   r.add(rule("E3.2-shape-world", "rule", "different non-negative worlds never collide; -1 is shared but group-filtered", S,
@@ -264,7 +264,8 @@ void register_section3(Registry& r) {
            return Values{{"k_contact", {hydro_equivalent_stiffness(vector3(v, "F_agg"), depth, 3)}}};
          }));
   r.add(prose("E3.3-hydro-not-deformable", "rule", "the hydroelastic route does not make shapes deformable", S,
-              "an interpretation caution; impulse builds no hydroelastic route, so there is nothing to execute"));
+              "an interpretation caution (the course marks it REVIEW): the route is built (lib/e3/collision/"
+              "hydroelastic_contact.h) and its output is four springs refreshed per collide, which chapters/e3/04-materials.md shows"));
   r.add(rule("E3.3-hydro-consumers", "rule", "only penalty paths (and MuJoCo without its own contacts) use contact stiffness",
               S, "lib/e3/contacts/materials.h: consumes_contact_stiffness, XpbdContactMaterial"));
 }

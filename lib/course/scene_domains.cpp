@@ -106,6 +106,8 @@ OptionDomain scene_option_domain(const std::string& scene, const std::string& o)
   if (o == "e") return number(0, 1);                  // restitution
   if (o == "relaxation") return number(0, 1, true);   // XPBD rigid contact relaxation, as E3.4-xpbd-pn
   if (o == "ke") return positive(1e10);               // [N/m]
+  if (o == "kh") return number(1e4, 1e12);            // [N/m^3] hydroelastic modulus (route c)
+  if (o == "grid") return whole(2, 64);               // lattice lines per axis (kHydroMaxGrid)
   if (o == "gap") return number(0, 1);                // [m]
   if (o == "below") return number(0, 1, true, true);  // h / h_crit of the stable run
   if (o == "above") return number(1, 1.5, true);      // h / h_crit of the unstable run (diverges, stays finite)

@@ -63,6 +63,7 @@ const SceneCatalogue& scenes() {
     register_e3_solver_scenes(cat);
     register_e3_chain_scenes(cat);
     register_e3_other_solver_scenes(cat);
+    register_e3_hydro_scenes(cat);
     register_pile_scenes(cat);  // lib/bench natively; none in the browser module (lib/web)
     register_st_scenes(cat);
     register_st_lemke_scenes(cat);

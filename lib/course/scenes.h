@@ -170,6 +170,7 @@ void register_e3_other_solver_scenes(SceneCatalogue& c);  // E3 §6: the other s
 /// e3-spheres bench for --solver semi_implicit, featherstone, padmm or vbd (reads options solver, n, steps, h).
 std::vector<Metric> bench_solver_spheres(const SceneArgs& a);
 void register_e3_chain_scenes(SceneCatalogue& c);   // the whole chain: Model, pipeline, XPBD, readback
+void register_e3_hydro_scenes(SceneCatalogue& c);   // route (c): e3-hydro-consumers (scenes_e3_hydro.cpp)
 void register_pile_scenes(SceneCatalogue& c);     // e3-pile-spheres, e3-pile-boxes: whole-step benchmarks (bench_pile.cpp)
 void register_st_scenes(SceneCatalogue& c);
 void register_st_lemke_scenes(SceneCatalogue& c);  // st-lemke-path: Lemke's pivot path on the four-ball LCP

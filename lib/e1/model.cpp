@@ -140,14 +140,18 @@ void validate_shape_config(const ShapeConfig& c, ShapeType t, const std::string&
     fail("sdf_max_resolution", std::to_string(c.sdf_max_resolution),
          "{0} when sdf_target_voxel_size is set (set one of the two)");
   if (!std::isfinite(double(c.sdf_padding))) fail("sdf_padding", fmt(c.sdf_padding), "finite values (< 0 = unset) m");
-  // Route (c): a primitive needs an SDF resolution to be hydroelastic (Newton's ShapeConfig.validate);
-  // the route itself is not built in impulse.
+  // Route (c): a primitive needs an SDF resolution to be hydroelastic (Newton's ShapeConfig.validate),
+  // a positive modulus, and a closed-form SDF (lib/e3/collision/sdf_primitives.h); planes have the
+  // flag switched off where they are added (E3.2-hydro-preconditions).
   if (c.is_hydroelastic && t != ShapeType::plane && c.has_shape_collision) {
     const bool primitive = t == ShapeType::sphere || t == ShapeType::box || t == ShapeType::capsule ||
-                           t == ShapeType::cylinder || t == ShapeType::cone;
-    if (primitive && c.sdf_max_resolution == 0 && c.sdf_target_voxel_size == 0)
+                           t == ShapeType::cylinder;
+    if (!primitive)
+      fail("is_hydroelastic", "true",
+           "{false} for this shape type: route (c) takes sphere, box, capsule and cylinder SDFs (no mesh volume)");
+    if (c.sdf_max_resolution == 0 && c.sdf_target_voxel_size == 0)
       fail("is_hydroelastic", "true", "{false} without sdf_max_resolution or sdf_target_voxel_size");
-    fail("is_hydroelastic", "true", "{false}: the hydroelastic (SDF) route is not built in impulse");
+    if (!(c.kh > 0)) fail("kh", fmt(c.kh), "(0, inf) N/m^3 on a hydroelastic shape");
   }
 }
 

@@ -468,8 +468,9 @@ TEST(E1_1_builder_finalize, ShapeConfigFieldsAreCheckedWhenTheShapeIsAdded) {
       {[](ShapeConfig& c) {
          c.is_hydroelastic = true;
          c.sdf_max_resolution = 64;
+         c.kh = 0;
        },
-       "the hydroelastic (SDF) route is not built"},
+       "ShapeConfig.kh = 0 is outside (0, inf) N/m^3 on a hydroelastic shape"},
   };
   for (std::size_t i = 0; i < cases.size(); ++i) {
     ModelBuilder b;

@@ -26,7 +26,8 @@ ShapeView shape_view(const Model& m) {
           m.hull_face_vertices.view(), m.hull_face_normals.view(),
           m.mesh_triangles.view(),     m.mesh_bvh_nodes.view(),
           m.mesh_edge_neighbor.view(), m.mesh_edge_class.view(),    m.mesh_vertex_owner.view(),
-          m.mesh_vertex_ring_start.view(), m.mesh_vertex_ring.view()};
+          m.mesh_vertex_ring_start.view(), m.mesh_vertex_ring.view(),
+          m.shape_flags.view(),        m.shape_material_kh.view()};
 }
 
 namespace {
@@ -280,7 +281,7 @@ void write_contacts(const Model& m, View<const transform> body_q, View<const std
       offset1[slot] = transform_vector(I1, -th1 * q.n);
       margin0[slot] = th0;
       margin1[slot] = th1;
-      stiff[slot] = 0;
+      stiff[slot] = q.k;
       damp[slot] = 0;
       fric[slot] = 0;
       match[slot] = -1;

@@ -11,6 +11,7 @@
 #include "core/spatial.h"
 #include "e1/model.h"
 #include "e3/contacts/contact_record.h"
+#include "e3/collision/hydroelastic_contact.h"
 #include "e3/collision/narrow_phase.h"
 
 namespace impulse {
@@ -28,6 +29,8 @@ struct ShapeView {
   View<const int> triangles;
   View<const BvhNode> nodes;
   View<const int> edge_neighbor, edge_class, vertex_owner, ring_start, ring;
+  View<const int> flags;  // ShapeFlagBits (route c reads shape_hydroelastic)
+  View<const real> kh;    // [N/m^3] hydroelastic modulus
 };
 ShapeView shape_view(const Model& m);
 
@@ -90,7 +93,14 @@ IMPULSE_HD inline PairContacts collide_shape_pair(const ShapeView& sv, int s0, i
   const real th1 = effective_thickness(core_radius(t1, sv.scale[s1]), sv.margin[s1]);
   PairContact buf[kPairCandidateCap];
   int n = 0;
-  switch (geometry_route(t0, t1)) {
+  const bool hydro0 = (sv.flags[s0] & shape_hydroelastic) != 0, hydro1 = (sv.flags[s1] & shape_hydroelastic) != 0;
+  switch (geometry_route(t0, t1, hydro0, hydro1)) {
+    case GeometryRoute::hydroelastic: {  // route (c): its own reduction, no point reduction after it
+      const HydroReduced r = hydroelastic_reduce({t0, sv.scale[s0], X0}, {t1, sv.scale[s1], X1}, sv.kh[s0],
+                                                 sv.kh[s1], kHydroSampleGrid);
+      out.count = hydroelastic_pair_contacts(r, th0, th1, out.c);
+      return out;
+    }
     case GeometryRoute::convex:
       n = convex_contact_candidates(shape_core(sv, s0, X0), shape_core(sv, s1, X1), th0 + th1, accept, buf,
                                     kPairCandidateCap);

@@ -17,8 +17,8 @@
 // really has a convex feature: the builder stores, per triangle edge, the neighbour and whether
 // the fold is convex, flat or concave, and an edge or vertex normal must lie in that feature's
 // wedge or normal cone, so internal edges of flat or concave regions never produce tilted "ghost"
-// normals. The union of the points is reduced to the same bound. Route (c) (SDF / hydroelastic) is
-// not built.
+// normals. The union of the points is reduced to the same bound. Route (c), a pair of hydroelastic
+// SDF shapes, is the pressure-field contact of hydroelastic_contact.h.
 #pragma once
 
 #include "core/buffer.h"
@@ -62,6 +62,7 @@ struct PairContact {
   vec3 b;  // core point on shape1, world [m]
   vec3 n;  // unit normal from shape0 to shape1, world
   real s;  // signed core distance n.(b - a) [m]; d = s - (thickness0 + thickness1)
+  real k = 0;  // per-contact stiffness [N/m] (route c); 0 = unset, the material's ke applies
 };
 
 struct PairContacts {
@@ -71,8 +72,8 @@ struct PairContacts {
 
 /// @formula E3.2-geometry-routes  Which geometry route a shape-type pair takes (course E3 §2).
 ///   primitive/convex x primitive/convex -> GJK/EPA (route a); mesh x primitive/convex -> mesh BVH
-///   (route b); SDF and hydroelastic (route c) are not built here; mesh x mesh and plane x plane
-///   pairs produce no contacts.
+///   (route b); two hydroelastic shapes -> pressure-field contact (route c, hydroelastic_contact.h);
+///   mesh x mesh and plane x plane pairs produce no contacts.
 enum class GeometryRoute { none, convex, plane_convex, mesh_bvh, hydroelastic };
 IMPULSE_HD inline GeometryRoute geometry_route(int t0, int t1, bool hydro0 = false, bool hydro1 = false) {
   if (hydro0 && hydro1 && t0 != SHAPE_PLANE && t1 != SHAPE_PLANE) return GeometryRoute::hydroelastic;

@@ -631,7 +631,11 @@ TEST(E3_2_hydro_preconditions, PlaneFlagIsSwitchedOffAndBothSidesMustQualify) {
   EXPECT_EQ(geometry_route(SHAPE_PLANE, SHAPE_BOX, true, true), GeometryRoute::plane_convex);
   EXPECT_EQ(geometry_route(SHAPE_BOX, SHAPE_BOX, true, false), GeometryRoute::convex);
   EXPECT_EQ(geometry_route(SHAPE_BOX, SHAPE_SPHERE, true, true), GeometryRoute::hydroelastic);
-  EXPECT_THROW(b.add_shape_box(-1, transform_identity(), 0.1, 0.1, 0.1, o), std::invalid_argument);  // the route is not built here
+  // A hydroelastic primitive needs an SDF resolution (Newton's ShapeConfig.validate) ...
+  EXPECT_THROW(b.add_shape_box(-1, transform_identity(), 0.1, 0.1, 0.1, o), std::invalid_argument);
+  // ... and is then accepted: route (c) is built (hydroelastic_contact.h).
+  o.sdf_max_resolution = 64;
+  EXPECT_NO_THROW(b.add_shape_box(-1, transform_identity(), 0.1, 0.1, 0.1, o));
 }
 
 // --- planes and meshes (E3.2-geometry-routes) -----------------------------------------------------
