@@ -1,18 +1,22 @@
 // E3 §4-§8 scenes: the XPBD readback demonstrations and the `e3-spheres` benchmark.
 //   e3-readback   a box dropped onto a plane: readback over time for several h and iterations
 //   e3-pyramid    a 3-2-1 pyramid: support readback, contact-count weighting on and off
+//   e3-platform   two cubes on a static and on a kinematic platform
+//                 (both: --solver xpbd on the fixture; the other solvers of E3 §6 on pipeline contacts)
 //   e3-momentum   a cube pressed into two: total momentum per step, weighting on and off
 //   e3-bounce     a sphere bouncing, restitution on and off: height, readback and momentum budget
 //   e3-spheres    a pile of N spheres on a plane (bench: body-substeps per second, contacts per step)
 // Contacts come from the analytic fixture lib/course/e3/contact_fixture.h (not the collision pipeline).
 #include <chrono>
 #include <cmath>
+#include <limits>
 #include <memory>
 #include <stdexcept>
 #include <utility>
 
 #include "core/device.h"
 #include "course/scenes.h"
+#include "course/e3/solver_compare.h"
 #include "course/e3/xpbd_demos.h"
 #include "e1/time_loop.h"
 
@@ -64,40 +68,117 @@ void step_frame(XpbdWorld& w, real H, int N) {
   if (s0 != w.state_0.get()) std::swap(w.state_0, w.state_1);
 }
 
+// The world of e3-pyramid and e3-platform for --solver other than xpbd: the same bodies with every
+// shape carrying kPileMaterial, contacts from the collision pipeline, stepped by the E3 §6 driver
+// (GroundSceneStepper, as e3-solver-compare). The demo cubes weigh m = 1000 kg (1 m, density 1000).
+// A middle cube touches up to 8 corner springs, and a pair of cubes moves with the reduced mass m/2:
+//   stiffness  h sqrt(8 ke / (m/2)) = 0.67 < 2 at h = 1/600 s  (E3.6-symplectic-stability)
+//   damping    h 8 kd / (m/2)       = 0.53 < 2 (explicit damping; kf alike for friction)
+// with ke = 1e7 N/m (a corner sinks under a millimetre) and kd = kf = 2e4 N s/m (kd = kf = 1e5
+// broke the second bound: the stacks jittered and crept sideways).
+constexpr PenaltyMaterial kPileMaterial{1e7, 2e4, 2e4, 0, 0.5};
+
+struct SolverWorld {
+  SolverWorld(ModelBuilder b, SolverKind kind) {
+    for (ShapeConfig& c : b.shape_config) {
+      c.ke = kPileMaterial.ke;
+      c.kd = kPileMaterial.kd;
+      c.kf = kPileMaterial.kf;
+      c.ka = kPileMaterial.ka;
+      c.mu = kPileMaterial.mu;
+      c.mu_torsional = c.mu_rolling = c.restitution = 0;
+    }
+    model = std::make_unique<Model>(b.finalize(Device::cpu));
+    state = std::make_unique<State>(model->state());
+    stepper = std::make_unique<GroundSceneStepper>(kind, *model, *state, kPileMaterial, GroundContactSource::pipeline);
+  }
+  std::unique_ptr<Model> model;
+  std::unique_ptr<State> state;
+  std::unique_ptr<GroundSceneStepper> stepper;
+  std::vector<GroundSceneStepper::RecordForce> forces;
+  real t = 0;  // [s]
+
+  // A frame H in N substeps of H / N, each collide then step; the readback of the last substep.
+  void step_frame(real H, int N) {
+    for (int i = 0; i < N; ++i) stepper->step(H / N);
+    if (stepper->has_record_forces()) forces = stepper->contact_forces(H / N);
+    t += H;
+  }
+  // As XpbdWorld::contact_force_on (support_only: support_force_on); NaN where the solver has no
+  // per-record readback (E3 §6 summary table).
+  vec3 force_on(int b, bool support_only) const {
+    if (!stepper->has_record_forces()) {
+      const real nan = std::numeric_limits<real>::quiet_NaN();
+      return {nan, nan, nan};
+    }
+    vec3 F{};
+    for (const auto& r : forces) {
+      if (!support_only && r.body0 == b) F += r.f;
+      if (r.body1 == b) F -= r.f;
+    }
+    return F;
+  }
+};
+
 // Runs of a fixture world one after another (weighting on, then off; a static, then a kinematic
 // platform; restitution off, then on), one row per frame: the session of e3-pyramid, e3-platform
-// and e3-bounce.
+// and e3-bounce. With --solver other than xpbd (e3-pyramid, e3-platform) each run is a SolverWorld.
 class FixtureRuns : public SceneSession {
  public:
   std::vector<SceneShape> shapes() const override {
+    if (o_) return model_shapes(*o_->model, *o_->state);
     return w_ ? model_shapes(*w_->model, *w_->state_0) : std::vector<SceneShape>{};
   }
 
  protected:
-  FixtureRuns(int runs, long long frames, real H, int substeps)
-      : SceneSession(runs * frames), frames_(frames), H_(H), substeps_(substeps) {}
+  FixtureRuns(int runs, long long frames, real H, int substeps, SolverKind kind = SolverKind::xpbd)
+      : SceneSession(runs * frames), frames_(frames), H_(H), substeps_(substeps), kind_(kind) {}
   virtual std::unique_ptr<XpbdWorld> make(int run) = 0;
+  /// The bodies of run `run` for a solver other than xpbd.
+  virtual ModelBuilder bodies(int) const { throw std::logic_error("this scene runs on xpbd only"); }
   virtual void row(int run) = 0;
   virtual void end_run(int run) = 0;
   void advance(long long k) override {
     const int run = int(k / frames_);
-    if (k % frames_ == 0) w_ = make(run);
-    step_frame(*w_, H_, substeps_);
+    if (k % frames_ == 0) {
+      if (kind_ == SolverKind::xpbd)
+        w_ = make(run);
+      else
+        o_ = std::make_unique<SolverWorld>(bodies(run), kind_);
+    }
+    if (o_)
+      o_->step_frame(H_, substeps_);
+    else
+      step_frame(*w_, H_, substeps_);
     row(run);
     if (k % frames_ == frames_ - 1) end_run(run);
   }
   SceneTable& csv() { return out.tables().front(); }
+  real t() const { return o_ ? o_->t : w_->t; }
+  const Model& model() const { return o_ ? *o_->model : *w_->model; }
+  const State& state() const { return o_ ? *o_->state : *w_->state_0; }
+  vec3 contact_force_on(int b) const { return o_ ? o_->force_on(b, false) : w_->contact_force_on(b); }
+  vec3 support_force_on(int b) const { return o_ ? o_->force_on(b, true) : w_->support_force_on(b); }
+  /// " (solver NAME)" in a summary line for a solver other than xpbd, else "".
+  std::string solver_note() const {
+    if (kind_ == SolverKind::xpbd) return "";
+    return std::string(" (solver ") + solver_kind_name(kind_) +
+           (o_ && o_->stepper->has_record_forces() ? "" : ", no per-contact readback: NaN") +
+           "; iterations, relaxation and weighting are XPBD's)";
+  }
 
   std::unique_ptr<XpbdWorld> w_;
+  std::unique_ptr<SolverWorld> o_;
   const long long frames_;
   const real H_;
   const int substeps_;
+  const SolverKind kind_;
 };
 
 class Pyramid : public FixtureRuns {
  public:
   explicit Pyramid(const SceneArgs& a)
-      : FixtureRuns(2, a.integer("steps"), a.positive("h"), int(a.integer("substeps"))),
+      : FixtureRuns(2, a.integer("steps"), a.positive("h"), int(a.integer("substeps")), parse_solver_kind(a.text("solver"))),
         iterations_(int(a.integer("iterations"))), relaxation_(real(a.number("relaxation"))) {
     out.table("e3-pyramid.csv") << "weighting,t_s,ground_over_mg,middle_left_over_mg,middle_right_over_mg,top_over_mg\n";
   }
@@ -108,21 +189,22 @@ class Pyramid : public FixtureRuns {
     auto w = std::make_unique<XpbdWorld>(demo_pyramid(), 256, FixtureOptions{}, iterations_);
     w->solver->rigid_contact_con_weighting = weighting(run);
     w->solver->rigid_contact_relaxation = relaxation_;
-    mg_ = w->model->body_mass.to_host()[0] * real(9.81);
     return w;
   }
-  real ground() const { return w_->support_force_on(0).z + w_->support_force_on(1).z + w_->support_force_on(2).z; }
+  ModelBuilder bodies(int) const override { return demo_pyramid(); }
+  real mg() const { return model().body_mass.to_host()[0] * real(9.81); }
+  real ground() const { return support_force_on(0).z + support_force_on(1).z + support_force_on(2).z; }
   void row(int run) override {
-    csv() << weighting(run) << ',' << w_->t << ',' << ground() / mg_ << ',' << w_->support_force_on(3).z / mg_ << ','
-          << w_->support_force_on(4).z / mg_ << ',' << w_->support_force_on(5).z / mg_ << '\n';
+    csv() << weighting(run) << ',' << t() << ',' << ground() / mg() << ',' << support_force_on(3).z / mg() << ','
+          << support_force_on(4).z / mg() << ',' << support_force_on(5).z / mg() << '\n';
   }
   void end_run(int run) override {
-    log << "e3-pyramid: weighting " << (weighting(run) ? "on" : "off") << ": ground " << ground() / mg_
-        << " m g (statics: 6), top " << w_->support_force_on(5).z / mg_ << " m g (statics: 1) in the last step\n";
+    log << "e3-pyramid: weighting " << (weighting(run) ? "on" : "off") << ": ground " << ground() / mg()
+        << " m g (statics: 6), top " << support_force_on(5).z / mg() << " m g (statics: 1) in the last step"
+        << solver_note() << "\n";
   }
   const int iterations_;
   const real relaxation_;
-  real mg_ = 0;
 };
 
 std::unique_ptr<SceneSession> open_pyramid(const SceneArgs& a) {
@@ -136,7 +218,7 @@ std::unique_ptr<SceneSession> open_pyramid(const SceneArgs& a) {
 class Platform : public FixtureRuns {
  public:
   explicit Platform(const SceneArgs& a)
-      : FixtureRuns(2, a.integer("steps"), a.positive("h"), int(a.integer("substeps"))),
+      : FixtureRuns(2, a.integer("steps"), a.positive("h"), int(a.integer("substeps")), parse_solver_kind(a.text("solver"))),
         iterations_(int(a.integer("iterations"))), relaxation_(real(a.number("relaxation"))),
         weighting_(a.integer("weighting") != 0) {
     out.table("e3-platform.csv") << "kinematic,t_s,left_over_mg,right_over_mg,left_z_m\n";
@@ -147,25 +229,23 @@ class Platform : public FixtureRuns {
     auto w = std::make_unique<XpbdWorld>(demo_platform(kinematic != 0), 64, FixtureOptions{}, iterations_);
     w->solver->rigid_contact_con_weighting = weighting_;
     w->solver->rigid_contact_relaxation = relaxation_;
-    right_ = w->model->body_count - 1;
-    left_ = right_ - 1;
-    mg_ = w->model->body_mass.to_host()[right_] * real(9.81);
     return w;
   }
+  ModelBuilder bodies(int kinematic) const override { return demo_platform(kinematic != 0); }
+  int right() const { return model().body_count - 1; }
+  real mg() const { return model().body_mass.to_host()[right()] * real(9.81); }
   void row(int kinematic) override {
-    csv() << kinematic << ',' << w_->t << ',' << w_->contact_force_on(left_).z / mg_ << ','
-          << w_->contact_force_on(right_).z / mg_ << ',' << w_->state_0->body_q.to_host()[left_].p.z << '\n';
+    csv() << kinematic << ',' << t() << ',' << contact_force_on(right() - 1).z / mg() << ','
+          << contact_force_on(right()).z / mg() << ',' << state().body_q.to_host()[right() - 1].p.z << '\n';
   }
   void end_run(int kinematic) override {
     log << "e3-platform: " << (kinematic ? "kinematic" : "static") << " platform, weighting "
-        << (weighting_ ? "on" : "off") << ": each cube reads " << w_->contact_force_on(right_).z / mg_
-        << " m g in the last step\n";
+        << (weighting_ ? "on" : "off") << ": each cube reads " << contact_force_on(right()).z / mg()
+        << " m g in the last step" << solver_note() << "\n";
   }
   const int iterations_;
   const real relaxation_;
   const bool weighting_;
-  int left_ = 0, right_ = 0;
-  real mg_ = 0;
 };
 
 int run_momentum(const SceneArgs& a, SceneOutput& out, std::ostream& log) {
@@ -298,6 +378,9 @@ std::vector<Metric> bench_spheres(const SceneArgs& a) {
 
 }  // namespace
 
+constexpr const char* kSolverDoc =
+    "xpbd (fixture contacts), or semi_implicit, featherstone, padmm, vbd on pipeline contacts (E3 §6)";
+
 void register_e3_solver_scenes(SceneCatalogue& c) {
   c.add({"e3-readback", "E3", "box dropped on a plane: XPBD force readback over time for several h and iterations",
          {{"duration", "s", "0.5", "simulated time per run"}}, run_readback, nullptr});
@@ -306,7 +389,8 @@ void register_e3_solver_scenes(SceneCatalogue& c) {
           {"steps", "-", "900", "frames per run"},
           {"iterations", "-", "2", "SolverXPBD iterations per step (E3 §4: fixed, no early exit)"},
           {"relaxation", "-", "0.8", "rigid contact relaxation omega_r of p_n (E3 §4)"},
-          {"substeps", "-", "1", "substeps N per frame (E1 §7): each collides and steps with H / N"}},
+          {"substeps", "-", "1", "substeps N per frame (E1 §7): each collides and steps with H / N"},
+          {"solver", "-", "xpbd", kSolverDoc}},
          open_pyramid));
   c.add(stepped_scene("e3-platform", "E3", "two cubes on a static and on a kinematic platform: the readback with contact-count weighting",
          {{"h", "s", "0.0016666666666666668", "frame H: one row per frame"},
@@ -314,7 +398,8 @@ void register_e3_solver_scenes(SceneCatalogue& c) {
           {"iterations", "-", "2", "SolverXPBD iterations per step"},
           {"relaxation", "-", "0.8", "rigid contact relaxation omega_r (E3 §4)"},
           {"weighting", "-", "1", "contact-count weighting on (1) or off (0) (E3 §4)"},
-          {"substeps", "-", "1", "substeps N per frame (E1 §7): each collides and steps with H / N"}},
+          {"substeps", "-", "1", "substeps N per frame (E1 §7): each collides and steps with H / N"},
+          {"solver", "-", "xpbd", kSolverDoc}},
          [](const SceneArgs& a) { return std::unique_ptr<SceneSession>(std::make_unique<Platform>(a)); }));
   c.add({"e3-momentum", "E3", "a cube pressed into two cubes without gravity: momentum with weighting on and off",
          {{"h", "s", "0.0016666666666666668", "step"}}, run_momentum, nullptr});

@@ -20,6 +20,8 @@ const std::vector<std::pair<std::string, std::vector<std::string>>> kSmallRuns =
     {"e3-box-drop", {"--duration", "0.1"}},
     {"e3-pyramid", {"--steps", "20"}},
     {"e3-platform", {"--steps", "15", "--weighting", "0"}},
+    {"e3-pyramid", {"--steps", "20", "--solver", "semi_implicit"}},  // pipeline contacts, no readback (NaN)
+    {"e3-platform", {"--steps", "15", "--solver", "padmm"}},         // pipeline contacts with readback
     {"e3-bounce", {"--h", "0.05"}},
     {"st-bounce", {"--steps", "12"}},
     {"st-rod", {"--T", "0.05", "--h", "0.005"}},
@@ -107,7 +109,8 @@ TEST(E1_7_substep, PyramidFrameOfTwoSubstepsIsTwoStepsOfHalfTheFrame) {
 TEST(CourseApi, LiveSceneRefusesAsImpulseRun) {
   // The domains and ceilings of `impulse run`: the same one-line messages.
   for (const std::vector<std::string>& bad :
-       {std::vector<std::string>{"--substeps", "0"}, {"--steps", "900", "--substeps", "1000"}, {"--relaxation", "1.5"}}) {
+       {std::vector<std::string>{"--substeps", "0"}, {"--steps", "900", "--substeps", "1000"}, {"--relaxation", "1.5"},
+        {"--solver", "mujoco"}}) {
     std::string live_msg, run_msg;
     try {
       open_live_scene("e3-pyramid", bad);
@@ -129,4 +132,28 @@ TEST(CourseApi, LiveSceneRefusesAsImpulseRun) {
   } catch (const std::invalid_argument& e) {
     EXPECT_NE(std::string(e.what()).find("e3-pyramid"), std::string::npos) << e.what();
   }
+}
+
+TEST(E3_6_summary_table, PyramidStandsUnderEverySolverAndPadmmReadsItsStatics) {
+  // The 3-2-1 pyramid of 1000 kg cubes (half extent 0.5 m) run 300 frames of 1/600 s by each
+  // solver: the top cube stays at z = 5 half = 2.5 m (within 1 cm: penalty sink and settling).
+  // PADMM (hard contact, E3 §6) reads back the statics: the ground carries 6 m g, the top cube 1 m g
+  // (after the default 900 frames; its warm-started iteration is still 0.7 % short at 300).
+  for (const char* solver : {"xpbd", "semi_implicit", "featherstone", "padmm", "vbd"}) {
+    LiveScene live = open_live_scene("e3-pyramid", {"--steps", "300", "--solver", solver});
+    live.session->step(300);  // the first run (weighting on), to its last frame
+    const std::vector<SceneShape> shapes = live.session->shapes();
+    ASSERT_FALSE(shapes.empty()) << solver;
+    EXPECT_NEAR(shapes.back().X.p.z, 2.5, 0.01) << solver;
+    EXPECT_NEAR(shapes.back().X.p.x, 0.0, 0.01) << solver;
+  }
+  const CheckedSceneRun padmm = run_scene_checked("e3-pyramid", {"--solver", "padmm"}, kDefaultMaxOutput);
+  const SceneTable& t = padmm.out.tables().front();
+  const std::size_t last = t.rows() - 1;
+  EXPECT_NEAR(t.columns()[2].numbers[last], 6.0, 0.01);  // ground_over_mg
+  EXPECT_NEAR(t.columns()[5].numbers[last], 1.0, 0.01);  // top_over_mg
+  // SemiImplicit has no per-contact readback (E3 §6 table): NaN, not a number made up.
+  const CheckedSceneRun semi =
+      run_scene_checked("e3-pyramid", {"--steps", "5", "--solver", "semi_implicit"}, kDefaultMaxOutput);
+  EXPECT_TRUE(std::isnan(semi.out.tables().front().columns()[2].numbers[0]));
 }

@@ -139,7 +139,9 @@ struct GroundSceneStepper::Impl {
                                       columns[k].first + " = " + std::to_string(v[i]) + ", the material " +
                                       std::to_string(want[k]) + " (build it with contact_shape_config)");
     }
-    pipeline = std::make_unique<CollisionPipeline>(model);
+    CollisionPipelineOptions options;
+    options.request_contact_force = true;  // for the readback of contact_forces
+    pipeline = std::make_unique<CollisionPipeline>(model, options);
     contacts = std::make_unique<Contacts>(pipeline->contacts());
   }
   Model& model;
@@ -179,6 +181,26 @@ GroundSample GroundSceneStepper::sample(real t) const {
   const transform X = impl_->state.body_q.to_host()[0];
   const spatial_vector V = impl_->state.body_qd.to_host()[0];
   return {t, world_com(X, impl_->model.body_com.to_host()[0]), V.lin};
+}
+
+bool GroundSceneStepper::has_record_forces() const {
+  return impl_->pipe && (impl_->solver.kind() == SolverKind::xpbd || impl_->solver.kind() == SolverKind::padmm);
+}
+
+std::vector<GroundSceneStepper::RecordForce> GroundSceneStepper::contact_forces(real dt) {
+  Impl& s = *impl_;
+  if (!has_record_forces())
+    throw std::logic_error(std::string("GroundSceneStepper::contact_forces: no per-record force for ") +
+                           solver_kind_name(s.solver.kind()) + (s.pipe ? "" : " on fixture contacts"));
+  ContactsView v = s.contacts->view();
+  s.solver.contact_forces_on_body0(v, s.state, dt);  // writes Contacts.force, one row per record
+  const std::vector<spatial_vector> f = s.contacts->force.to_host();
+  const std::vector<int> s0 = s.contacts->rigid_contact_shape0.to_host(), s1 = s.contacts->rigid_contact_shape1.to_host();
+  const std::vector<int> body = s.model.shape_body.to_host();
+  std::vector<RecordForce> out;
+  for (int i = 0; i < s.contacts->checked_count(); ++i)
+    out.push_back({s0[i] >= 0 ? body[s0[i]] : -1, s1[i] >= 0 ? body[s1[i]] : -1, f[i].lin});
+  return out;
 }
 
 std::vector<GroundSample> simulate_ground_scene(SolverKind kind, Model& model, State& state,

@@ -77,6 +77,18 @@ class GroundSceneStepper {
   void step(real h);
   /// The body's COM position and velocity now, at time t [s].
   GroundSample sample(real t) const;
+  /// Whether contact_forces can read the last step back per record: pipeline contacts stepped by
+  /// XPBD or PADMM (update_contacts writes Contacts.force); SemiImplicit and Featherstone have no
+  /// readback, VBD's collect_rigid_contact_forces lists active contacts, not records (E3 §6 table).
+  bool has_record_forces() const;
+  /// One record of the last step's contacts: its two bodies (-1: static geometry) and the force on
+  /// body0 [N], world.
+  struct RecordForce {
+    int body0 = -1, body1 = -1;
+    vec3 f{};  // [N]
+  };
+  /// The readback of the last step of length dt [s]; std::logic_error unless has_record_forces().
+  std::vector<RecordForce> contact_forces(real dt);
 
  private:
   struct Impl;
