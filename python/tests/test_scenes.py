@@ -46,3 +46,15 @@ def test_scene_bad_options_raise_value_error_naming_them():
         impulse.run("e3-pyramid", steps=-1)
     with pytest.raises(ValueError, match=r"--e .*out of range; allowed: \[0, 1\]"):
         impulse.run("e3-bounce", e=2.0)
+
+
+def test_E3_6_pyramid_takes_the_solver_as_the_command_line_does():
+    # PADMM (hard contact, E3 §6) on pipeline contacts reads back the statics: ground 6 m g, top 1 m g.
+    t = impulse.run("e3-pyramid", solver="padmm").table()
+    on = t["weighting"] == 1
+    assert t["ground_over_mg"][on][-1] == pytest.approx(6.0, abs=0.01)
+    assert t["top_over_mg"][on][-1] == pytest.approx(1.0, abs=0.01)
+    # SemiImplicit has no per-contact readback: blank cells, NaN here.
+    assert np.isnan(impulse.run("e3-pyramid", solver="semi_implicit", steps=5).table()["top_over_mg"]).all()
+    with pytest.raises(ValueError, match=r"--solver .*'mujoco' is not a valid choice; allowed: one of xpbd, "):
+        impulse.run("e3-pyramid", solver="mujoco")
