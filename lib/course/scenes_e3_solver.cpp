@@ -6,7 +6,8 @@
 //   e3-momentum   a cube pressed into two: total momentum per step, weighting on and off
 //   e3-bounce     a sphere bouncing, restitution on and off: height, readback and momentum budget
 //   e3-spheres    a pile of N spheres on a plane (bench: body-substeps per second, contacts per step)
-// Contacts come from the analytic fixture lib/course/e3/contact_fixture.h (not the collision pipeline).
+// Contacts come from the analytic fixture lib/course/e3/contact_fixture.h (not the collision pipeline),
+// except for e3-pyramid and e3-platform with --solver other than xpbd (SolverWorld below).
 #include <chrono>
 #include <cmath>
 #include <limits>
