@@ -145,10 +145,10 @@ void validate_shape_config(const ShapeConfig& c, ShapeType t, const std::string&
   // flag switched off where they are added (E3.2-hydro-preconditions).
   if (c.is_hydroelastic && t != ShapeType::plane && c.has_shape_collision) {
     const bool primitive = t == ShapeType::sphere || t == ShapeType::box || t == ShapeType::capsule ||
-                           t == ShapeType::cylinder;
+                           t == ShapeType::cylinder || t == ShapeType::cone;
     if (!primitive)
       fail("is_hydroelastic", "true",
-           "{false} for this shape type: route (c) takes sphere, box, capsule and cylinder SDFs (no mesh volume)");
+           "{false} for this shape type: route (c) takes sphere, box, capsule, cylinder and cone SDFs (no mesh volume)");
     if (c.sdf_max_resolution == 0 && c.sdf_target_voxel_size == 0)
       fail("is_hydroelastic", "true", "{false} without sdf_max_resolution or sdf_target_voxel_size");
     if (!(c.kh > 0)) fail("kh", fmt(c.kh), "(0, inf) N/m^3 on a hydroelastic shape");

@@ -31,7 +31,7 @@ def _collided_box():
 
 def test_E3_2_record_every_declared_column_is_a_read_only_view():
     columns = _declared_columns()
-    assert len(columns) == 21
+    assert len(columns) == 22
     _, contacts = _collided_box()
     n = contacts.rigid_contact_max
     for kind, name, unit in columns:

@@ -258,7 +258,7 @@ void write_contacts(const Model& m, View<const transform> body_q, View<const std
   View<real> margin0 = c.rigid_contact_margin0.view(), margin1 = c.rigid_contact_margin1.view();
   View<real> stiff = c.rigid_contact_stiffness.view(), damp = c.rigid_contact_damping.view(),
              fric = c.rigid_contact_friction.view();
-  View<int> match = c.rigid_contact_match_index.view();
+  View<int> match = c.rigid_contact_match_index.view(), route = c.rigid_contact_route.view();
   parallel_for(m.device, pairs.size, IMPULSE_LAMBDA(std::int64_t p) {
     const int s0 = pair_key_first(pairs[p]), s1 = pair_key_second(pairs[p]);
     const int b0 = sv.body[s0], b1 = sv.body[s1];
@@ -285,6 +285,7 @@ void write_contacts(const Model& m, View<const transform> body_q, View<const std
       damp[slot] = 0;
       fric[slot] = 0;
       match[slot] = -1;
+      route[slot] = pcs.route;
     }
   });
   View<int> count = c.rigid_contact_count.view();

@@ -94,7 +94,9 @@ IMPULSE_HD inline PairContacts collide_shape_pair(const ShapeView& sv, int s0, i
   PairContact buf[kPairCandidateCap];
   int n = 0;
   const bool hydro0 = (sv.flags[s0] & shape_hydroelastic) != 0, hydro1 = (sv.flags[s1] & shape_hydroelastic) != 0;
-  switch (geometry_route(t0, t1, hydro0, hydro1)) {
+  const GeometryRoute route = geometry_route(t0, t1, hydro0, hydro1);
+  out.route = static_cast<int>(route);
+  switch (route) {
     case GeometryRoute::hydroelastic: {  // route (c): its own reduction, no point reduction after it
       const HydroReduced r = hydroelastic_reduce({t0, sv.scale[s0], X0}, {t1, sv.scale[s1], X1}, sv.kh[s0],
                                                  sv.kh[s1], kHydroSampleGrid);

@@ -50,7 +50,8 @@ IMPULSE_HD inline vec3 sdf_local_half_extents(int type, vec3 scale) {
     case SHAPE_SPHERE: return {scale.x, scale.x, scale.x};
     case SHAPE_BOX: return scale;
     case SHAPE_CAPSULE: return {scale.x, scale.x, scale.y + scale.x};
-    case SHAPE_CYLINDER: return {scale.x, scale.x, scale.y};
+    case SHAPE_CYLINDER:
+    case SHAPE_CONE: return {scale.x, scale.x, scale.y};
     default: return {};
   }
 }

@@ -68,6 +68,7 @@ struct PairContact {
 struct PairContacts {
   PairContact c[kMaxPairContacts];
   int count = 0;
+  int route = 0;  // the GeometryRoute (below) that made these contacts, as an int
 };
 
 /// @formula E3.2-geometry-routes  Which geometry route a shape-type pair takes (course E3 §2).

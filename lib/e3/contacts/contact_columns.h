@@ -10,7 +10,8 @@
 // -1); the normal is world, from shape0 to shape1. The material columns hold the two shapes'
 // materials combined for one solver path (E3 §3), written by fill_contact_materials
 // (contact_materials.h) after each collide, or by a fixture; a path writes its own columns and
-// leaves the others as they were.
+// leaves the others as they were. rigid_contact_route is the narrow phase's GeometryRoute
+// (narrow_phase.h) of the row's pair, written by the collision pipeline only (fixtures leave it).
 #pragma once
 
 #define IMPULSE_CONTACT_COLUMNS(X)                                                                             \
@@ -27,6 +28,7 @@
   X(real, rigid_contact_damping, "N s/m", "per-contact damping override, 0 = unset")                         \
   X(real, rigid_contact_friction, "-", "per-contact friction scale, 0 = unset")                              \
   X(int, rigid_contact_match_index, "-", "row of the same contact in the previous frame, -1 for none")       \
+  X(int, rigid_contact_route, "-", "GeometryRoute of the pair: 1 convex 2 plane_convex 3 mesh_bvh 4 hydro")  \
   X(real, rigid_contact_mu, "-", "friction coefficient (every path)")                                        \
   X(real, rigid_contact_mu_torsional, "m", "torsional friction (XPBD)")                                      \
   X(real, rigid_contact_mu_rolling, "m", "rolling friction (XPBD)")                                          \

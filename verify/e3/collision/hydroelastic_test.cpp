@@ -115,10 +115,10 @@ RC_GTEST_PROP(E3_3_hydro_Fagg, ConvergesWithSampleDensity, ()) {
 // (at most kMaxPairContacts) with their common normal and stiffness k = ||F_agg|| / sum depth_j
 // carry the unreduced surface's F_agg: sum_j k depth_j n = F_agg to 1e-9 relative.
 RC_GTEST_PROP(E3_3_hydro_keq, ReducedContactsCarryTheUnreducedForce, ()) {
-  const int types[4] = {SHAPE_SPHERE, SHAPE_BOX, SHAPE_CAPSULE, SHAPE_CYLINDER};
+  const int types[5] = {SHAPE_SPHERE, SHAPE_BOX, SHAPE_CAPSULE, SHAPE_CYLINDER, SHAPE_CONE};
   auto shape = [&](vec3 c) {
     SdfShape s;
-    s.type = types[*rc::gen::inRange(0, 4)];
+    s.type = types[*rc::gen::inRange(0, 5)];
     s.scale = {*rc::gen::inRange(30, 100) * real(1e-3), *rc::gen::inRange(30, 100) * real(1e-3),
                *rc::gen::inRange(30, 100) * real(1e-3)};
     const vec3 axis{*rc::gen::inRange(-100, 101) * real(1e-2), *rc::gen::inRange(-100, 101) * real(1e-2), 1};
@@ -277,4 +277,107 @@ TEST(E3_2_geometry_routes, GpuHydroelasticRowsMatchCpu) {
     EXPECT_NEAR(gc.distance_m[i], gg.distance_m[i], 1e-9);
     EXPECT_NEAR(kc[i], kg[i], 1e-9 * kc[i]);
   }
+}
+
+// --- the cone's SDF (sdf_primitives.h: sdf_cone_local) --------------------------------------------
+
+namespace {
+
+// A dense sample of a cone's surface (base radius r at z = -h, apex at z = +h): the slant surface
+// and the base disc, each on an (along, around) grid that includes the apex, the rim and the base
+// centre. spacing is the longest cell diagonal [m].
+struct ConeSurfaceSample {
+  std::vector<vec3> points;
+  real spacing = 0;
+};
+ConeSurfaceSample sample_cone_surface(real r, real h, int along, int around) {
+  ConeSurfaceSample s;
+  for (int j = 0; j < around; ++j) {
+    const real a = 2 * kPi * j / around, c = std::cos(a), sn = std::sin(a);
+    for (int i = 0; i <= along; ++i) {
+      const real u = real(i) / along;  // 0 at the apex (slant) or the base centre (disc), 1 at the rim
+      s.points.push_back({u * r * c, u * r * sn, h - 2 * h * u});
+      s.points.push_back({u * r * c, u * r * sn, -h});
+    }
+  }
+  const real arc = 2 * kPi * r / around, step = std::sqrt(r * r + 4 * h * h) / along;
+  s.spacing = std::sqrt(arc * arc + step * step);
+  return s;
+}
+
+}  // namespace
+
+// Oracle: on random cones and random points around them, |phi| is the distance to the nearest
+// point of a dense surface sample (never more, and less by at most half a cell diagonal), and the
+// sign of phi is the analytic membership rho <= r (h - z) / (2 h), z >= -h.
+RC_GTEST_PROP(E3_2_sdf_primitives, OracleConeSdfMatchesADenseSurfaceSample, ()) {
+  const real r = *rc::gen::inRange(20, 150) * real(1e-3), h = *rc::gen::inRange(20, 150) * real(1e-3);
+  const ConeSurfaceSample s = sample_cone_surface(r, h, 160, 400);
+  for (int k = 0; k < 10; ++k) {
+    const vec3 q{*rc::gen::inRange(-1500, 1501) * real(1e-3) * r, *rc::gen::inRange(-1500, 1501) * real(1e-3) * r,
+                 *rc::gen::inRange(-1500, 1501) * real(1e-3) * h};
+    real oracle = 1e30;
+    for (const vec3& p : s.points) oracle = std::min(oracle, length(q - p));
+    const real phi = sdf_primitive_local(SHAPE_CONE, {r, h, 0}, q);
+    RC_ASSERT(std::abs(phi) <= oracle + 1e-12);
+    RC_ASSERT(oracle - std::abs(phi) <= real(0.5) * s.spacing);
+    const real rho = std::sqrt(q.x * q.x + q.y * q.y);
+    const bool inside = q.z >= -h && rho <= r * (h - q.z) / (2 * h);
+    if (std::abs(phi) > 1e-12) RC_ASSERT((phi < 0) == inside);
+  }
+}
+
+// A compliant cone (half angle alpha, tan alpha = r / (2 h)) pressed apex first a depth e into a
+// rigid half-space: the contact surface is the disc of radius a = e tan alpha on z = 0, where the
+// cone's overlap is the distance to its slant, (a - rho) cos alpha, so
+//   F = int_0^a kh (a - rho) cos(alpha) 2 pi rho drho = (pi kh / 3) a^3 cos(alpha)
+// The depths keep the patch wider than a coarse cell of the sampler (hydro_patch_lattice: 1/8 of
+// the overlap box, 50 mm here); at e = 10 mm (a = 10 mm) the lattice is too coarse and F is 13 % low.
+TEST(E3_3_hydro_Fagg, OracleConeApexIntoRigidHalfSpaceMatchesClosedForm) {
+  const real r = 0.2, h = 0.1, kh = 1e8;
+  const real alpha = std::atan(r / (2 * h));
+  for (real e : {0.03, 0.06}) {
+    const SdfShape cone{SHAPE_CONE, {r, h, 0}, {{0, 0, h - e}, quat_from_axis_angle({1, 0, 0}, kPi)}};
+    const vec3 F = hydro_surface_force(half_space_box(), cone, 1e16, kh, 64);
+    const real a = e * std::tan(alpha), expect = kPi * kh / 3 * a * a * a * std::cos(alpha);
+    EXPECT_LT(rel_err(F.z, expect), 0.003) << "e = " << e << ": F = " << F.z << " N, closed form " << expect;
+    EXPECT_NEAR(F.x, 0, 1e-6 * expect);
+    EXPECT_NEAR(F.y, 0, 1e-6 * expect);
+  }
+}
+
+// A hydroelastic cone (accepted by the Model's check) tilted on a hydroelastic box: the pipeline's
+// route (c) rows carry the unreduced surface's force, sum_j k_j |d_j| n_j = F_agg.
+TEST(E3_3_hydro_keq, ConeOnBoxRowsCarryTheUnreducedForce) {
+  const real r = 0.05, h = 0.06, kh_cone = 2e7, kh_box = 5e8;
+  ModelBuilder b;
+  ShapeConfig box, cone;
+  box.is_hydroelastic = cone.is_hydroelastic = true;
+  box.sdf_max_resolution = cone.sdf_max_resolution = 64;
+  box.kh = kh_box;
+  cone.kh = kh_cone;
+  b.add_shape_box(-1, {{0, 0, -0.5}, quat_identity()}, 1, 1, 0.5, box);
+  const transform X{{0.01, -0.02, h - 0.004}, quat_from_axis_angle(normalize(vec3{1, 0.5, 0}), 0.2)};
+  const int body = b.add_body(X);
+  ASSERT_NO_THROW(b.add_shape_cone(body, transform_identity(), r, h, cone));
+  Model m = b.finalize();
+  CollisionPipeline pipeline(m);
+  Contacts contacts = pipeline.contacts();
+  pipeline.collide(m.body_q.view(), contacts);
+  const int n = contacts.checked_count();
+  ASSERT_GE(n, 1);
+  ASSERT_LE(n, kMaxPairContacts);
+  const ContactGeometrySnapshot g = snapshot_contact_geometry(m, m.body_q.view(), contacts);
+  const std::vector<real> k = contacts.rigid_contact_stiffness.to_host();
+  const std::vector<int> route = contacts.rigid_contact_route.to_host();
+  vec3 F{};
+  for (int i = 0; i < n; ++i) {
+    EXPECT_EQ(route[i], static_cast<int>(GeometryRoute::hydroelastic));
+    EXPECT_LT(g.distance_m[i], 0);
+    F += (k[i] * -g.distance_m[i]) * g.normal_world[i];
+  }
+  const SdfShape a{SHAPE_BOX, {1, 1, 0.5}, {{0, 0, -0.5}, quat_identity()}}, c{SHAPE_CONE, {r, h, 0}, X};
+  const vec3 F_unreduced = hydro_surface_force(a, c, kh_box, kh_cone, kHydroSampleGrid);
+  EXPECT_GT(F_unreduced.z, 0);
+  EXPECT_LE(length(F - F_unreduced), 1e-9 * length(F_unreduced)) << F_unreduced.z << " N";
 }

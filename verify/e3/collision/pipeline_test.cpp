@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <map>
 #include <set>
 #include <sstream>
 #include <utility>
@@ -639,6 +640,39 @@ TEST(E3_2_hydro_preconditions, PlaneFlagIsSwitchedOffAndBothSidesMustQualify) {
 }
 
 // --- planes and meshes (E3.2-geometry-routes) -----------------------------------------------------
+
+// rigid_contact_route names the route that wrote each row: one scene with a route (a) primitive pair
+// (1 convex) and a plane pair (2 plane_convex), a static-mesh pair (3 mesh_bvh, route b) and a
+// hydroelastic pair (4 hydroelastic, route c), far enough apart that only these four pairs touch.
+TEST(E3_2_geometry_routes, EveryRowRecordsTheRouteThatWroteIt) {
+  ModelBuilder b;
+  b.add_shape_plane(-1);                                                                             // shape 0
+  b.add_shape_box(b.add_link({{0, 0, 0.099}, quat_identity()}), transform_identity(), 0.1, 0.1, 0.1);  // 1
+  b.add_shape_sphere(b.add_link({{0, 0, 2}, quat_identity()}), transform_identity(), 0.3);            // 2
+  b.add_shape_sphere(b.add_link({{0.49, 0, 2}, quat_identity()}), transform_identity(), 0.2);         // 3
+  const std::vector<vec3> v{{4, -1, 2}, {6, -1, 2}, {6, 1, 2}, {4, 1, 2}};
+  b.add_shape_mesh(-1, transform_identity(), v, {0, 1, 2, 0, 2, 3});                                  // 4
+  b.add_shape_sphere(b.add_link({{5, 0, 2.095}, quat_identity()}), transform_identity(), 0.1);        // 5
+  ShapeConfig h;
+  h.is_hydroelastic = true;
+  h.sdf_max_resolution = 64;
+  b.add_shape_box(-1, {{-5, 0, 1.5}, quat_identity()}, 1, 1, 0.5, h);                                // 6
+  b.add_shape_sphere(b.add_link({{-5, 0, 2.09}, quat_identity()}), transform_identity(), 0.1, h);     // 7
+  const Model m = b.finalize();
+  CollisionPipeline p(m);
+  Contacts c = p.contacts();
+  p.collide(view_of(b.body_q), c);
+  const Record r = read(c);
+  const std::vector<int> route = c.rigid_contact_route.to_host();
+  std::map<std::pair<int, int>, int> expect{{{0, 1}, 2}, {{2, 3}, 1}, {{4, 5}, 3}, {{6, 7}, 4}}, rows;
+  for (int i = 0; i < r.count; ++i) {
+    const std::pair<int, int> pair{r.s0[i], r.s1[i]};
+    ASSERT_EQ(expect.count(pair), 1u) << "unexpected pair " << pair.first << ", " << pair.second;
+    EXPECT_EQ(route[i], expect[pair]) << "row " << i << " of pair " << pair.first << ", " << pair.second;
+    ++rows[pair];
+  }
+  for (const auto& [pair, want] : expect) EXPECT_GE(rows[pair], 1) << "no row for route " << want;
+}
 
 TEST(E3_2_geometry_routes, BoxOnAPlaneGivesFourCornersAndCapsuleTwo) {
   ModelBuilder b;
