@@ -310,7 +310,7 @@ ConeSurfaceSample sample_cone_surface(real r, real h, int along, int around) {
 // Oracle: on random cones and random points around them, |phi| is the distance to the nearest
 // point of a dense surface sample (never more, and less by at most half a cell diagonal), and the
 // sign of phi is the analytic membership rho <= r (h - z) / (2 h), z >= -h.
-RC_GTEST_PROP(E3_2_sdf_primitives, OracleConeSdfMatchesADenseSurfaceSample, ()) {
+RC_GTEST_PROP(E3_2_geometry_routes, OracleConeSdfMatchesADenseSurfaceSample, ()) {
   const real r = *rc::gen::inRange(20, 150) * real(1e-3), h = *rc::gen::inRange(20, 150) * real(1e-3);
   const ConeSurfaceSample s = sample_cone_surface(r, h, 160, 400);
   for (int k = 0; k < 10; ++k) {
