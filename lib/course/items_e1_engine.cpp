@@ -248,9 +248,8 @@ void register_section4(Registry& r) {
          }));
   r.add(rule("E1.4-asset-record", "rule", "assets need a record (source, licence, units...); the repository ships none", s,
        "verify/e1/troubleshooting_test.cpp: E1_4_asset_record"));
-  r.add(prose("E1.4-usd-units", "rule", "legacy USD rigid import warns on non-SI stage metadata", s,
-        "impulse has no USD runtime (OpenUSD is not a dependency), so the warning branch cannot be exercised; "
-        "the chapter explains the rule; exercise E1.11-ex7 is backed by the unit troubleshooting test"));
+  r.add(rule("E1.4-usd-units", "rule", "legacy USD rigid import warns on non-SI stage metadata", s,
+       "python/impulse/usd.py: add_usd"));
 }
 
 void register_section5(Registry& r) {
