@@ -2,22 +2,9 @@
 
 Reads st-bounce.csv (impulse run st-bounce) from $IMPULSE_BOOK_DATA; writes st_bounce.png.
 """
-import csv
-import os
+import matplotlib.pyplot as plt
 
-import matplotlib
-
-matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402
-
-data = os.environ["IMPULSE_BOOK_DATA"]
-figures = os.environ["IMPULSE_BOOK_FIGURES"]
-
-
-def rows(name):
-    with open(os.path.join(data, name), newline="") as f:
-        return [{k: float(v) if v else float("nan") for k, v in r.items()} for r in csv.DictReader(f)]
-
+from _st_data import figure_path, rows
 
 bounce = rows("st-bounce.csv")
 fig, ax = plt.subplots(figsize=(6, 3.4))
@@ -35,4 +22,4 @@ ax.set_ylabel("q [m]")
 ax2.set_ylabel("v [m/s]")
 ax.set_title("Vertical point, h = 0.02 s: one contact step, then rest")
 fig.tight_layout()
-fig.savefig(os.path.join(figures, "st_bounce.png"), dpi=150)
+fig.savefig(figure_path("st_bounce.png"), dpi=150)

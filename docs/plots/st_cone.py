@@ -2,23 +2,11 @@
 
 Reads st-cone.csv (impulse run st-balls) from $IMPULSE_BOOK_DATA; writes st_cone.png.
 """
-import csv
 import math
-import os
 
-import matplotlib
+import matplotlib.pyplot as plt
 
-matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402
-
-data = os.environ["IMPULSE_BOOK_DATA"]
-figures = os.environ["IMPULSE_BOOK_FIGURES"]
-
-
-def rows(name):
-    with open(os.path.join(data, name), newline="") as f:
-        return [{k: float(v) if v else float("nan") for k, v in r.items()} for r in csv.DictReader(f)]
-
+from _st_data import figure_path, rows
 
 cone = rows("st-cone.csv")
 fig, axes = plt.subplots(1, 2, figsize=(9, 3.6))
@@ -39,4 +27,4 @@ axes[1].plot(k, [r["pivots"] for r in cone], "s-", label="Lemke pivots")
 axes[1].set_xlabel("friction directions k")
 axes[1].legend(fontsize=8)
 fig.tight_layout()
-fig.savefig(os.path.join(figures, "st_cone.png"), dpi=150)
+fig.savefig(figure_path("st_cone.png"), dpi=150)

@@ -2,22 +2,9 @@
 
 Reads st-balls-table.csv (impulse run st-balls) from $IMPULSE_BOOK_DATA; writes st_convergence.png.
 """
-import csv
-import os
+import matplotlib.pyplot as plt
 
-import matplotlib
-
-matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402
-
-data = os.environ["IMPULSE_BOOK_DATA"]
-figures = os.environ["IMPULSE_BOOK_FIGURES"]
-
-
-def rows(name):
-    with open(os.path.join(data, name), newline="") as f:
-        return [{k: float(v) if v else float("nan") for k, v in r.items()} for r in csv.DictReader(f)]
-
+from _st_data import figure_path, rows
 
 table = rows("st-balls-table.csv")
 h = [r["h_s"] for r in table]
@@ -30,4 +17,4 @@ ax.set_xlabel("h [s]")
 ax.set_title("Four balls (ours): error against h_ref = 0.00125 s")
 ax.legend(fontsize=8)
 fig.tight_layout()
-fig.savefig(os.path.join(figures, "st_convergence.png"), dpi=150)
+fig.savefig(figure_path("st_convergence.png"), dpi=150)

@@ -2,22 +2,9 @@
 
 Reads st-rod-poses.csv (impulse run st-rod) from $IMPULSE_BOOK_DATA; writes st_rod_poses.png.
 """
-import csv
-import os
+import matplotlib.pyplot as plt
 
-import matplotlib
-
-matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402
-
-data = os.environ["IMPULSE_BOOK_DATA"]
-figures = os.environ["IMPULSE_BOOK_FIGURES"]
-
-
-def rows(name):
-    with open(os.path.join(data, name), newline="") as f:
-        return [{k: float(v) if v else float("nan") for k, v in r.items()} for r in csv.DictReader(f)]
-
+from _st_data import figure_path, rows
 
 # Fig. 2 analogue: poses with time labels.
 poses = rows("st-rod-poses.csv")
@@ -38,4 +25,4 @@ ax.set_xlabel("x [m]")
 ax.set_ylabel("y [m]")
 ax.set_title("Falling rod, h = 0.0025 s (labels: simulation time [s])")
 fig.tight_layout()
-fig.savefig(os.path.join(figures, "st_rod_poses.png"), dpi=150)
+fig.savefig(figure_path("st_rod_poses.png"), dpi=150)

@@ -2,22 +2,9 @@
 
 Reads st-rod-refine.csv (impulse run st-rod) from $IMPULSE_BOOK_DATA; writes st_rod_velocities.png.
 """
-import csv
-import os
+import matplotlib.pyplot as plt
 
-import matplotlib
-
-matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402
-
-data = os.environ["IMPULSE_BOOK_DATA"]
-figures = os.environ["IMPULSE_BOOK_FIGURES"]
-
-
-def rows(name):
-    with open(os.path.join(data, name), newline="") as f:
-        return [{k: float(v) if v else float("nan") for k, v in r.items()} for r in csv.DictReader(f)]
-
+from _st_data import figure_path, rows
 
 # Figs. 3-4 analogue: vertical and angular velocity for several h.
 ref = rows("st-rod-refine.csv")
@@ -41,4 +28,4 @@ axes[1].set_ylabel("angular velocity [rad/s]")
 axes[1].set_xlabel("t [s]")
 axes[0].legend(fontsize=8)
 fig.tight_layout()
-fig.savefig(os.path.join(figures, "st_rod_velocities.png"), dpi=150)
+fig.savefig(figure_path("st_rod_velocities.png"), dpi=150)

@@ -55,7 +55,11 @@ def main():
     os.environ["IMPULSE_BOOK_FIGURES"] = str(a.out)
     matplotlib.figure.Figure.savefig = _slide_savefig
     for script in a.scripts:
+        if script.name.startswith("_"):
+            continue  # a module the figure scripts share (docs/plots/_st_data.py), not a figure
+        sys.path.insert(0, str(script.parent.resolve()))
         runpy.run_path(str(script), run_name="__main__")
+        sys.path.pop(0)
         matplotlib.pyplot.close("all")
     print(f"slides: {len(list(a.out.glob('*.png')))} figures in {a.out}")
     return 0
