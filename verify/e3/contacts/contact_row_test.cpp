@@ -23,27 +23,35 @@ using namespace impulse;
 
 namespace {
 
+// A 0.2 m box 1 mm into the ground (shapes 0 and 1), collided once: four rows, its bottom corners.
+struct CollidedBox {
+  Model m = ground_box_model(1, {0.1, 0.1, 0.1}, {0, 0, 0.1 - 0.001});
+  CollisionPipeline pipeline;
+  Contacts c;
+  State s0, s1;
+  Control control;
+  explicit CollidedBox(const CollisionPipelineOptions& o = CollisionPipelineOptions())
+      : pipeline(m, o), c(pipeline.contacts()), s0(m.state()), s1(m.state()), control(m.control()) {
+    pipeline.collide(s0.body_q.view(), c);
+  }
+};
+
 using Step = std::function<void(const Model&, State&, State&, const Control&, const ContactsView*)>;
 
 // A box 1 mm into the ground (shapes 0 and 1), collided and filled for path; then row 0's shape1 is
 // set to bad and step runs on the record. Returns the error message ("" when accepted).
 std::string run_with_bad_shape(SolverPath path, int bad, const Step& step) {
-  Model m = ground_box_model(1, {0.1, 0.1, 0.1}, {0, 0, 0.1 - 0.001});
   CollisionPipelineOptions o;
   o.request_contact_force = true;
-  CollisionPipeline pipeline(m, o);
-  Contacts c = pipeline.contacts();
-  State s0 = m.state(), s1 = m.state();
-  Control control = m.control();
-  pipeline.collide(s0.body_q.view(), c);
-  EXPECT_GE(c.count(), 1);
-  fill_contact_materials(m, path, c);
-  std::vector<int> s1col = c.rigid_contact_shape1.to_host();
+  CollidedBox b(o);
+  EXPECT_GE(b.c.count(), 1);
+  fill_contact_materials(b.m, path, b.c);
+  std::vector<int> s1col = b.c.rigid_contact_shape1.to_host();
   s1col[0] = bad;
-  c.rigid_contact_shape1.copy_from_host(s1col.data());
-  const ContactsView v = c.view();
+  b.c.rigid_contact_shape1.copy_from_host(s1col.data());
+  const ContactsView v = b.c.view();
   try {
-    step(m, s0, s1, control, &v);
+    step(b.m, b.s0, b.s1, b.control, &v);
   } catch (const std::invalid_argument& e) {
     return e.what();
   }
@@ -58,41 +66,32 @@ void expect_refused(const char* who, SolverPath path, const Step& step) {
   EXPECT_EQ(run_with_bad_shape(path, 1, step), "") << who;  // the row as collided is taken
 }
 
+// One step of solver S on the record, at h = 1 ms.
+template <class S>
+Step solver_step() {
+  return [](const Model& m, State& a, State& b, const Control& c, const ContactsView* v) { S(m).step(a, b, c, v, 1e-3); };
+}
+
 }  // namespace
 
 TEST(ContactRow, SolverXPBDRefusesARowNamingAShapeOutsideTheModel) {
-  expect_refused("SolverXPBD.step", SolverPath::xpbd,
-                 [](const Model& m, State& a, State& b, const Control& c, const ContactsView* v) {
-                   SolverXPBD(m).step(a, b, c, v, 1e-3);
-                 });
+  expect_refused("SolverXPBD.step", SolverPath::xpbd, solver_step<SolverXPBD>());
 }
 
 TEST(ContactRow, SolverSemiImplicitRefusesARowNamingAShapeOutsideTheModel) {
-  expect_refused("apply_penalty_contacts", SolverPath::semi_implicit,
-                 [](const Model& m, State& a, State& b, const Control& c, const ContactsView* v) {
-                   SolverSemiImplicit(m).step(a, b, c, v, 1e-3);
-                 });
+  expect_refused("apply_penalty_contacts", SolverPath::semi_implicit, solver_step<SolverSemiImplicit>());
 }
 
 TEST(ContactRow, SolverFeatherstoneRefusesARowNamingAShapeOutsideTheModel) {
-  expect_refused("apply_penalty_contacts", SolverPath::featherstone,
-                 [](const Model& m, State& a, State& b, const Control& c, const ContactsView* v) {
-                   SolverFeatherstone(m).step(a, b, c, v, 1e-3);
-                 });
+  expect_refused("apply_penalty_contacts", SolverPath::featherstone, solver_step<SolverFeatherstone>());
 }
 
 TEST(ContactRow, SolverPADMMRefusesARowNamingAShapeOutsideTheModel) {
-  expect_refused("SolverPADMM.step", SolverPath::semi_implicit,
-                 [](const Model& m, State& a, State& b, const Control& c, const ContactsView* v) {
-                   SolverPADMM(m).step(a, b, c, v, 1e-3);
-                 });
+  expect_refused("SolverPADMM.step", SolverPath::semi_implicit, solver_step<SolverPADMM>());
 }
 
 TEST(ContactRow, SolverVBDRefusesARowNamingAShapeOutsideTheModel) {
-  expect_refused("SolverVBD", SolverPath::vbd,
-                 [](const Model& m, State& a, State& b, const Control& c, const ContactsView* v) {
-                   SolverVBD(m).step(a, b, c, v, 1e-3);
-                 });
+  expect_refused("SolverVBD", SolverPath::vbd, solver_step<SolverVBD>());
 }
 
 TEST(ContactRow, SensorContactRefusesARowNamingAShapeOutsideTheModel) {
@@ -106,11 +105,10 @@ TEST(ContactRow, SensorContactRefusesARowNamingAShapeOutsideTheModel) {
 
 // The readback's world points and gap come from the same reader; a bad row is refused there too.
 TEST(ContactRow, ReadbackRefusesARowNamingAShapeOutsideTheModel) {
-  Model m = ground_box_model(1, {0.1, 0.1, 0.1}, {0, 0, 0.1 - 0.001});
-  CollisionPipeline pipeline(m);
-  Contacts c = pipeline.contacts();
-  State s = m.state();
-  pipeline.collide(s.body_q.view(), c);
+  CollidedBox b;
+  const Model& m = b.m;
+  Contacts& c = b.c;
+  const State& s = b.s0;
   const ContactGeometrySnapshot g = snapshot_contact_geometry(m, s.body_q.view(), c);
   ASSERT_EQ(g.count, 4);
   for (real d : g.distance_m) EXPECT_NEAR(d, -0.001, 1e-12);  // the four bottom corners, 1 mm deep
@@ -129,12 +127,11 @@ TEST(ContactRow, ReadbackRefusesARowNamingAShapeOutsideTheModel) {
 
 // The record says which path filled its materials; a solver of another path refuses it.
 TEST(ContactRow, ASolverRefusesARecordFilledForAnotherPath) {
-  Model m = ground_box_model(1, {0.1, 0.1, 0.1}, {0, 0, 0.1 - 0.001});
-  CollisionPipeline pipeline(m);
-  Contacts c = pipeline.contacts();
-  State s0 = m.state(), s1 = m.state();
-  Control control = m.control();
-  pipeline.collide(s0.body_q.view(), c);
+  CollidedBox b;
+  const Model& m = b.m;
+  Contacts& c = b.c;
+  State &s0 = b.s0, &s1 = b.s1;
+  const Control& control = b.control;
   auto refused = [&](SolverPath filled, const std::function<void(const ContactsView*)>& step) {
     fill_contact_materials(m, filled, c);
     EXPECT_EQ(c.material_path, int(filled));
@@ -164,12 +161,11 @@ TEST(ContactRow, ASolverRefusesARecordFilledForAnotherPath) {
 // The columns are declared once (contact_columns.h); a view with a column shorter than its count is
 // refused naming that column, whichever column it is.
 TEST(ContactRow, ASolverRefusesAColumnShorterThanTheCount) {
-  Model m = ground_box_model(1, {0.1, 0.1, 0.1}, {0, 0, 0.1 - 0.001});
-  CollisionPipeline pipeline(m);
-  Contacts c = pipeline.contacts();
-  State s0 = m.state(), s1 = m.state();
-  Control control = m.control();
-  pipeline.collide(s0.body_q.view(), c);
+  CollidedBox b;
+  const Model& m = b.m;
+  Contacts& c = b.c;
+  State &s0 = b.s0, &s1 = b.s1;
+  const Control& control = b.control;
   fill_contact_materials(m, SolverPath::semi_implicit, c);
   const int n = c.count();
   ASSERT_EQ(n, 4);
@@ -194,12 +190,11 @@ TEST(ContactRow, ASolverRefusesAColumnShorterThanTheCount) {
 
 // SolverXPBD reads no count on the host: every column must span the capacity.
 TEST(ContactRow, SolverXPBDRefusesAColumnShorterThanTheCapacity) {
-  Model m = ground_box_model(1, {0.1, 0.1, 0.1}, {0, 0, 0.1 - 0.001});
-  CollisionPipeline pipeline(m);
-  Contacts c = pipeline.contacts();
-  State s0 = m.state(), s1 = m.state();
-  Control control = m.control();
-  pipeline.collide(s0.body_q.view(), c);
+  CollidedBox b;
+  const Model& m = b.m;
+  Contacts& c = b.c;
+  State &s0 = b.s0, &s1 = b.s1;
+  const Control& control = b.control;
   fill_contact_materials(m, SolverPath::xpbd, c);
   ContactsView v = c.view();
   v.rigid_contact_restitution.size = c.rigid_contact_max - 1;
