@@ -1,6 +1,8 @@
 // Tests of lib/e3/solvers/generalized/generalized_dynamics.h and lib/e3/solvers/generalized/solver_featherstone.h (course E3 §6): H against
 // a kinetic-energy reference, qdd against Newton-Euler on random trees, the pendulum period, the
-// mass-matrix interval, and the MuJoCo-semantics integrators with their orders of accuracy.
+// mass-matrix interval, and the MuJoCo-semantics integrators with their orders of accuracy; the
+// solver's per-articulation passes against the host reference, its Cholesky against Eigen, its
+// buffers sized once, its sources free of backend tests, and a model on a GPU where there is one.
 #include <gtest/gtest.h>
 #include <rapidcheck/gtest.h>
 
@@ -9,6 +11,7 @@
 #include <regex>
 #include <string>
 
+#include "core/alloc_count.h"
 #include "e1/kinematics.h"
 #include "course/e3/penalty_contact_fixture.h"
 #include "e3/solvers/generalized/solver_featherstone.h"
@@ -753,4 +756,24 @@ RC_GTEST_PROP(E3_6_featherstone, OracleDenseCholeskyEqualsEigen, ()) {
     for (int j = 0; j <= i; ++j) RC_ASSERT(std::abs(flat[i * n + j] - L(i, j)) <= 1e-12 * (1 + std::abs(L(i, j))));
   std::vector<real> singular(n * n, 0);  // rank 0 < n: the first pivot is 0
   RC_ASSERT(!cholesky_factor(singular.data(), n));
+}
+
+// Buffers are sized at construction (the contact scratch on the first step): later steps, with
+// contacts and a refactored H every step, allocate no Buffer (core/alloc_count.h counts each one).
+TEST(E3_6_featherstone, StepsAfterTheFirstAllocateNoBuffer) {
+  Model m = ground_box_model(1, {0.1, 0.1, 0.1}, {0, 0, 0.1 - 9.81 / 4e5});
+  State s0 = m.state(), s1 = m.state();
+  Control c = m.control();
+  GroundContactFixture fx(m.device, 16, 0.01, PenaltyMaterial{1e5, 300, 100, 0, 0.5}, true);
+  fx.generate(m, s0);
+  ContactsView v = fx.view();
+  SolverFeatherstone fs(m);
+  fs.step(s0, s1, c, &v, 1e-3);
+  const std::uint64_t before = allocation_count();
+  for (int i = 0; i < 3; ++i) {
+    fs.step(s1, s0, c, &v, 1e-3);
+    std::swap(s0, s1);
+  }
+  EXPECT_EQ(allocation_count(), before);
+  EXPECT_EQ(fs.mass_matrix_updates(), 4);
 }
