@@ -1,7 +1,9 @@
 // SolverFeatherstone (course E3 §6): generalized-coordinate stepping with penalty contacts, as a
 // list of passes over core/parallel_for, one item per articulation (or per body where a pass is
-// per body), so the same source runs on the CPU and on a GPU (Newton also lays its Featherstone
-// matrices out per articulation in flat arrays and factors each in its own thread).
+// per body), so the same source runs on the CPU and on a GPU. Newton lays its Featherstone matrices
+// out the same way (articulation_J_start / articulation_H_start offsets into flat J and H arrays,
+// newton/_src/solvers/featherstone/solver_featherstone.py) and factors one articulation per thread
+// (eval_dense_cholesky_batched in kernels.py).
 #pragma once
 
 #include <cstdint>
