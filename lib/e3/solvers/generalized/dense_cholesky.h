@@ -23,7 +23,7 @@ IMPULSE_HD inline bool cholesky_factor(real* A, int n) {
     real x = A[k * n + k];
     for (int i = 0; i < k; ++i) x -= A[k * n + i] * A[k * n + i];
     if (!(x > 0)) return false;
-    x = std::sqrt(x);
+    x = sqrt(x);
     A[k * n + k] = x;
     for (int r = k + 1; r < n; ++r) {
       real s = A[r * n + k];
