@@ -10,6 +10,7 @@
 #include "course/e3/solver_compare.h"
 #include "e3/solvers/padmm/padmm.h"
 #include "e3/solvers/generalized/solver_featherstone.h"
+#include "e3/solvers/generalized/solver_generalized_integrator.h"
 #include "e3/solvers/vbd/vbd_rigid.h"
 #include "e3/solvers/shared/penalty_contact.h"
 
@@ -93,19 +94,19 @@ void register_generalized(Registry& r) {
              "E3 §6", "lib/e3/solvers/shared/penalty_contact_kernels.h: apply_penalty_contacts"));
   // The integrator parse_integrator gives when no name is set (0 euler, 1 rk4, 2 implicit, 3 implicitfast).
   r.add(item("E3.6-mujoco-integrator-default", "rule", "integrators euler, rk4, implicit, implicitfast; default implicitfast",
-         "E3 §6", "lib/e3/solvers/generalized/solver_featherstone.h: parse_integrator", {},
+         "E3 §6", "lib/e3/solvers/generalized/solver_generalized_integrator.h: parse_integrator", {},
          {scalar_q("default_integrator", "-", "0 euler, 1 rk4, 2 implicit, 3 implicitfast")},
          [](const Values&) { return Values{{"default_integrator", {double(int(parse_integrator("")))}}}; }));
   r.add(rule("E3.6-integrator-table", "table", "what each of the four integrators does, and its order on a smooth chain",
-             "E3 §6", "lib/e3/solvers/generalized/solver_featherstone.h: SolverGeneralizedIntegrator"));
+             "E3 §6", "lib/e3/solvers/generalized/solver_generalized_integrator.h: SolverGeneralizedIntegrator"));
   r.add(rule("E3.6-rk4-stages", "rule", "rk4: four forward evaluations per step with the classic weights", "E3 §6",
-             "lib/e3/solvers/generalized/solver_featherstone.h: SolverGeneralizedIntegrator::step"));
+             "lib/e3/solvers/generalized/solver_generalized_integrator.h: SolverGeneralizedIntegrator::step"));
   r.add(rule("E3.6-euler-damping", "rule", "euler: velocity first, joint damping implicit", "E3 §6",
-             "lib/e3/solvers/generalized/solver_featherstone.h: SolverGeneralizedIntegrator::step"));
+             "lib/e3/solvers/generalized/solver_generalized_integrator.h: SolverGeneralizedIntegrator::step"));
   r.add(rule("E3.6-implicit-vs-implicitfast", "rule",
              "implicit adds the RNE velocity derivative and solves by LU; implicitfast keeps the symmetric part", "E3 §6",
-             "lib/e3/solvers/generalized/solver_featherstone.h: SolverGeneralizedIntegrator::step"));
-  r.add(formula("E3.6-velocity-implicit", "(M - h D) dv = h r, velocity-implicit update", "E3 §6", "lib/e3/solvers/generalized/solver_featherstone.h: velocity_implicit_step",
+             "lib/e3/solvers/generalized/solver_generalized_integrator.h: SolverGeneralizedIntegrator::step"));
+  r.add(formula("E3.6-velocity-implicit", "(M - h D) dv = h r, velocity-implicit update", "E3 §6", "lib/e3/solvers/generalized/solver_generalized_integrator.h: velocity_implicit_step",
          {scalar_q("M", "kg", "mass (1 DOF)"), scalar_q("D", "kg/s", "force derivative df/dv"), scalar_q("h", "s", "step"), scalar_q("r", "N", "total force")},
          {scalar_q("dv", "m/s", "velocity change")},
          [](const Values& x) {
@@ -116,7 +117,7 @@ void register_generalized(Registry& r) {
            r << scalar(x, "r");
            return Values{{"dv", {velocity_implicit_step(M, D, r, scalar(x, "h"), false)[0]}}};
          }));
-  r.add(item("E3.6-linear-damping", "example", "linear damping f = -B v puts M + h B in the matrix", "E3 §6", "lib/e3/solvers/generalized/solver_featherstone.h: velocity_implicit_step (D = -B)",
+  r.add(item("E3.6-linear-damping", "example", "linear damping f = -B v puts M + h B in the matrix", "E3 §6", "lib/e3/solvers/generalized/solver_generalized_integrator.h: velocity_implicit_step (D = -B)",
          {scalar_q("M", "kg", "mass"), scalar_q("B", "kg/s", "damping coefficient"), scalar_q("h", "s", "step"), scalar_q("r", "N", "total force")},
          {scalar_q("dv", "m/s", "velocity change")},
          [](const Values& x) {

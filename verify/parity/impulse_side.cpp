@@ -39,6 +39,7 @@
 #include "e3/contacts/contact_materials.h"
 #include "e3/observe/sensor_contact.h"
 #include "e3/solvers/generalized/solver_featherstone.h"
+#include "e3/solvers/generalized/solver_generalized_integrator.h"
 #include "e3/solvers/penalty/solver_semi_implicit.h"
 #include "e3/solvers/xpbd/solver_xpbd.h"
 #include "e3/solvers/vbd/vbd_rigid.h"

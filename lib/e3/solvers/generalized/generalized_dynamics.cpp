@@ -7,12 +7,14 @@
 
 #include "core/eigen.h"
 #include "e1/integrator.h"
+#include "e3/solvers/generalized/featherstone_terms.h"
+#include "e3/solvers/generalized/generalized_layout.h"
 
 namespace impulse {
 
 GeneralizedDynamics::GeneralizedDynamics(const Model& m, std::vector<real> armature)
     : nb_(m.body_count), nj_(m.joint_count), nd_(m.joint_dof_count),
-      armature_(std::move(armature)) {
+      armature_(checked_armature(std::move(armature), m.joint_dof_count, "generalized dynamics")) {
   type_ = m.joint_type.to_host();
   parent_ = m.joint_parent.to_host();
   child_ = m.joint_child.to_host();
@@ -24,47 +26,18 @@ GeneralizedDynamics::GeneralizedDynamics(const Model& m, std::vector<real> armat
   com_ = m.body_com.to_host();
   inertia_ = m.body_inertia.to_host();
   mass_ = m.body_mass.to_host();
-  if (armature_.empty()) armature_.assign(nd_, 0);
-  if (int(armature_.size()) != nd_)
-    throw std::invalid_argument("generalized dynamics: armature has " + std::to_string(armature_.size()) +
-                                " entries, the model has " + std::to_string(nd_) + " DOF");
-  for (real a : armature_)
-    if (!(a >= 0)) throw std::invalid_argument("generalized dynamics: armature must be >= 0");
-  auto art = m.articulation_start.to_host();
-  auto joint_art = m.joint_articulation.to_host();
-  std::vector<bool> moved(nb_, false);
-  for (int j = 0; j < nj_; ++j) {
-    JointType t = JointType(type_[j]);
-    std::string name = "joint " + std::to_string(j) + " (" + joint_type_name(t) + ")";
-    if (t == JointType::distance || t == JointType::d6)
-      throw std::invalid_argument("generalized dynamics: " + name +
-                                  " is not supported (a DISTANCE joint is a loop-closing constraint; D6 is not implemented here)");
-    if (joint_art[j] < 0) throw std::invalid_argument("generalized dynamics: " + name + " belongs to no articulation");
-  }
-  body_dof_begin_.assign(nb_, 0);
-  body_dof_end_.assign(nb_, 0);
-  body_art_.assign(nb_, -1);
-  body_row_.assign(nb_, 0);
-  for (int a = 0; a + 1 < int(art.size()); ++a) {
-    art_joint_begin_.push_back(int(order_.size()));
-    art_dof_begin_.push_back(art[a] < art[a + 1] ? qd_start_[art[a]] : 0);
-    art_dof_end_.push_back(art[a] < art[a + 1] ? qd_start_[art[a + 1]] : 0);
-    for (int j = art[a]; j < art[a + 1]; ++j) {
-      order_.push_back(j);
-      moved[child_[j]] = true;
-      body_dof_begin_[child_[j]] = art_dof_begin_.back();
-      body_dof_end_[child_[j]] = art_dof_end_.back();
-      body_art_[child_[j]] = a;
-      body_row_[child_[j]] = 6 * (int(order_.size()) - 1 - art_joint_begin_.back());
-    }
-    art_joint_end_.push_back(int(order_.size()));
-    max_art_dof_ = std::max(max_art_dof_, art_dof_end_.back() - art_dof_begin_.back());
-  }
-  auto flags = m.body_flags.to_host();
-  for (int b = 0; b < nb_; ++b)
-    if (!moved[b] && mass_[b] > 0 && !(flags[b] & int(BodyFlag::kinematic)))
-      throw std::invalid_argument("generalized dynamics: body " + std::to_string(b) +
-                                  " is moved by no joint; generalized coordinates cannot move it");
+  GeneralizedLayout L = generalized_layout(m, "generalized dynamics");
+  art_joint_begin_ = L.art_joint_begin;
+  art_joint_end_ = L.art_joint_end;
+  art_dof_begin_ = L.art_dof_begin;
+  art_dof_end_ = L.art_dof_end;
+  body_dof_begin_ = L.body_dof_begin;
+  body_dof_end_ = L.body_dof_end;
+  body_art_ = L.body_art;
+  body_row_ = L.body_row;
+  max_art_dof_ = L.max_art_dof;
+  for (std::size_t a = 0; a < art_joint_begin_.size(); ++a)
+    for (int j = art_joint_begin_[a]; j < art_joint_end_[a]; ++j) order_.push_back(j);
 }
 
 std::vector<BodyState> GeneralizedDynamics::fk(const std::vector<real>& q, const std::vector<real>& qd) const {
@@ -127,10 +100,9 @@ BlockDiagonalMatrix GeneralizedDynamics::mass_matrix(const std::vector<real>& q)
   for (int b = 0; b < nb_; ++b) {
     const int a = body_art_[b];
     if (a < 0 || J[a].cols() == 0) continue;
-    mat33 R = quat_to_mat33(s[b].X.q);
     Eigen::Matrix<real, 6, 6> I = Eigen::Matrix<real, 6, 6>::Zero();
     I.topLeftCorner<3, 3>() = mass_[b] * Matrix3r::Identity();
-    I.bottomRightCorner<3, 3>() = to_eigen(R * inertia_[b] * transpose(R));
+    I.bottomRightCorner<3, 3>() = to_eigen(world_inertia(s[b].X, inertia_[b]));
     auto Jb = J[a].middleRows<6>(body_row_[b]);
     H.blocks[a] += Jb.transpose() * I * Jb;
   }
@@ -141,30 +113,12 @@ std::vector<spatial_vector> GeneralizedDynamics::bias_accelerations(const std::v
                                                                     const std::vector<real>& qd) const {
   auto s = fk(q, qd);
   std::vector<spatial_vector> a(nb_);
+  const BodyState world{transform_identity(), spatial_vector{}};
   for (int j : order_) {
     int p = parent_[j], c = child_[j];
-    JointType t = JointType(type_[j]);
-    vec3 w_P{}, v_P{}, c_P{}, a_P{}, al_P{};
-    transform X_P = transform_identity();
-    if (p >= 0) {
-      X_P = s[p].X;
-      v_P = s[p].v.lin;
-      w_P = s[p].v.ang;
-      c_P = world_com(X_P, com_[p]);
-      a_P = a[p].lin;
-      al_P = a[p].ang;
-    }
-    transform X_wpj = transform_multiply(X_P, X_p_[j]);
-    const real* qj = &q[q_start_[j]];
-    const real* qdj = &qd[qd_start_[j]];
-    vec3 c_pj = transform_point(joint_transform(t, qj, axes_[j]), transform_point(transform_inverse(X_c_[j]), com_[c]));
-    JointTwist tw = joint_twist(t, qj, qdj, axes_[j], c_pj);
-    // Time derivative of the relative twist at fixed qd: the lever c_pj turns with omega_rel.
-    vec3 dv_rel = (t == JointType::revolute || t == JointType::ball) ? cross(tw.omega, cross(tw.omega, c_pj)) : vec3{};
-    vec3 c_C = world_com(s[c].X, com_[c]);
-    a[c].lin = a_P + cross(al_P, c_C - c_P) + cross(w_P, s[c].v.lin - v_P) + cross(w_P, quat_rotate(X_wpj.q, tw.v)) +
-               quat_rotate(X_wpj.q, dv_rel);
-    a[c].ang = al_P + cross(w_P, quat_rotate(X_wpj.q, tw.omega));
+    a[c] = joint_bias_acceleration(p >= 0 ? s[p] : world, p >= 0 ? com_[p] : vec3{}, p >= 0 ? a[p] : spatial_vector{},
+                                   X_p_[j], X_c_[j], JointType(type_[j]), &q[q_start_[j]], &qd[qd_start_[j]], axes_[j],
+                                   s[c], com_[c]);
   }
   return a;
 }
@@ -178,13 +132,10 @@ VectorXr GeneralizedDynamics::generalized_force(const std::vector<real>& q, cons
   VectorXr tau = VectorXr::Zero(nd_);
   for (int k = 0; k < nd_ && k < int(joint_f.size()); ++k) tau[k] = joint_f[k];
   for (int b = 0; b < nb_; ++b) {
-    mat33 R = quat_to_mat33(s[b].X.q);
-    mat33 I_w = R * inertia_[b] * transpose(R);
-    vec3 w = s[b].v.ang;
-    vec3 f = body_f[b].lin + mass_[b] * g - mass_[b] * a0[b].lin;
-    vec3 tq = body_f[b].ang - I_w * a0[b].ang - cross(w, I_w * w);
+    const spatial_vector w =
+        generalized_force_wrench(body_f[b], mass_[b], world_inertia(s[b].X, inertia_[b]), s[b].v.ang, a0[b], g);
     Eigen::Matrix<real, 6, 1> F;
-    F << f.x, f.y, f.z, tq.x, tq.y, tq.z;
+    F << w.lin.x, w.lin.y, w.lin.z, w.ang.x, w.ang.y, w.ang.z;
     const int d0 = body_dof_begin_[b], n = body_dof_end_[b] - d0;
     if (n > 0) tau.segment(d0, n) += J[body_art_[b]].middleRows<6>(body_row_[b]).transpose() * F;
   }
@@ -203,16 +154,13 @@ std::vector<spatial_vector> GeneralizedDynamics::parent_joint_wrenches(const std
   std::vector<vec3> c(nb_);
   for (int b = 0; b < nb_; ++b) {
     c[b] = world_com(s[b].X, com_[b]);
-    mat33 R = quat_to_mat33(s[b].X.q);
-    mat33 I_w = R * inertia_[b] * transpose(R);
     // a_b = J_b qdd over the body's articulation's DOF (zero for a body moved by no joint).
     Eigen::Matrix<real, 6, 1> a = Eigen::Matrix<real, 6, 1>::Zero();
     const int d0 = body_dof_begin_[b], n = body_dof_end_[b] - d0;
     if (n > 0) a = J[body_art_[b]].middleRows<6>(body_row_[b]) * qdd.segment(d0, n);
     vec3 lin = vec3{a[0], a[1], a[2]} + a0[b].lin;
     vec3 ang = vec3{a[3], a[4], a[5]} + a0[b].ang;
-    vec3 w = s[b].v.ang;
-    f[b] = {mass_[b] * lin - body_f[b].lin - mass_[b] * g, I_w * ang + cross(w, I_w * w) - body_f[b].ang};
+    f[b] = body_newton_euler_residual(body_f[b], mass_[b], world_inertia(s[b].X, inertia_[b]), s[b].v.ang, lin, ang, g);
   }
   // Leaves first: each child's parent wrench is carried to its parent's COM.
   for (auto it = order_.rbegin(); it != order_.rend(); ++it) {
@@ -261,10 +209,7 @@ VectorXr BlockCholesky::solve(const VectorXr& b) const {
 Eigen::LLT<MatrixXr> cholesky_or_throw(const MatrixXr& H, int articulation) {
   Eigen::LLT<MatrixXr> llt(H);
   if (llt.info() != Eigen::Success)
-    throw std::runtime_error(std::string("SolverFeatherstone: the joint-space mass matrix H") +
-                             (articulation >= 0 ? " of articulation " + std::to_string(articulation) : "") +
-                             " is not symmetric positive definite "
-                             "(a massless link? add armature explicitly if that is intended)");
+    throw std::runtime_error(not_spd_message(articulation));
   return llt;
 }
 

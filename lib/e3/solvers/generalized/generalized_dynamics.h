@@ -1,6 +1,8 @@
 // Generalized-coordinate rigid-body dynamics of the E1 Model (course E3 §6, Featherstone):
 // body Jacobians from forward kinematics, the joint-space mass matrix H = J^T I J + armature, the
-// velocity-product (bias) terms, Cholesky and the forward dynamics qdd. Host code on Eigen.
+// velocity-product (bias) terms, Cholesky and the forward dynamics qdd. Host code on Eigen: the
+// reference the device passes of SolverFeatherstone are tested against, and the dynamics of
+// SolverGeneralizedIntegrator. Its per-joint and per-body terms are featherstone_terms.h's.
 //
 // Articulations are independent trees, so J and H are block-diagonal by articulation: every
 // matrix here is stored per articulation and nothing of size (total DOF)^2 is ever formed; the

@@ -1,11 +1,16 @@
-// SolverFeatherstone (course E3 §6) and the MuJoCo-semantics integrators on the same
-// generalized-coordinate dynamics (course E3 §6 integrator table). Host code: CPU models only.
+// SolverFeatherstone (course E3 §6): generalized-coordinate stepping with penalty contacts, as a
+// list of passes over core/parallel_for, one item per articulation (or per body where a pass is
+// per body), so the same source runs on the CPU and on a GPU. Newton lays its Featherstone matrices
+// out the same way (articulation_J_start / articulation_H_start offsets into flat J and H arrays,
+// newton/_src/solvers/featherstone/solver_featherstone.py) and factors one articulation per thread
+// (eval_dense_cholesky_batched in kernels.py).
 #pragma once
 
-#include <string>
+#include <cstdint>
 #include <vector>
 
-#include "e3/solvers/generalized/generalized_dynamics.h"
+#include "core/buffer.h"
+#include "e1/model.h"
 #include "e3/contacts/contacts_view.h"
 #include "e3/solvers/shared/penalty_contact_kernels.h"
 
@@ -14,19 +19,25 @@ namespace impulse {
 /// SolverFeatherstone.step, E3.6-featherstone (tagged on GeneralizedDynamics::mass_matrix) (course E3 §6):
 ///   FK(q, qd) -> body wrenches (body_f + penalty contacts) -> tau = J^T (...) + joint_f
 ///   H = J^T I J + armature (refreshed every update_mass_matrix_interval steps) -> Cholesky
-///   qdd = H^-1 tau;  H, J and the Cholesky are per articulation (block-diagonal), never dense;  qd+ = qd + h qdd;  q+ = q + h N(q) qd+;  body_q/qd = FK(q+, qd+)
+///   qdd = H^-1 tau;  qd+ = qd + h qdd;  q+ = q + h N(q) qd+;  body_q/qd = FK(q+, qd+)
+/// J, H and its Cholesky factor are per articulation (block-diagonal, never dense), each block a
+/// row-major slice of one flat buffer at the articulation's offset, sized once at construction.
 /// The matrix solve is not a contact iteration: contacts are the penalty law of eval_body_contact.
+/// GeneralizedDynamics is the host reference of the same formulas (tests compare the two).
 class SolverFeatherstone {
  public:
   /// update_mass_matrix_interval >= 1 (1: every step, Newton's default; larger reuses a cached
-  /// factorization, an explicit approximation). Throws std::invalid_argument for a model it cannot
-  /// handle (see GeneralizedDynamics), a kinematic-only world, or one not on the CPU.
+  /// factorization, an explicit approximation). armature [kg or kg m^2 per DOF]: empty = zeros.
+  /// Throws std::invalid_argument for a model it cannot handle (see generalized_layout) or a
+  /// kinematic-only world. The model may live on any device; the solver's buffers live there too.
   explicit SolverFeatherstone(const Model& model, int update_mass_matrix_interval = 1, real friction_smoothing = 1,
                               std::vector<real> armature = {});
 
   int update_mass_matrix_interval;
   real friction_smoothing;  // [m/s]
 
+  /// Throws std::runtime_error naming the first articulation whose H is not symmetric positive
+  /// definite (read back on the steps that refactor H: the step's one readback).
   void step(const State& state_in, State& state_out, const Control& control, const ContactsView* contacts,
             real dt);
   /// body_f + penalty contacts evaluated on the FK of state.joint_q/qd (world wrenches at each COM).
@@ -34,65 +45,43 @@ class SolverFeatherstone {
   /// Always throws UpdateContactsNotImplemented (the contact kernel writes body forces only).
   void update_contacts(ContactsView& contacts) const;
   /// body_parent_f of the last step: the wrench each body received from its parent joint (world,
-  /// at its COM) [N, N m]. Joint wrenches, kept apart from contact forces (there is no per-contact
-  /// producer here).
-  const std::vector<spatial_vector>& body_parent_f() const { return body_parent_f_; }
+  /// at its COM) [N, N m] (body_count, on the model's device). Joint wrenches, kept apart from
+  /// contact forces (there is no per-contact producer here).
+  const Buffer<spatial_vector>& body_parent_f() const { return body_parent_f_; }
   /// How many times H was assembled and factored.
   long mass_matrix_updates() const { return mass_matrix_updates_; }
 
+  // The step's passes (solver_featherstone.cpp), in the order step() calls them. nvcc allows its
+  // device lambdas only in public member functions; call step(), which runs them in this order.
+  void forward_kinematics(const State& s);                    // fk_q_, fk_qd_ from s.joint_q/qd
+  void eval_jacobians(const State& s);                        // J_ from fk_q_ and s.joint_q
+  void factor_mass_matrix();                                  // H_ = J^T I J + armature, then L in place
+  void eval_generalized_force(const State& s, const Control& control);  // a0_, tau -> qdd_ = H^-1 tau
+  void eval_parent_joint_wrenches();                          // body_parent_f_
+  void integrate(const State& in, State& out, real h);        // joint_q/qd of out, then FK
+
  private:
+
   const Model* model_;
-  GeneralizedDynamics dyn_;
-  BlockCholesky llt_;
   long steps_ = 0, mass_matrix_updates_ = 0;
-  std::vector<spatial_vector> body_parent_f_;
+  int articulation_count_ = 0;
+  // Per articulation (articulation_count + 1 offsets): where its J (6 joints x DOF) and its H / L
+  // (DOF x DOF) start in J_ and H_.
+  Buffer<std::int64_t> J_start_, H_start_;
+  Buffer<int> art_dof_begin_, art_dof_end_;  // (articulation_count) DOF range [begin, end) of each
+  Buffer<int> body_art_, body_row_;  // (body_count) articulation of each body (-1: none), first row in J_a
+  Buffer<real> armature_;       // (dof) [kg or kg m^2]
+  Buffer<real> J_;              // per articulation, row-major: rows 6 per joint, columns its DOF [m/s or rad/s per DOF]
+  Buffer<real> H_;              // per articulation, row-major; after factor_mass_matrix its Cholesky factor L
+  Buffer<real> qdd_;            // (dof) tau, then H^-1 tau [m/s^2 or rad/s^2]
+  Buffer<spatial_vector> unit_v_;  // (body_count) twists of one Jacobian column's FK
+  Buffer<spatial_vector> a0_;      // (body_count) bias accelerations (a_C [m/s^2], alpha [rad/s^2])
+  Buffer<int> spd_failed_;         // (articulation_count) 1 where the last factorization failed
+  Buffer<std::int64_t> spd_offsets_;  // (articulation_count + 1) exclusive scan of spd_failed_: the last entry is read back
+  Buffer<spatial_vector> body_parent_f_;
   PenaltyContactScratch contact_scratch_;  // apply_penalty_contacts' arrays, kept between steps
   Buffer<transform> fk_q_;
   Buffer<spatial_vector> fk_qd_, wrench_;
-};
-
-/// The four integrators of the MuJoCo adapter (course E3 §6).
-enum class GeneralizedIntegrator { euler, rk4, implicit, implicitfast };
-
-/// @formula E3.6-mujoco-integrator-default  Parses "euler", "rk4", "implicit", "implicitfast"; an
-/// empty name gives implicitfast (the Newton adapter's default). Throws std::invalid_argument
-/// naming an unknown integrator.
-GeneralizedIntegrator parse_integrator(const std::string& name);
-const char* integrator_name(GeneralizedIntegrator i);
-
-/// @formula E3.6-velocity-implicit  Velocity-implicit update (course E3 §6):
-///   (M - h D) dv = h r       M [kg], D = df/dv [kg/s], r [N], dv [m/s], h [s]
-/// Symmetric (M - h D) may be factored by Cholesky (implicitfast), a general one needs LU (implicit).
-/// The solver calls it once per articulation block; articulation >= 0 names that block in the
-/// error a non-SPD symmetric matrix raises.
-VectorXr velocity_implicit_step(const MatrixXr& M, const MatrixXr& D, const VectorXr& r,
-                                       real h, bool symmetric, int articulation = -1);
-
-/// Generalized-coordinate stepping with MuJoCo's integrator semantics on the Featherstone dynamics,
-/// with per-DOF joint damping f = -B qd (B [N m s/rad or N s/m]). No contacts.
-/// H and D are per articulation: every solve below is one small solve per articulation block.
-///   euler:        r = tau - B qd; (H + h B) dv = h r; v first, then q with the new v
-///   implicitfast: D = -B (the smooth velocity derivative; no RNE derivative); Cholesky
-///   implicit:     D = -B + d(bias)/dqd (the RNE velocity derivative); LU
-///   rk4:          four forward evaluations, classic weights; q advanced with the weighted velocity
-class SolverGeneralizedIntegrator {
- public:
-  SolverGeneralizedIntegrator(const Model& model, const std::string& integrator = "",
-                              std::vector<real> joint_damping = {}, std::vector<real> armature = {});
-  GeneralizedIntegrator integrator() const { return integrator_; }
-  void step(const State& state_in, State& state_out, const Control& control, real dt);
-  /// Forward dynamics qdd(q, qd) [rad/s^2 or m/s^2], including the damping force.
-  VectorXr forward(const std::vector<real>& q, const VectorXr& qd);
-  long forward_calls() const { return forward_calls_; }
-
- private:
-  const Model* model_;
-  GeneralizedDynamics dyn_;
-  GeneralizedIntegrator integrator_;
-  VectorXr B_;
-  std::vector<spatial_vector> body_f_;
-  std::vector<real> joint_f_;
-  long forward_calls_ = 0;
 };
 
 }  // namespace impulse

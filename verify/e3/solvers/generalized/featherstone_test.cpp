@@ -1,14 +1,22 @@
 // Tests of lib/e3/solvers/generalized/generalized_dynamics.h and lib/e3/solvers/generalized/solver_featherstone.h (course E3 §6): H against
 // a kinetic-energy reference, qdd against Newton-Euler on random trees, the pendulum period, the
-// mass-matrix interval, and the MuJoCo-semantics integrators with their orders of accuracy.
+// mass-matrix interval, and the MuJoCo-semantics integrators with their orders of accuracy; the
+// solver's per-articulation passes against the host reference, its Cholesky against Eigen, its
+// buffers sized once, its sources free of backend tests, and a model on a GPU where there is one.
 #include <gtest/gtest.h>
 #include <rapidcheck/gtest.h>
 
 #include <cmath>
+#include <fstream>
+#include <regex>
+#include <string>
 
+#include "core/alloc_count.h"
 #include "e1/kinematics.h"
 #include "course/e3/penalty_contact_fixture.h"
 #include "e3/solvers/generalized/solver_featherstone.h"
+#include "e3/solvers/generalized/solver_generalized_integrator.h"
+#include "e3/solvers/generalized/dense_cholesky.h"
 #include "course/e3/solver_fixture_scenes.h"
 #include "e3/solvers/penalty/solver_semi_implicit.h"
 #include "support/generators.h"
@@ -580,8 +588,8 @@ TEST(E3_6_no_update_contacts, FeatherstoneJointWrenchIsNotAContactForce) {
   Control pc = p.control();
   SolverFeatherstone pend(p);
   pend.step(p0, p1, pc, nullptr, 1e-3);
-  EXPECT_VEC3_NEAR(pend.body_parent_f()[0].lin, (vec3{0, 0, 2 * 9.81}), 1e-9);
-  EXPECT_VEC3_NEAR(pend.body_parent_f()[0].ang, (vec3{}), 1e-9);
+  EXPECT_VEC3_NEAR(pend.body_parent_f().to_host()[0].lin, (vec3{0, 0, 2 * 9.81}), 1e-9);
+  EXPECT_VEC3_NEAR(pend.body_parent_f().to_host()[0].ang, (vec3{}), 1e-9);
 
   Model m = ground_box_model(1, {0.1, 0.1, 0.1}, {0, 0, 0.1 - 9.81 / 4e5});
   State s0 = m.state(), s1 = m.state();
@@ -591,7 +599,7 @@ TEST(E3_6_no_update_contacts, FeatherstoneJointWrenchIsNotAContactForce) {
   ContactsView v = fx.view();
   SolverFeatherstone fs(m);
   fs.step(s0, s1, c, &v, 1e-3);
-  EXPECT_VEC3_NEAR(fs.body_parent_f()[0].lin, (vec3{}), 1e-9);
+  EXPECT_VEC3_NEAR(fs.body_parent_f().to_host()[0].lin, (vec3{}), 1e-9);
   Buffer<spatial_vector> w(m.device, 1);
   fs.assemble_body_forces(s0, &v, w.view());
   EXPECT_NEAR(w.to_host()[0].lin.z, 9.81, 1e-6);
@@ -649,4 +657,123 @@ TEST(E3_6_featherstone, SimFreeFall) {
   }
   EXPECT_NEAR(s0.body_q.to_host()[0].p.z, 5 - 9.81 * h * h * 100 * 101 / 2, 1e-10);
   EXPECT_NEAR(s0.joint_qd.to_host()[2], -9.81 * h * 100, 1e-10);
+}
+
+// Oracle: one SolverFeatherstone step (the device passes, run here on the CPU) on a random forest of
+// 2..3 trees with armature, body_f and joint_f against the host reference written on Eigen
+// (GeneralizedDynamics): qd+ = qd + h qdd with qdd from the dense kinetic-energy H (no block
+// structure assumed), q+ = integrate_coords(q, qd+, h), and body_parent_f from parent_joint_wrenches.
+RC_GTEST_PROP(E3_6_featherstone, OracleSolverStepEqualsHostReferenceOnRandomForests, ()) {
+  ModelBuilder b;
+  const int trees = *rc::gen::inRange(2, 4);
+  for (int t = 0; t < trees; ++t) add_random_tree(b);
+  Model m = b.finalize();
+  const int nd = m.joint_dof_count, nb = m.body_count;
+  std::vector<real> arm(nd);
+  for (real& a : arm) a = *gen::in_range(0, 0.5);
+  GeneralizedDynamics dyn(m, arm);
+  auto q = random_q(m), qd = random_qd(m);
+  std::vector<spatial_vector> body_f = ForwardProblem::random_wrenches(nb);
+  std::vector<real> joint_f = ForwardProblem::random_joint_forces(nd);
+  const real h = 1e-3;
+  Eigen::VectorXd tau = dyn.generalized_force(q, qd, body_f, joint_f, m.gravity);
+  Eigen::VectorXd qdd = kinetic_energy_mass_matrix(m, q, arm).llt().solve(tau);
+  Eigen::VectorXd v = Eigen::Map<const Eigen::VectorXd>(qd.data(), nd) + h * qdd;
+  std::vector<real> q_next = dyn.integrate_coords(q, v, h);
+  std::vector<spatial_vector> f_parent = dyn.parent_joint_wrenches(q, qd, qdd, body_f, m.gravity);
+
+  State s0 = m.state(), s1 = m.state();
+  s0.joint_q.copy_from_host(q.data());
+  s0.joint_qd.copy_from_host(qd.data());
+  s0.body_f.copy_from_host(body_f.data());
+  Control c = m.control();
+  for (int k = 0; k < nd; ++k) c.joint_f[k] = joint_f[k];
+  SolverFeatherstone solver(m, 1, 1, arm);
+  solver.step(s0, s1, c, nullptr, h);
+  auto qd_out = s1.joint_qd.to_host(), q_out = s1.joint_q.to_host();
+  for (int k = 0; k < nd; ++k) RC_ASSERT(std::abs(qd_out[k] - v[k]) <= 1e-9 * (1 + std::abs(v[k])));
+  for (std::size_t k = 0; k < q_out.size(); ++k) RC_ASSERT(std::abs(q_out[k] - q_next[k]) <= 1e-9 * (1 + std::abs(q_next[k])));
+  auto fp = solver.body_parent_f().to_host();
+  for (int i = 0; i < nb; ++i) {
+    RC_ASSERT(length(fp[i].lin - f_parent[i].lin) <= 1e-8 * (1 + length(f_parent[i].lin)));
+    RC_ASSERT(length(fp[i].ang - f_parent[i].ang) <= 1e-8 * (1 + length(f_parent[i].ang)));
+  }
+}
+
+// Both backends from one source: a model finalised for CUDA is accepted by the constructor and
+// stepped there; 200 steps of a three-link chain agree with the CPU run to 1e-9 (the GPU contracts
+// products into fused multiply-adds, so roundoff differs; the contract is one source, not bitwise).
+TEST(E3_6_featherstone, GpuModelIsAcceptedAndMatchesCpu) {
+  if (!cuda_built() || cuda_device_count() == 0) GTEST_SKIP() << "no CUDA GPU";
+  Model mc = pendulum_chain_model(3, 1, 0.5, 0.05, 0.4, Device::cpu);
+  Model mg = pendulum_chain_model(3, 1, 0.5, 0.05, 0.4, Device::cuda);
+  SolverFeatherstone cpu(mc), gpu(mg);
+  State c0 = mc.state(), c1 = mc.state(), g0 = mg.state(), g1 = mg.state();
+  Control cc = mc.control(), cg = mg.control();
+  for (int i = 0; i < 200; ++i) {
+    cpu.step(c0, c1, cc, nullptr, 1e-3);
+    gpu.step(g0, g1, cg, nullptr, 1e-3);
+    std::swap(c0, c1);
+    std::swap(g0, g1);
+  }
+  auto qc = c0.joint_q.to_host(), qg = g0.joint_q.to_host();
+  for (std::size_t k = 0; k < qc.size(); ++k) EXPECT_NEAR(qg[k], qc[k], 1e-9) << "joint_q[" << k << "]";
+  auto fc = cpu.body_parent_f().to_host(), fg = gpu.body_parent_f().to_host();
+  for (std::size_t b = 0; b < fc.size(); ++b) EXPECT_VEC3_NEAR(fg[b].lin, fc[b].lin, 1e-7);
+}
+
+// One path: SolverFeatherstone's sources never ask which backend they run on (only lib/core knows).
+TEST(E3_6_featherstone, SolverSourcesCompareNoDevice) {
+  const std::regex device_test(R"((==|!=)\s*Device::|Device::\w+\s*(==|!=)|__CUDA_ARCH__)");
+  for (const char* f : {"solver_featherstone.h", "solver_featherstone.cpp", "generalized_layout.h",
+                        "generalized_layout.cpp", "dense_cholesky.h", "featherstone_terms.h"}) {
+    std::ifstream in(std::string(IMPULSE_SOURCE_DIR) + "/lib/e3/solvers/generalized/" + f);
+    ASSERT_TRUE(in) << f;
+    std::string line;
+    for (int n = 1; std::getline(in, line); ++n) EXPECT_FALSE(std::regex_search(line, device_test)) << f << ":" << n << ": " << line;
+  }
+}
+
+// Oracle: the hand-written per-articulation Cholesky (dense_cholesky.h, what a kernel item runs)
+// against Eigen's LLT on random SPD matrices A = B B^T + n I, and a rank-deficient one reported.
+RC_GTEST_PROP(E3_6_featherstone, OracleDenseCholeskyEqualsEigen, ()) {
+  const int n = *rc::gen::inRange(1, 13);
+  Eigen::MatrixXd B(n, n);
+  for (int i = 0; i < n; ++i)
+    for (int j = 0; j < n; ++j) B(i, j) = *gen::in_range(-1, 1);
+  Eigen::MatrixXd A = B * B.transpose() + n * Eigen::MatrixXd::Identity(n, n);
+  Eigen::VectorXd rhs(n);
+  for (int i = 0; i < n; ++i) rhs[i] = *gen::in_range(-5, 5);
+  std::vector<real> flat(n * n), x(rhs.data(), rhs.data() + n);
+  for (int i = 0; i < n; ++i)
+    for (int j = 0; j < n; ++j) flat[i * n + j] = A(i, j);
+  RC_ASSERT(cholesky_factor(flat.data(), n));
+  cholesky_solve(flat.data(), n, x.data());
+  Eigen::VectorXd ref = A.llt().solve(rhs);
+  for (int i = 0; i < n; ++i) RC_ASSERT(std::abs(x[i] - ref[i]) <= 1e-12 * (1 + ref.norm()));
+  Eigen::MatrixXd L = A.llt().matrixL();
+  for (int i = 0; i < n; ++i)
+    for (int j = 0; j <= i; ++j) RC_ASSERT(std::abs(flat[i * n + j] - L(i, j)) <= 1e-12 * (1 + std::abs(L(i, j))));
+  std::vector<real> singular(n * n, 0);  // rank 0 < n: the first pivot is 0
+  RC_ASSERT(!cholesky_factor(singular.data(), n));
+}
+
+// Buffers are sized at construction (the contact scratch on the first step): later steps, with
+// contacts and a refactored H every step, allocate no Buffer (core/alloc_count.h counts each one).
+TEST(E3_6_featherstone, StepsAfterTheFirstAllocateNoBuffer) {
+  Model m = ground_box_model(1, {0.1, 0.1, 0.1}, {0, 0, 0.1 - 9.81 / 4e5});
+  State s0 = m.state(), s1 = m.state();
+  Control c = m.control();
+  GroundContactFixture fx(m.device, 16, 0.01, PenaltyMaterial{1e5, 300, 100, 0, 0.5}, true);
+  fx.generate(m, s0);
+  ContactsView v = fx.view();
+  SolverFeatherstone fs(m);
+  fs.step(s0, s1, c, &v, 1e-3);
+  const std::uint64_t before = allocation_count();
+  for (int i = 0; i < 3; ++i) {
+    fs.step(s1, s0, c, &v, 1e-3);
+    std::swap(s0, s1);
+  }
+  EXPECT_EQ(allocation_count(), before);
+  EXPECT_EQ(fs.mass_matrix_updates(), 4);
 }
