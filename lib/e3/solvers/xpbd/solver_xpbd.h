@@ -8,7 +8,8 @@
 //                           impulses; rows past the record's count (or all, for a bad record) inert
 //   2.+3. predict           body_f + joint_f and the E1 §10 predictor (integrate_bodies)
 //   4. `iterations` times, no tolerance and no early exit:
-//        solve_contacts (with the previous iteration's readback impulses) -> apply_contact_deltas
+//        solve_contacts (each body's XpbdSide once, then the rows, with the previous iteration's
+//        readback impulses) -> apply_contact_deltas
 //        (weighted) -> solve_joints -> apply_joint_deltas; then the last iteration's
 //        accumulate_contact_impulses
 //   5. store_impulses       position impulses for update_contacts, body_parent_f
@@ -149,6 +150,7 @@ class SolverXPBD {
     Buffer<int> side;                                   // per row: body of shape0, shape1 (-1 world; -2 a bad row)
     Buffer<std::int64_t> contact_start, contact_entry;  // per body: (row * 2 + is_shape1), in row order
     Buffer<std::int64_t> segment_fill;                  // per body: the segment builder's scratch
+    Buffer<XpbdSide> sides;                             // per body: its XpbdSide at this iteration's poses
     Buffer<spatial_vector> dA, dB;                      // this iteration's row deltas [N s, N m s]
     Buffer<int> active;                                 // per iteration, per row: d < 0 (iterations x capacity)
     Buffer<int> ever_active;                            // per row: active in some iteration

@@ -158,6 +158,7 @@ void SolverXPBD::begin_step(const ContactsView* contacts) {
   step_.capacity = cap;
   grow_to(step_.side, dev, 2 * std::int64_t(cap));
   grow_to(step_.contact_entry, dev, 2 * std::int64_t(cap));
+  grow_to(step_.sides, dev, m.body_count);
   grow_to(step_.dA, dev, cap);
   grow_to(step_.dB, dev, cap);
   grow_to(step_.active, dev, std::int64_t(cap) * iterations);
@@ -251,6 +252,8 @@ void SolverXPBD::predict(const State& in, const Control& control, State& out, re
 }
 
 // Stage 4a. Every contact row's deltas on its two bodies from the current poses (no writes to bodies).
+// Each body's side (world COM, world inverse inertia: make_side) is made once per iteration, before
+// the rows, which read it (a body has several rows; the poses do not change during the pass).
 // Fused into the same pass over the rows: the previous iteration's readback impulses (4c), which read
 // that iteration's row deltas before this one overwrites them (nothing in between touches either).
 void SolverXPBD::solve_contacts(State& out, const ContactsView& c, int it, real h) {
@@ -273,15 +276,19 @@ void SolverXPBD::solve_contacts(State& out, const ContactsView& c, int it, real 
   const bool weighting = rigid_contact_con_weighting;
   View<const int> cnt = body_count_.view();
   auto imp = contact_impulse_.view();
+  auto sides = step_.sides.view();
+  parallel_for(m.device, m.body_count, IMPULSE_LAMBDA(std::int64_t b) {
+    if (live[0] == 0) return;
+    sides[b] = make_side(int(b), q, qd, com_B, inv_m, inv_I, flags);
+  });
   parallel_for(m.device, step_.launch, IMPULSE_LAMBDA(std::int64_t i) {
     if (i >= live[0]) return;
     if (prev_act.size > 0 && prev_act[i]) accumulate_row_impulse(i, weighting, sd, cnt, a_out[i], imp[i]);
     int ba = sd[2 * i], bb = sd[2 * i + 1];
     XpbdContactDelta r;
     if (c.rigid_contact_shape0[i] != c.rigid_contact_shape1[i] && ba != bb) {
-      XpbdSide A = make_side(ba, q, qd, com_B, inv_m, inv_I, flags);
-      XpbdSide Bs = make_side(bb, q, qd, com_B, inv_m, inv_I, flags);
-      r = xpbd_contact_delta(A, Bs, c.rigid_contact_point0[i], c.rigid_contact_point1[i], c.rigid_contact_offset0[i],
+      const XpbdSide world{};
+      r = xpbd_contact_delta(ba >= 0 ? sides[ba] : world, bb >= 0 ? sides[bb] : world, c.rigid_contact_point0[i], c.rigid_contact_point1[i], c.rigid_contact_offset0[i],
                              c.rigid_contact_offset1[i], c.rigid_contact_normal[i], c.rigid_contact_margin0[i],
                              c.rigid_contact_margin1[i], c.rigid_contact_mu[i], c.rigid_contact_mu_torsional[i],
                              c.rigid_contact_mu_rolling[i], relax, h);
