@@ -39,6 +39,8 @@ namespace impulse {
 /// What the last step did (for tests, scenes and the book; not an input).
 struct XpbdStepTrace {
   int contact_passes = 0;                 // contact kernel launches (== iterations when there are contacts)
+  double contact_pass_seconds = 0;        // [s] host wall time of the step's solve_contacts + apply_contact_deltas
+                                          // (on the CPU the passes; on a GPU only their launches)
   int joint_passes = 0;                   // joint kernel launches
   std::vector<int> active_contacts;       // per iteration: contacts with d < 0
   bool restitution_ran = false;
@@ -48,6 +50,16 @@ struct XpbdStepTrace {
   std::vector<real> restitution_lambda_min_per_outer;  // smallest accumulated row impulse per outer iteration [N s]
   std::vector<spatial_vector> restitution_body_dv;     // per body: velocity change of the pass [m/s, rad/s]
 };
+
+/// Bytes one contact iteration (solve_contacts + apply_contact_deltas) reads and writes, each array
+/// element counted once: per row its record columns, body pair, flags, deltas (written, then read by
+/// the readback and the apply), impulse and segment entries; per body its side (made from the pose,
+/// twist and mass data, written, read), the apply's mass data, pose and twist (read, written),
+/// segment start and count. A measure for the bench (bytes per contact-iteration), never asserted.
+struct XpbdContactPassBytes {
+  std::int64_t per_row = 0, per_body = 0;  // [B]
+};
+XpbdContactPassBytes xpbd_contact_pass_bytes();
 
 /// One row of the restitution pass's host grouping, computed on the device from the predicted state
 /// (xpbd_restitution.cpp).
