@@ -52,21 +52,19 @@ def quality(kind, size, m, qpos, qvel):
     return float(pen.max()), float(pen[touching].mean()) if touching.any() else 0.0, ke
 
 
-def box_box_depth(a, xa, ra, xb, rb):
-    """Least overlap of two cubes' projections over the 15 separating axes (pile.toml) [m]; 0 apart."""
-    u, v, d = ra.T, rb.T, xb - xa
-    axes = list(u) + list(v) + [np.cross(p, q) for p in u for q in v]
-    depth = math.inf
-    for L in axes:
-        n = np.linalg.norm(L)
-        if n < 1e-9:
-            continue
-        L = L / n
-        overlap = a * (np.abs(u @ L).sum() + np.abs(v @ L).sum()) - abs(d @ L)
-        if overlap <= 0:
-            return 0.0
-        depth = min(depth, overlap)
-    return depth
+def box_box_depths(a, xa, ra, xb, rb):
+    """Least overlap of pairs of cubes' projections over the 15 separating axes (pile.toml) [m]; 0
+    for a pair that some axis separates. One row per pair: centres (P, 3), rotations (P, 3, 3)."""
+    u, v, d = ra.transpose(0, 2, 1), rb.transpose(0, 2, 1), xb - xa  # rows: the cubes' axes
+    axes = np.concatenate([u, v, np.cross(u[:, :, None, :], v[:, None, :, :]).reshape(-1, 9, 3)], axis=1)
+    n = np.linalg.norm(axes, axis=2)
+    valid = n >= 1e-9
+    L = axes / np.where(valid, n, 1.0)[:, :, None]
+    overlap = (a * (np.abs(np.einsum("pij,pkj->pik", u, L)).sum(axis=1) +
+                    np.abs(np.einsum("pij,pkj->pik", v, L)).sum(axis=1)) - np.abs(np.einsum("pj,pkj->pk", d, L)))
+    separated = np.any(valid & (overlap <= 0), axis=1)
+    depth = np.where(valid, overlap, np.inf).min(axis=1)
+    return np.where(separated, 0.0, depth)
 
 
 def body_overlap(kind, size, qpos):
@@ -76,24 +74,26 @@ def body_overlap(kind, size, qpos):
     cells = {}
     for i, c in enumerate(np.floor(x / reach).astype(int)):
         cells.setdefault(tuple(c), []).append(i)
-    depths = []
+    pi, po = [], []
     for (ci, cj, ck), members in cells.items():
         near = [o for di in (-1, 0, 1) for dj in (-1, 0, 1) for dk in (-1, 0, 1)
                 for o in cells.get((ci + di, cj + dj, ck + dk), [])]
         for i in members:
             for o in near:
-                if o <= i:
-                    continue
-                d2 = float(np.sum((x[o] - x[i]) ** 2))
-                if d2 >= reach * reach:
-                    continue
-                if kind == "spheres":
-                    depth = 2 * size - math.sqrt(d2)
-                else:
-                    depth = box_box_depth(size, x[i], quat_to_R(qpos[i, 3:7]), x[o], quat_to_R(qpos[o, 3:7]))
-                if depth > 0:
-                    depths.append(depth)
-    return (max(depths), sum(depths) / len(depths)) if depths else (0.0, 0.0)
+                if o > i:
+                    pi.append(i)
+                    po.append(o)
+    pi, po = np.array(pi, dtype=int), np.array(po, dtype=int)
+    d2 = np.sum((x[po] - x[pi]) ** 2, axis=1)
+    close = d2 < reach * reach
+    pi, po, d2 = pi[close], po[close], d2[close]
+    if kind == "spheres":
+        depth = 2 * size - np.sqrt(d2)
+    else:
+        R = np.array([quat_to_R(q) for q in qpos[:, 3:7]])
+        depth = box_box_depths(size, x[pi], R[pi], x[po], R[po])
+    depth = depth[depth > 0]
+    return (float(depth.max()), float(depth.mean())) if len(depth) else (0.0, 0.0)
 
 
 def run(c, s, kind, n, steps, step, state, mass, contact_count):
