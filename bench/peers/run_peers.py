@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""impulse against Bullet, ODE and MuJoCo on the piles of bench/peers/scenes/pile.toml.
+"""impulse against Bullet, ODE, MuJoCo and Newton on the piles of bench/peers/scenes/pile.toml.
 
 Every engine reads the same file; before any time is compared, the layout checksums of all
 engines must agree. Rounds interleave the engines (the order rotates each round), each run a
@@ -19,11 +19,19 @@ peer_iterations; the cheapest impulse setting that matches, and its ratio to Bul
 report's "curves", and that setting joins the rounds at that N as "impulse-matched". MuJoCo runs
 up to --mujoco-max-n bodies; skipped runs are listed in the report.
 
+Newton 1.6.1 (Warp's CPU device, float32; --newton-python, the parity venv) runs the same scene,
+algorithm and settings as impulse's bench (SolverXPBD at impulse_iterations, the same gap), timed
+per stage (collide, solve) and whole step, up to --newton-max-n bodies; --impulse-f32 (the float32
+build's impulse) joins the rounds as "impulse-f32", so that both precisions are compared with it.
+"newton_ratios" in the report: Newton's time over impulse's (double and float32) per stage and
+whole step, median over rounds (each ratio of the same round).
+
 Measured, never asserted. Writes OUT/peers.json and prints a table.
 
     run_peers.py --impulse BIN --drivers DIR --python PY --out DIR [--n 1000,10000] [--rounds 3]
                  [--kinds spheres,boxes] [--steps S] [--curve-n 1000] [--substeps 1,2,4,8]
                  [--iterations 1,2,4,8] [--once-substeps 4,8] [--peer-iterations 5,10,20]
+                 [--newton-python PY] [--impulse-f32 BIN] [--newton-iterations 4] [--newton-max-n 10000]
 """
 import argparse
 import csv
@@ -61,8 +69,8 @@ def run_json(cmd):
     return json.loads(r.stdout)
 
 
-def impulse_run(a, kind, n, steps, iterations=None, compare=False, substeps=1, once=False):
-    cmd = [a.impulse, "bench", f"e3-pile-{kind}", "--n", str(n), "--steps", str(steps), "--threads", "1",
+def impulse_run(a, kind, n, steps, iterations=None, compare=False, substeps=1, once=False, binary=None):
+    cmd = [binary or a.impulse, "bench", f"e3-pile-{kind}", "--n", str(n), "--steps", str(steps), "--threads", "1",
            "--compare-threads", "1" if compare else "0", "--substeps", str(substeps),
            "--collide", "once" if once else "every", "--json"]
     if iterations:
@@ -82,10 +90,10 @@ def impulse_run(a, kind, n, steps, iterations=None, compare=False, substeps=1, o
             "allocations_per_step": {k: m[k] for k in m if k.startswith("allocations_")}, "metrics": m}
 
 
-def impulse_series(a, kind, n, steps, iterations):
+def impulse_series(binary, kind, n, steps, iterations):
     """Penetration against time from `impulse run` (the CSV of the same pile and options)."""
     with tempfile.TemporaryDirectory() as d:
-        subprocess.run([a.impulse, "run", f"e3-pile-{kind}", "--n", str(n), "--steps", str(steps), "--iterations",
+        subprocess.run([binary, "run", f"e3-pile-{kind}", "--n", str(n), "--steps", str(steps), "--iterations",
                         str(iterations), "--out", d], check=True, capture_output=True, stdin=subprocess.DEVNULL)
         rows = list(csv.DictReader(open(pathlib.Path(d) / f"e3-pile-{kind}.csv", encoding="utf-8")))
     return [float(r["t_s"]) for r in rows], [float(r["max_penetration_m"]) for r in rows]
@@ -97,6 +105,8 @@ def peer_run(a, engine, kind, n, steps, iterations=None):
         args += ["--iterations", str(iterations)]
     if engine == "mujoco":
         return run_json([a.python, str(ROOT / "bench" / "peers" / "mujoco_pile.py"), *args])
+    if engine == "newton":
+        return run_json([a.newton_python, str(ROOT / "bench" / "peers" / "newton_pile.py"), *args])
     return run_json([str(pathlib.Path(a.drivers) / f"{engine}_pile"), *args])
 
 
@@ -128,9 +138,9 @@ def curves(a, kind, n, steps, h, engines, peer_iters):
                 {"substeps": sub, "iterations": it, "collide": "once"})
     ref = None
     for e in engines:
-        if e == "impulse" or (e == "mujoco" and n > a.mujoco_max_n):
+        if e.startswith("impulse") or skip_reason(a, e, n):
             continue
-        for it in peer_iters:
+        for it in (a.newton_iterations_list if e == "newton" else peer_iters):
             pt = add(peer_run(a, e, kind, n, steps, iterations=it), e, {"iterations": it})
             if e == "bullet" and it == PEER_ITERATIONS:
                 ref = pt
@@ -141,6 +151,28 @@ def curves(a, kind, n, steps, h, engines, peer_iters):
         out["matched"] = best
         out["ratio_to_bullet"] = (best["seconds_per_simulated_second"] / ref["seconds_per_simulated_second"]
                                   if best else None)
+    return out
+
+
+def skip_reason(a, engine, n):
+    """Why engine does not run at N bodies (None when it does)."""
+    if engine == "mujoco" and n > a.mujoco_max_n:
+        return f"N above --mujoco-max-n {a.mujoco_max_n}"
+    if engine == "newton" and n > a.newton_max_n:
+        return f"N above --newton-max-n {a.newton_max_n}"
+    return None
+
+
+def newton_ratios(runs, kind, n):
+    """Newton's seconds over impulse's (double and float32), per stage and whole step, per round."""
+    out = []
+    for base in ("impulse", "impulse-f32"):
+        if ("newton", kind, n) not in runs or (base, kind, n) not in runs:
+            continue
+        row = {"kind": kind, "n": n, "impulse": base}
+        for st in ("seconds_per_step", "collide_seconds_per_step", "solve_seconds_per_step"):
+            row[st] = spread([nr[st] / br[st] for nr, br in zip(runs[("newton", kind, n)], runs[(base, kind, n)])])
+        out.append(row)
     return out
 
 
@@ -181,9 +213,13 @@ def main():
     ap.add_argument("--iterations", default="1,2,4,8", help="impulse XPBD iterations on the curves")
     ap.add_argument("--once-substeps", default="4,8", help="substeps of the collide-once-per-frame variant")
     ap.add_argument("--peer-iterations", default="5,10,20", help="peer iterations on the curves")
-    ap.add_argument("--engines", default="impulse,bullet,ode,mujoco")
+    ap.add_argument("--engines", default="impulse,bullet,ode,mujoco,newton")
     ap.add_argument("--mujoco-max-n", type=int, default=10000,
                     help="largest N given to MuJoCo (its model compile and Newton solve grow fast with N)")
+    ap.add_argument("--newton-python", default="", help="a Python with newton 1.6.1 (the parity venv); none: no Newton")
+    ap.add_argument("--impulse-f32", default="", help="the float32 build's impulse; none: no impulse-f32")
+    ap.add_argument("--newton-iterations", default="4", help="Newton's XPBD iterations on the curves")
+    ap.add_argument("--newton-max-n", type=int, default=10000, help="largest N given to Newton")
     a = ap.parse_args()
     try:
         sizes = [int(x) for x in a.n.split(",")]
@@ -197,18 +233,28 @@ def main():
     if any(k not in ("spheres", "boxes", "stack", "heavy") for k in kinds):
         bad_input(f"bench-peers: --kinds must list spheres, boxes, stack and/or heavy, got '{a.kinds}'")
     engines = a.engines.split(",")
-    peers = [e for e in engines if e != "impulse"]
+    if any(e not in ("impulse", "bullet", "ode", "mujoco", "newton") for e in engines):
+        bad_input(f"bench-peers: --engines must list impulse, bullet, ode, mujoco and/or newton, got '{a.engines}'")
+    skipped = []
+    if "newton" in engines and not a.newton_python:
+        engines.remove("newton")
+        skipped.append({"engine": "newton", "why": "no Newton venv (--newton-python; PyPI out of reach?)"})
+    if a.impulse_f32:
+        engines.insert(engines.index("impulse") + 1 if "impulse" in engines else 0, "impulse-f32")
     try:
         a.substeps_list = [int(x) for x in a.substeps.split(",")]
         a.iterations_list = [int(x) for x in a.iterations.split(",")]
         a.once_list = [int(x) for x in a.once_substeps.split(",") if x]
         peer_iters = [int(x) for x in a.peer_iterations.split(",")]
+        a.newton_iterations_list = [int(x) for x in a.newton_iterations.split(",")]
         curve_sizes = [int(x) for x in a.curve_n.split(",") if x]
     except ValueError:
         bad_input("bench-peers: --substeps, --iterations, --once-substeps, --peer-iterations and --curve-n must be "
                   "comma-separated whole numbers")
-    if any(not 1 <= x <= 64 for x in a.substeps_list + a.iterations_list + a.once_list + peer_iters):
-        bad_input("bench-peers: every --substeps, --iterations, --once-substeps and --peer-iterations must be in [1, 64]")
+    if any(not 1 <= x <= 64 for x in a.substeps_list + a.iterations_list + a.once_list + peer_iters +
+           a.newton_iterations_list):
+        bad_input("bench-peers: every --substeps, --iterations, --once-substeps, --peer-iterations and "
+                  "--newton-iterations must be in [1, 64]")
     if PEER_ITERATIONS not in peer_iters and "bullet" in engines:
         peer_iters.append(PEER_ITERATIONS)  # the reference of "matched"
 
@@ -222,15 +268,14 @@ def main():
                 matched[(kind, n)] = c["matched"]["setting"]
 
     runs = {}  # (engine, kind, n) -> list of per-round results
-    skipped = []
     threads = {}
     for kind in kinds:
         for n in ([FIXED_N[kind]] if kind in FIXED_N else sizes):
             steps = steps_for(n, a.steps)
             threads[(kind, n)] = impulse_run(a, kind, n, steps, compare=True)["metrics"]
-            order = [e for e in engines if not (e == "mujoco" and n > a.mujoco_max_n)]
-            if n > a.mujoco_max_n and "mujoco" in engines:
-                skipped.append({"engine": "mujoco", "kind": kind, "n": n, "why": f"N above --mujoco-max-n {a.mujoco_max_n}"})
+            order = [e for e in engines if not skip_reason(a, e, n)]
+            skipped += [{"engine": e, "kind": kind, "n": n, "why": skip_reason(a, e, n)}
+                        for e in engines if skip_reason(a, e, n)]
             if (kind, n) in matched:
                 order.append("impulse-matched")
             for rnd in range(a.rounds):
@@ -238,6 +283,9 @@ def main():
                 for e in rot:
                     if e == "impulse":
                         r = impulse_run(a, kind, n, steps)
+                    elif e == "impulse-f32":
+                        r = impulse_run(a, kind, n, steps, binary=a.impulse_f32)
+                        r["engine"] = e
                     elif e == "impulse-matched":
                         st = matched[(kind, n)]
                         r = impulse_run(a, kind, n, steps, iterations=st["iterations"], substeps=st["substeps"],
@@ -271,17 +319,20 @@ def main():
                                               for r, b in zip(rs, base)])
         if e.startswith("impulse"):  # the bench returns numbers only; the run writes the series
             if n == min(sizes):
-                last["series_t"], last["series_max_penetration"] = impulse_series(a, kind, n, last["steps"],
+                binary = a.impulse_f32 if e == "impulse-f32" else a.impulse
+                last["series_t"], last["series_max_penetration"] = impulse_series(binary, kind, n, last["steps"],
                                                                                   last["iterations"])
             else:
                 last["series_t"], last["series_max_penetration"] = [], []
         row["series_t"], row["series_max_penetration"] = last["series_t"], last["series_max_penetration"]
         results.append(row)
+    ratios = [r for kind in kinds for n in ([FIXED_N[kind]] if kind in FIXED_N else sizes)
+              for r in newton_ratios(runs, kind, n)]
     report = {
         "machine": machine(), "date": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
         "omp_wait_policy": os.environ.get("OMP_WAIT_POLICY", "(unset)"), "impulse_threads": 1,
         "peer_threads": 1, "rounds": a.rounds, "scene": str(SCENE.relative_to(ROOT)), "results": results,
-        "curves": curve_list, "quality_metrics": QUALITY, "quality_window": _COMMON["quality_window"], "skipped": skipped,
+        "curves": curve_list, "newton_ratios": ratios, "quality_metrics": QUALITY, "quality_window": _COMMON["quality_window"], "skipped": skipped,
         "impulse_threads_1_vs_2": [{"kind": k, "n": n, **{x: m[x] for x in m if "two" in x or "speedup" in x or "bitwise" in x},
                                     "one_thread_seconds_per_step": m["seconds_per_step"]}
                                    for (k, n), m in threads.items()],
@@ -302,6 +353,10 @@ def main():
         print(f"impulse {t['kind']} N={t['n']}: 2 threads {t['speedup_2_over_1_median']:.2f}x one thread "
               f"(quartiles {t['speedup_2_over_1_p25']:.2f}-{t['speedup_2_over_1_p75']:.2f}), bitwise equal: "
               f"{bool(t['threads_bitwise_equal'])}, OMP_WAIT_POLICY={report['omp_wait_policy']}")
+    for r in ratios:
+        print(f"newton / {r['impulse']} {r['kind']} N={r['n']}: whole step {r['seconds_per_step']['median']:.2f}x, "
+              f"collide {r['collide_seconds_per_step']['median']:.2f}x, solve {r['solve_seconds_per_step']['median']:.2f}x "
+              f"(median of {r['seconds_per_step']['rounds']} rounds)")
     for c in curve_list:
         m = c.get("matched")
         if m:

@@ -71,7 +71,7 @@ def peers_lines(path, figures, archived=""):
         return bool(f) and pathlib.Path(f).is_file() and "results" in json.loads(pathlib.Path(f).read_text(encoding="utf-8"))
 
     p = pathlib.Path(path)
-    lines = ["## Against Bullet, ODE and MuJoCo", ""]
+    lines = ["## Against Bullet, ODE, MuJoCo and Newton", ""]
     if not has_piles(path) and has_piles(archived):
         p = pathlib.Path(archived)
         lines += [
@@ -151,11 +151,34 @@ def peers_lines(path, figures, archived=""):
                   f"{m['bullet_max_penetration']:.2g} m; tried " +
                   ", ".join(f"{t['iterations']}: {t['max_penetration']:.2g} m" for t in m["tried"]) + ")."]
     lines += curve_lines(rep, figures, caption)
+    lines += newton_lines(rep)
     for t in rep.get("impulse_threads_1_vs_2", []):
         lines += ["", f"impulse, {t['kind']} N = {t['n']}: two threads run a step {t['speedup_2_over_1_median']:.2f}x as fast "
                   f"as one (quartiles {t['speedup_2_over_1_p25']:.2f}-{t['speedup_2_over_1_p75']:.2f}); "
                   f"bitwise equal: {'yes' if t['threads_bitwise_equal'] == 1 else 'NO'}."]
     return lines + [""]
+
+
+def newton_lines(rep):
+    """Newton 1.6.1 on Warp's CPU device against impulse in double and float32: same scene, XPBD,
+    iterations and gap; Newton's seconds over impulse's, per stage and whole step, same round."""
+    rows = rep.get("newton_ratios", [])
+    if not rows:
+        return []
+
+    def fmt(x):
+        return f"{x['median']:.1f} ({x['min']:.1f}-{x['max']:.1f})"
+
+    lines = ["", "### Newton 1.6.1 on Warp's CPU device", "",
+             "The same scene, algorithm and settings: SolverXPBD at impulse's iterations, the same contact gap, the",
+             "sweep-and-prune broad phase, contact forces read back each step (`bench/peers/newton_pile.py`, float32,",
+             "Newton's only precision). Newton's seconds over impulse's in the same round, median (range) over rounds;",
+             "impulse-f32 is impulse's float32 build (`IMPULSE_SINGLE_PRECISION`).", "",
+             "| pile | N | impulse build | whole step | collide | solve |", "|---|---|---|---|---|---|"]
+    for r in rows:
+        lines.append(f"| {r['kind']} | {r['n']} | {r['impulse']} | {fmt(r['seconds_per_step'])} "
+                     f"| {fmt(r['collide_seconds_per_step'])} | {fmt(r['solve_seconds_per_step'])} |")
+    return lines
 
 
 # The settled-pile quality numbers of a curve point (bench/peers/run_peers.py QUALITY), as plotted.

@@ -22,6 +22,7 @@
 #include <string>
 
 #include "core/alloc_count.h"
+#include "core/bare_copy.h"
 #include "core/device.h"
 #include "core/threads.h"
 #include "course/embedded.h"
@@ -183,6 +184,9 @@ double since(clock::time_point t0) { return std::chrono::duration<double>(clock:
 
 struct StepCost {
   PileStageSeconds s;
+  double contact_pass = 0;          // [s] the solver's contact iterations (XpbdStepTrace)
+  double contact_iterations = 0;    // rows x iterations
+  double body_iterations = 0;       // bodies x iterations of steps with contact rows
   std::uint64_t alloc_collide = 0, alloc_solve = 0, alloc_readback = 0;
   std::uint64_t launch_collide = 0, launch_solve = 0, launch_readback = 0;
 };
@@ -216,6 +220,10 @@ struct PileSubstep {
     ContactsView v = w.contacts->view();
     w.solver->step(in, out, control, &v, h);
     c.s.solve += since(t);
+    c.contact_pass += w.solver->trace().contact_pass_seconds;
+    const double rows = double(w.contacts->count());
+    c.contact_iterations += rows * w.solver->iterations;
+    if (rows > 0) c.body_iterations += double(w.model->body_count) * w.solver->iterations;
     std::uint64_t a2 = allocation_count(), l2 = launch_count();
     set_launch_stage(named ? "pile.readback" : nullptr);
     t = clock::now();
@@ -320,6 +328,11 @@ PileRunResult run_pile(const PileSpec& spec, const PileRunOptions& o) {
   std::vector<double> speedup;
   double two = 0;
   std::uint64_t al_c = 0, al_s = 0, al_r = 0, la_c = 0, la_s = 0, la_r = 0;
+  const XpbdContactPassBytes pass_bytes = xpbd_contact_pass_bytes();
+  // the bare copy: one item per contact row's share of the bytes (half read, half written)
+  const std::int64_t per_item = std::max<std::int64_t>(1, (pass_bytes.per_row / 2 + 7) / 8);
+  Buffer<double> copy_src(a.model->device, 0), copy_dst(a.model->device, 0);
+  double copy_bytes = 0, copy_seconds = 0;
   const std::vector<LaunchSiteCount> sites_before = launch_site_counts();
   for (int k = 0; k < o.steps; ++k) {
     if (k == rest_start) rest_q = a.s0->body_q.to_host();
@@ -338,6 +351,23 @@ PileRunResult run_pile(const PileSpec& spec, const PileRunOptions& o) {
       la_c += c.launch_collide;
       la_s += c.launch_solve;
       la_r += c.launch_readback;
+      const double bytes = c.contact_iterations * double(pass_bytes.per_row) +
+                           c.body_iterations * double(pass_bytes.per_body);
+      r.contact_pass_seconds += c.contact_pass;
+      r.contact_iterations += c.contact_iterations;
+      r.contact_pass_bytes += bytes;
+      const std::int64_t words = std::int64_t(bytes / 16 / double(per_item)) * per_item;
+      if (words > 0) {
+        if (copy_src.size() < words) {  // grown outside the timed stages
+          copy_src = Buffer<double>(a.model->device, std::vector<double>(std::size_t(words), 1.0));
+          copy_dst = Buffer<double>(a.model->device, words);
+        }
+        const clock::time_point t0 = clock::now();
+        bare_copy(a.model->device, View<const double>(copy_src.data(), words), View<double>(copy_dst.data(), words),
+                  per_item);
+        copy_seconds += since(t0);
+        copy_bytes += double(words) * 16;
+      }
     }
     if (b) {
       set_cpu_threads(2);
@@ -366,6 +396,10 @@ PileRunResult run_pile(const PileSpec& spec, const PileRunOptions& o) {
   r.seconds.solve /= measured;
   r.seconds.readback /= measured;
   r.contacts_per_step /= o.steps;
+  r.contact_pass_seconds /= measured;
+  r.contact_iterations /= measured;
+  r.contact_pass_bytes /= measured;
+  r.copy_bytes_per_second = copy_seconds > 0 ? copy_bytes / copy_seconds : 0;
   r.launches_collide = double(la_c) / measured;
   r.launches_solve = double(la_s) / measured;
   r.launches_readback = double(la_r) / measured;
@@ -458,6 +492,20 @@ std::vector<Metric> bench_pile(const std::string& kind, const SceneArgs& a) {
       {"launches_solve_per_step", r.launches_solve, "-"},
       {"launches_readback_per_step", r.launches_readback, "-"},
       {"cuda_built", cuda_built() ? 1.0 : 0.0, "-"},
+      {"xpbd_contact_pass_seconds_per_step", r.contact_pass_seconds, "s"},
+      {"xpbd_contact_iterations_per_step", r.contact_iterations, "-"},
+      {"xpbd_contact_pass_ns_per_contact_iteration",
+       r.contact_iterations > 0 ? 1e9 * r.contact_pass_seconds / r.contact_iterations : 0, "ns"},
+      {"xpbd_contact_pass_bytes_per_contact_iteration",
+       r.contact_iterations > 0 ? r.contact_pass_bytes / r.contact_iterations : 0, "B"},
+      {"xpbd_contact_pass_bytes_per_second",
+       r.contact_pass_seconds > 0 ? r.contact_pass_bytes / r.contact_pass_seconds : 0, "B/s"},
+      {"bare_copy_bytes_per_second", r.copy_bytes_per_second, "B/s"},
+      {"xpbd_contact_pass_fraction_of_copy",
+       r.contact_pass_seconds > 0 && r.copy_bytes_per_second > 0
+           ? r.contact_pass_bytes / r.contact_pass_seconds / r.copy_bytes_per_second
+           : 0,
+       "-"},
       {"layout_checksum", r.checksum, "m"},
   };
   for (const PileLaunchSite& site : r.launch_sites)  // each launch by name, per step

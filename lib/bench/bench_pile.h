@@ -114,6 +114,13 @@ struct PileRunResult {
   PileStageSeconds two_thread_stages;  // the 2-thread copy's stages [s per step]
   double speedup_median = 0, speedup_p25 = 0, speedup_p75 = 0;
   int bitwise_equal = -1;              // 1, 0, or -1 when not compared
+  // The XPBD contact pass (solve_contacts + apply_contact_deltas) of the main run, per step after
+  // warm-up, against a bare copy of as many bytes (xpbd_contact_pass_bytes: half read, half
+  // written), run after each measured step so that both see the same machine.
+  double contact_pass_seconds = 0;     // [s per step]
+  double contact_iterations = 0;       // rows x iterations per step [-]
+  double contact_pass_bytes = 0;       // [B per step]
+  double copy_bytes_per_second = 0;    // of the bare copy [B/s]
   std::vector<double> series_t, series_max_penetration;  // [s], [m]
   std::vector<transform> final_body_q;
 };

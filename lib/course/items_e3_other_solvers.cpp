@@ -110,22 +110,22 @@ void register_generalized(Registry& r) {
          {scalar_q("M", "kg", "mass (1 DOF)"), scalar_q("D", "kg/s", "force derivative df/dv"), scalar_q("h", "s", "step"), scalar_q("r", "N", "total force")},
          {scalar_q("dv", "m/s", "velocity change")},
          [](const Values& x) {
-           Eigen::MatrixXd M(1, 1), D(1, 1);
-           M << scalar(x, "M");
-           D << scalar(x, "D");
-           Eigen::VectorXd r(1);
-           r << scalar(x, "r");
+           MatrixXr M(1, 1), D(1, 1);
+           M << real(scalar(x, "M"));
+           D << real(scalar(x, "D"));
+           VectorXr r(1);
+           r << real(scalar(x, "r"));
            return Values{{"dv", {velocity_implicit_step(M, D, r, scalar(x, "h"), false)[0]}}};
          }));
   r.add(item("E3.6-linear-damping", "example", "linear damping f = -B v puts M + h B in the matrix", "E3 §6", "lib/e3/solvers/generalized/solver_generalized_integrator.h: velocity_implicit_step (D = -B)",
          {scalar_q("M", "kg", "mass"), scalar_q("B", "kg/s", "damping coefficient"), scalar_q("h", "s", "step"), scalar_q("r", "N", "total force")},
          {scalar_q("dv", "m/s", "velocity change")},
          [](const Values& x) {
-           Eigen::MatrixXd M(1, 1), D(1, 1);
-           M << scalar(x, "M");
-           D << -scalar(x, "B");
-           Eigen::VectorXd r(1);
-           r << scalar(x, "r");
+           MatrixXr M(1, 1), D(1, 1);
+           M << real(scalar(x, "M"));
+           D << real(-scalar(x, "B"));
+           VectorXr r(1);
+           r << real(scalar(x, "r"));
            return Values{{"dv", {velocity_implicit_step(M, D, r, scalar(x, "h"), true)[0]}}};
          }));
   r.add(rule("E3.6-advance-order", "rule", "velocity first, then positions; quaternions by rotation, not addition",

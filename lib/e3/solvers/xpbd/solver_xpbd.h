@@ -8,7 +8,8 @@
 //                           impulses; rows past the record's count (or all, for a bad record) inert
 //   2.+3. predict           body_f + joint_f and the E1 §10 predictor (integrate_bodies)
 //   4. `iterations` times, no tolerance and no early exit:
-//        solve_contacts (with the previous iteration's readback impulses) -> apply_contact_deltas
+//        solve_contacts (each body's XpbdSide once, then the rows, with the previous iteration's
+//        readback impulses) -> apply_contact_deltas
 //        (weighted) -> solve_joints -> apply_joint_deltas; then the last iteration's
 //        accumulate_contact_impulses
 //   5. store_impulses       position impulses for update_contacts, body_parent_f
@@ -38,6 +39,8 @@ namespace impulse {
 /// What the last step did (for tests, scenes and the book; not an input).
 struct XpbdStepTrace {
   int contact_passes = 0;                 // contact kernel launches (== iterations when there are contacts)
+  double contact_pass_seconds = 0;        // [s] host wall time of the step's solve_contacts + apply_contact_deltas
+                                          // (on the CPU the passes; on a GPU only their launches)
   int joint_passes = 0;                   // joint kernel launches
   std::vector<int> active_contacts;       // per iteration: contacts with d < 0
   bool restitution_ran = false;
@@ -47,6 +50,16 @@ struct XpbdStepTrace {
   std::vector<real> restitution_lambda_min_per_outer;  // smallest accumulated row impulse per outer iteration [N s]
   std::vector<spatial_vector> restitution_body_dv;     // per body: velocity change of the pass [m/s, rad/s]
 };
+
+/// Bytes one contact iteration (solve_contacts + apply_contact_deltas) reads and writes, each array
+/// element counted once: per row its record columns, body pair, flags, deltas (written, then read by
+/// the readback and the apply), impulse and segment entries; per body its side (made from the pose,
+/// twist and mass data, written, read), the apply's mass data, pose and twist (read, written),
+/// segment start and count. A measure for the bench (bytes per contact-iteration), never asserted.
+struct XpbdContactPassBytes {
+  std::int64_t per_row = 0, per_body = 0;  // [B]
+};
+XpbdContactPassBytes xpbd_contact_pass_bytes();
 
 /// One row of the restitution pass's host grouping, computed on the device from the predicted state
 /// (xpbd_restitution.cpp).
@@ -149,6 +162,7 @@ class SolverXPBD {
     Buffer<int> side;                                   // per row: body of shape0, shape1 (-1 world; -2 a bad row)
     Buffer<std::int64_t> contact_start, contact_entry;  // per body: (row * 2 + is_shape1), in row order
     Buffer<std::int64_t> segment_fill;                  // per body: the segment builder's scratch
+    Buffer<XpbdSide> sides;                             // per body: its XpbdSide at this iteration's poses
     Buffer<spatial_vector> dA, dB;                      // this iteration's row deltas [N s, N m s]
     Buffer<int> active;                                 // per iteration, per row: d < 0 (iterations x capacity)
     Buffer<int> ever_active;                            // per row: active in some iteration

@@ -1,5 +1,6 @@
 // SolverXPBD::step as the course's list of stages (E3 §4-§5), each a named launch site (either
 // backend), and update_contacts (§8). The restitution pass (§5) is xpbd_restitution.cpp.
+#include <chrono>
 #include <stdexcept>
 #include <string>
 
@@ -89,8 +90,10 @@ void SolverXPBD::step(const State& in, State& out, const Control& control, const
   predict(in, control, out, h);                  // 2.+3. body_f + joint_f, the E1 §10 predictor
   for (int it = 0; it < iterations; ++it) {      // 4. fixed iterations, no early exit
     if (contacts) {
+      const auto t0 = std::chrono::steady_clock::now();
       solve_contacts(out, *contacts, it, h);     //    rigid contact deltas (and it - 1's readback impulses)
       apply_contact_deltas(out, it, h);          //    weighted apply
+      trace_.contact_pass_seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     }
     if (has_joint_rows_) {
       solve_joints(out, h);                      //    joint deltas
@@ -141,6 +144,7 @@ void SolverXPBD::begin_step(const ContactsView* contacts) {
   const Model& m = *model_;
   const Device dev = m.device;
   trace_.contact_passes = 0;
+  trace_.contact_pass_seconds = 0;
   trace_.joint_passes = 0;
   trace_.active_contacts.clear();  // clear() keeps the vectors' storage
   trace_.restitution_ran = false;
@@ -158,6 +162,7 @@ void SolverXPBD::begin_step(const ContactsView* contacts) {
   step_.capacity = cap;
   grow_to(step_.side, dev, 2 * std::int64_t(cap));
   grow_to(step_.contact_entry, dev, 2 * std::int64_t(cap));
+  grow_to(step_.sides, dev, m.body_count);
   grow_to(step_.dA, dev, cap);
   grow_to(step_.dB, dev, cap);
   grow_to(step_.active, dev, std::int64_t(cap) * iterations);
@@ -251,6 +256,8 @@ void SolverXPBD::predict(const State& in, const Control& control, State& out, re
 }
 
 // Stage 4a. Every contact row's deltas on its two bodies from the current poses (no writes to bodies).
+// Each body's side (world COM, world inverse inertia: make_side) is made once per iteration, before
+// the rows, which read it (a body has several rows; the poses do not change during the pass).
 // Fused into the same pass over the rows: the previous iteration's readback impulses (4c), which read
 // that iteration's row deltas before this one overwrites them (nothing in between touches either).
 void SolverXPBD::solve_contacts(State& out, const ContactsView& c, int it, real h) {
@@ -273,15 +280,19 @@ void SolverXPBD::solve_contacts(State& out, const ContactsView& c, int it, real 
   const bool weighting = rigid_contact_con_weighting;
   View<const int> cnt = body_count_.view();
   auto imp = contact_impulse_.view();
+  auto sides = step_.sides.view();
+  parallel_for(m.device, m.body_count, IMPULSE_LAMBDA(std::int64_t b) {
+    if (live[0] == 0) return;
+    sides[b] = make_side(int(b), q, qd, com_B, inv_m, inv_I, flags);
+  });
   parallel_for(m.device, step_.launch, IMPULSE_LAMBDA(std::int64_t i) {
     if (i >= live[0]) return;
     if (prev_act.size > 0 && prev_act[i]) accumulate_row_impulse(i, weighting, sd, cnt, a_out[i], imp[i]);
     int ba = sd[2 * i], bb = sd[2 * i + 1];
     XpbdContactDelta r;
     if (c.rigid_contact_shape0[i] != c.rigid_contact_shape1[i] && ba != bb) {
-      XpbdSide A = make_side(ba, q, qd, com_B, inv_m, inv_I, flags);
-      XpbdSide Bs = make_side(bb, q, qd, com_B, inv_m, inv_I, flags);
-      r = xpbd_contact_delta(A, Bs, c.rigid_contact_point0[i], c.rigid_contact_point1[i], c.rigid_contact_offset0[i],
+      const XpbdSide world{};
+      r = xpbd_contact_delta(ba >= 0 ? sides[ba] : world, bb >= 0 ? sides[bb] : world, c.rigid_contact_point0[i], c.rigid_contact_point1[i], c.rigid_contact_offset0[i],
                              c.rigid_contact_offset1[i], c.rigid_contact_normal[i], c.rigid_contact_margin0[i],
                              c.rigid_contact_margin1[i], c.rigid_contact_mu[i], c.rigid_contact_mu_torsional[i],
                              c.rigid_contact_mu_rolling[i], relax, h);
@@ -292,6 +303,21 @@ void SolverXPBD::solve_contacts(State& out, const ContactsView& c, int it, real 
     ever[i] |= r.active;
   });
   ++step_.contact_passes;
+}
+
+XpbdContactPassBytes xpbd_contact_pass_bytes() {
+  constexpr std::int64_t i = sizeof(int), r = sizeof(real), v = sizeof(vec3), s = sizeof(spatial_vector);
+  constexpr std::int64_t e = sizeof(std::int64_t);
+  XpbdContactPassBytes b;
+  // solve_contacts: shape0/1, point0/1, offset0/1, normal, margin0/1, mu, mu_torsional, mu_rolling;
+  // body pair; active (write), previous active, ever active (read, write); dA (read, write), dB;
+  // impulse (read, write). apply_contact_deltas: two segment entries, their active flags, dA, dB.
+  b.per_row = 2 * i + 5 * v + 5 * r + 2 * i + i + i + 2 * i + 3 * s + 2 * s + 2 * e + 2 * i + 2 * s;
+  // the side pass: flags, pose, twist, COM, inverse mass and inertia; the side (write, read). apply:
+  // segment start, count, COM, inertia, inverse inertia, inverse mass, pose and twist (read, write).
+  b.per_body = i + sizeof(transform) + s + v + r + sizeof(mat33) + 2 * std::int64_t(sizeof(XpbdSide)) + e + i + v +
+               2 * sizeof(mat33) + r + 2 * std::int64_t(sizeof(transform)) + 2 * s;
+  return b;
 }
 
 // Stage 4b. Weighted apply: each body sums its own contacts in contact order, divides by its count N.
