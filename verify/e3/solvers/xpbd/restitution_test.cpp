@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <limits>
 
 #include "course/e3/xpbd_demos.h"
 #include "support/generators.h"
@@ -74,6 +75,49 @@ RC_GTEST_PROP(E3_5_manifold_cap, AtMostTwelveDeepestFirstDeterministic, ()) {
   RC_ASSERT(std::adjacent_find(a.begin(), a.end()) == a.end());
   int deepest = int(std::min_element(depth.begin(), depth.end()) - depth.begin());
   RC_ASSERT(std::find(a.begin(), a.end(), deepest) != a.end());
+}
+
+// Oracle: the host selection the pass ran before it became device code, written again here with
+// std containers (distances kept per candidate from +inf, std::min, a final std::sort); the device
+// routine the pass now runs per manifold must choose the same positions.
+RC_GTEST_PROP(E3_5_manifold_cap, DeviceSelectionEqualsTheHostSelection, ()) {
+  const int n = *rc::gen::inRange(1, 40);
+  const int cap = *rc::gen::inRange(1, 14);
+  std::vector<real> depth;
+  std::vector<vec3> pts;
+  for (int i = 0; i < n; ++i) {
+    depth.push_back(*rc::gen::element(real(-0.01), real(-0.005), real(0)) * *gen::in_range(0.5, 1));
+    pts.push_back(*gen::vector(1));
+  }
+  std::vector<int> oracle;
+  if (n <= cap) {
+    for (int i = 0; i < n; ++i) oracle.push_back(i);
+  } else {
+    const int deepest = int(std::min_element(depth.begin(), depth.end()) - depth.begin());
+    std::vector<real> mind(std::size_t(n), std::numeric_limits<real>::infinity());
+    std::vector<bool> taken(std::size_t(n), false);
+    oracle.push_back(deepest);
+    taken[std::size_t(deepest)] = true;
+    while (int(oracle.size()) < cap) {
+      const int last = oracle.back();
+      int best = -1;
+      for (int i = 0; i < n; ++i) {
+        if (taken[std::size_t(i)]) continue;
+        mind[std::size_t(i)] = std::min(mind[std::size_t(i)], length(pts[std::size_t(i)] - pts[std::size_t(last)]));
+        if (best < 0 || mind[std::size_t(i)] > mind[std::size_t(best)]) best = i;
+      }
+      taken[std::size_t(best)] = true;
+      oracle.push_back(best);
+    }
+    std::sort(oracle.begin(), oracle.end());
+  }
+  std::vector<real> mind(static_cast<std::size_t>(n));
+  std::vector<int> taken(static_cast<std::size_t>(n)), chosen(static_cast<std::size_t>(std::min(n, cap)));
+  const int m = select_manifold_candidates(
+      n, [&](int i) { return depth[std::size_t(i)]; }, [&](int i) { return pts[std::size_t(i)]; }, cap, mind.data(),
+      taken.data(), chosen.data());
+  chosen.resize(std::size_t(m));
+  RC_ASSERT(chosen == oracle);
 }
 
 TEST(E3_5_manifold_cap, SimManifoldsNeverExceedTwelve) {
