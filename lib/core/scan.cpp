@@ -1,8 +1,11 @@
 #include "core/scan.h"
+#include "core/sort_pairs.h"
 
 #include <algorithm>
 #include <stdexcept>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "core/buffer_grow.h"
 #include "core/parallel_for.h"
@@ -101,6 +104,45 @@ void sort_keys(Device d, View<std::int64_t> keys, LaunchSite where) {
 #endif
   }
   std::sort(keys.data, keys.data + keys.size);
+}
+
+void sort_pairs(Device d, View<std::int64_t> keys, View<int> values, LaunchSite where) {
+  const std::int64_t n = keys.size;
+  if (values.size < n)
+    throw std::invalid_argument("sort_pairs: values holds " + std::to_string(values.size) + " entries, fewer than keys = " +
+                                std::to_string(n));
+  if (n <= 1) return;
+  count_launch(where);
+  if (d == Device::cuda) {
+#if defined(__CUDACC__)
+    static Buffer<std::int64_t>* alt_keys = new Buffer<std::int64_t>();
+    static Buffer<int>* alt_values = new Buffer<int>();
+    grow_to(*alt_keys, Device::cuda, n);
+    grow_to(*alt_values, Device::cuda, n);
+    cub::DoubleBuffer<std::int64_t> k(keys.data, alt_keys->data());
+    cub::DoubleBuffer<int> v(values.data, alt_values->data());
+    std::size_t bytes = 0;
+    cuda_check(cub::DeviceRadixSort::SortPairs(nullptr, bytes, k, v, n), "sort_pairs (CUB)");
+    cuda_check(cub::DeviceRadixSort::SortPairs(cub_scratch(bytes), bytes, k, v, n), "sort_pairs (CUB)");
+    if (k.Current() != keys.data)
+      cuda_check(cudaMemcpyAsync(keys.data, k.Current(), sizeof(std::int64_t) * n, cudaMemcpyDeviceToDevice),
+                 "sort_pairs (copy back)");
+    if (v.Current() != values.data)
+      cuda_check(cudaMemcpyAsync(values.data, v.Current(), sizeof(int) * n, cudaMemcpyDeviceToDevice),
+                 "sort_pairs (copy back)");
+    return;
+#else
+    throw std::runtime_error("sort_pairs on cuda: this build has no CUDA support");
+#endif
+  }
+  // (key, position) sorted lexicographically is the stable order; the scratch is kept and grown.
+  static thread_local std::vector<std::pair<std::int64_t, std::int64_t>> order;
+  static thread_local std::vector<int> moved;
+  if (std::int64_t(order.size()) < n) order.resize(std::size_t(n)), moved.resize(std::size_t(n));
+  for (std::int64_t i = 0; i < n; ++i) order[std::size_t(i)] = {keys[i], i};
+  std::sort(order.begin(), order.begin() + n);
+  for (std::int64_t i = 0; i < n; ++i) moved[std::size_t(i)] = values[order[std::size_t(i)].second];
+  for (std::int64_t i = 0; i < n; ++i) keys[i] = order[std::size_t(i)].first, values[i] = moved[std::size_t(i)];
 }
 
 std::int64_t launch_extent(Device d, View<const int> count, std::int64_t capacity) {

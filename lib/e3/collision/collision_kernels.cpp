@@ -12,7 +12,9 @@
 
 #include "core/buffer_grow.h"
 #include "core/parallel_for.h"
+#include "core/reduce.h"
 #include "core/scan.h"
+#include "core/sort_pairs.h"
 #include "e3/contacts/contact_row.h"
 #include "e3/contacts/contacts.h"
 
@@ -100,73 +102,76 @@ void broad_phase_nxn(const Model& m, View<const aabb> boxes, BroadPhaseScratch& 
   });
 }
 
+void prepare_broad_phase_sap(const Model& m, BroadPhaseScratch& s) {
+  if (s.entries_of == &m) return;
+  // Build time, on the host: one segment per world, as Newton sweeps each world separately. A shape
+  // of world w >= 0 enters segment w; a shared shape (world -1) enters every world's segment and
+  // the segment of shared shapes, where the pairs of two shared shapes are found (only there).
+  const std::vector<int> world = m.shape_world.to_host();
+  std::vector<int> worlds;
+  for (int w : world)
+    if (w >= 0) worlds.push_back(w);
+  std::sort(worlds.begin(), worlds.end());
+  worlds.erase(std::unique(worlds.begin(), worlds.end()), worlds.end());
+  std::vector<int> seg, shape;
+  for (int i = 0; i < m.shape_count; ++i) {
+    seg.push_back(world[i]);
+    shape.push_back(i);
+    if (world[i] < 0)
+      for (int w : worlds) seg.push_back(w), shape.push_back(i);
+  }
+  const Device d = m.device;
+  s.entry_count = static_cast<std::int64_t>(seg.size());
+  s.entry_seg = Buffer<int>(d, seg);
+  s.entry_shape = Buffer<int>(d, shape);
+  s.entry_key = Buffer<std::int64_t>(d, s.entry_count);
+  s.entry_order = Buffer<int>(d, s.entry_count);
+  s.seg = Buffer<int>(d, s.entry_count);
+  s.shape = Buffer<int>(d, s.entry_count);
+  s.lo = Buffer<real>(d, s.entry_count);
+  s.hi = Buffer<real>(d, s.entry_count);
+  s.moments = Buffer<SapMoments>(d, m.shape_count);
+  s.moment_sum = Buffer<SapMoments>(d, 1);
+  s.moment_start = Buffer<std::int64_t>(d, std::vector<std::int64_t>{0, m.shape_count});
+  s.axis = Buffer<int>(d, 1);
+  s.entries_of = &m;
+}
+
 void broad_phase_sap(const Model& m, View<const aabb> boxes, BroadPhaseScratch& s) {
   const Device d = m.device;
   const int n = m.shape_count;
   const FilterView f = m.filter_view();
-  // Host set-up, O(n log n): one segment per world, as Newton sweeps each world separately. A shape
-  // of world w >= 0 enters segment w; a shared shape (world -1) enters every world's segment and
-  // the segment of shared shapes, where the pairs of two shared shapes are found (only there).
-  const aabb* hb = host_readable(boxes, d, n, s.host_boxes);
-  if (s.world_of != &m) {  // the worlds of the shapes do not change: read once per model
-    s.world = m.shape_world.to_host();
-    s.worlds.clear();
-    for (int w : s.world)
-      if (w >= 0) s.worlds.push_back(w);
-    std::sort(s.worlds.begin(), s.worlds.end());
-    s.worlds.erase(std::unique(s.worlds.begin(), s.worlds.end()), s.worlds.end());
-    s.world_of = &m;
-  }
-  const std::vector<int>& world = s.world;
-  // Sweep axis: the one along which the finite box centres spread most.
-  double mean[3] = {0, 0, 0}, sq[3] = {0, 0, 0};
-  int finite_count = 0;
-  for (int i = 0; i < n; ++i) {
-    const aabb& b = hb[i];
-    if (b.hi.x - b.lo.x > 1e29) continue;
-    const double c[3] = {0.5 * (b.lo.x + b.hi.x), 0.5 * (b.lo.y + b.hi.y), 0.5 * (b.lo.z + b.hi.z)};
-    for (int k = 0; k < 3; ++k) mean[k] += c[k], sq[k] += c[k] * c[k];
-    ++finite_count;
-  }
-  int axis = 0;
-  double best = -1;
-  for (int k = 0; k < 3; ++k) {
-    const double var = finite_count ? sq[k] / finite_count - (mean[k] / finite_count) * (mean[k] / finite_count) : 0;
-    if (var > best) best = var, axis = k;
-  }
-  auto lo_of = [&](const aabb& b) { return axis == 0 ? b.lo.x : (axis == 1 ? b.lo.y : b.lo.z); };
-  auto hi_of = [&](const aabb& b) { return axis == 0 ? b.hi.x : (axis == 1 ? b.hi.y : b.hi.z); };
-  using Entry = BroadPhaseScratch::SapEntry;
-  std::vector<Entry>& e = s.entries;
-  e.clear();
-  for (int i = 0; i < n; ++i) {
-    if (world[i] >= 0) {
-      e.push_back({world[i], i, lo_of(hb[i]), hi_of(hb[i])});
-    } else {
-      e.push_back({-1, i, lo_of(hb[i]), hi_of(hb[i])});
-      for (int w : s.worlds) e.push_back({w, i, lo_of(hb[i]), hi_of(hb[i])});
-    }
-  }
-  std::sort(e.begin(), e.end(), [](const Entry& a, const Entry& b) {
-    if (a.segment != b.segment) return a.segment < b.segment;
-    if (a.lo != b.lo) return a.lo < b.lo;
-    return a.shape < b.shape;
+  prepare_broad_phase_sap(m, s);
+  const std::int64_t ne = s.entry_count;
+  // Sweep axis: the one along which the finite box centres spread most. Per shape its centre and
+  // squared centre (zero for an unbounded box), summed in shape order (core/reduce.h):
+  //   var_k = sum c_k^2 / N - (sum c_k / N)^2 over the N finite boxes.
+  View<SapMoments> mom = s.moments.view();
+  parallel_for(d, n, IMPULSE_LAMBDA(std::int64_t i) { mom[i] = sap_moments(boxes[i]); });
+  segmented_sum(d, View<const SapMoments>(mom), View<const std::int64_t>(s.moment_start.view()), s.moment_sum.view());
+  View<const SapMoments> sum = s.moment_sum.view();
+  View<int> axis_out = s.axis.view();
+  parallel_for(d, 1, IMPULSE_LAMBDA(std::int64_t) { axis_out[0] = sap_axis(sum[0]); });
+  // Entries ordered by (segment, lo, shape): a stable sort by lo, then a stable sort by segment.
+  View<const int> axis = s.axis.view(), eseg = s.entry_seg.view(), eshape = s.entry_shape.view();
+  View<std::int64_t> key = s.entry_key.view();
+  View<int> order = s.entry_order.view();
+  parallel_for(d, ne, IMPULSE_LAMBDA(std::int64_t e) {
+    key[e] = real_sort_key(aabb_lo_on(boxes[eshape[e]], axis[0]));
+    order[e] = static_cast<int>(e);
   });
-  const std::int64_t ne = static_cast<std::int64_t>(e.size());
-  grow_to(s.seg, d, ne);
-  grow_to(s.shape, d, ne);
-  grow_to(s.lo, d, ne);
-  grow_to(s.hi, d, ne);
-  // The sorted columns, written straight into the device arrays where they are host memory.
-  int* hseg = host_writable(s.seg.view(), d, ne, s.host_seg);
-  int* hshape = host_writable(s.shape.view(), d, ne, s.host_shape);
-  real* hlo = host_writable(s.lo.view(), d, ne, s.host_lo);
-  real* hhi = host_writable(s.hi.view(), d, ne, s.host_hi);
-  for (std::int64_t k = 0; k < ne; ++k) hseg[k] = e[k].segment, hshape[k] = e[k].shape, hlo[k] = e[k].lo, hhi[k] = e[k].hi;
-  publish_host_writes(s.seg.view(), d, ne, hseg);
-  publish_host_writes(s.shape.view(), d, ne, hshape);
-  publish_host_writes(s.lo.view(), d, ne, hlo);
-  publish_host_writes(s.hi.view(), d, ne, hhi);
+  sort_pairs(d, key, order);
+  parallel_for(d, ne, IMPULSE_LAMBDA(std::int64_t k) { key[k] = eseg[order[k]]; });
+  sort_pairs(d, key, order);
+  View<int> wseg = s.seg.view(), wshape = s.shape.view();
+  View<real> wlo = s.lo.view(), whi = s.hi.view();
+  parallel_for(d, ne, IMPULSE_LAMBDA(std::int64_t k) {
+    const int e = order[k], i = eshape[e];
+    wseg[k] = eseg[e];
+    wshape[k] = i;
+    wlo[k] = aabb_lo_on(boxes[i], axis[0]);
+    whi[k] = aabb_hi_on(boxes[i], axis[0]);
+  });
   View<const int> seg{s.seg.data(), ne}, shp{s.shape.data(), ne}, wv = m.shape_world.view();
   View<const real> vlo{s.lo.data(), ne}, vhi{s.hi.data(), ne};
   // Sweep: entry a pairs with every later entry b of its segment whose interval starts before a's
@@ -312,6 +317,74 @@ void eval_rigid_contact_kinematics(const Model& model, View<const transform> bod
     out_point1_world[i] = r.point1_world;
     out_distance[i] = r.d;
   });
+}
+
+void match_contacts(Device d, ContactHistory& h, Contacts& c, bool sticky, real r) {
+  const std::int64_t cap = c.rigid_contact_max;
+  View<const int> count = c.rigid_contact_count.view();
+  View<const int> s0 = c.rigid_contact_shape0.view(), s1 = c.rigid_contact_shape1.view();
+  View<vec3> p0 = c.rigid_contact_point0.view(), p1 = c.rigid_contact_point1.view(), nn = c.rigid_contact_normal.view(),
+             o0 = c.rigid_contact_offset0.view(), o1 = c.rigid_contact_offset1.view();
+  View<int> idx = c.rigid_contact_match_index.view();
+  View<const int> hs0 = h.shape0.view(), hs1 = h.shape1.view(), hn = h.count.view();
+  View<const vec3> hp0 = h.point0.view(), hp1 = h.point1.view(), hnn = h.normal.view(), ho0 = h.offset0.view(),
+                   ho1 = h.offset1.view();
+  // Per run of rows of one shape pair (rows are sorted by pair, so a pair's rows are one run, now
+  // and in the history): the item at the run's first row matches the run greedily in row order,
+  // each row to the nearest unused previous row of the pair within r (the first among equally
+  // near ones). An overflowed record is not matched. Rows past the count read -1.
+  parallel_for(d, cap, IMPULSE_LAMBDA(std::int64_t i) {
+    const std::int64_t n = count[0];
+    if (n > cap) return;
+    if (i >= n) {
+      idx[i] = -1;
+      return;
+    }
+    const std::int64_t key = pair_key(s0[i], s1[i]);
+    if (i > 0 && pair_key(s0[i - 1], s1[i - 1]) == key) return;
+    // The pair's previous rows [j0, j1): a binary search of the history's sorted pair keys.
+    std::int64_t lo = 0, hi = hn[0];
+    while (lo < hi) {
+      const std::int64_t mid = (lo + hi) / 2;
+      if (pair_key(hs0[mid], hs1[mid]) < key) lo = mid + 1;
+      else hi = mid;
+    }
+    const std::int64_t j0 = lo;
+    std::int64_t j1 = j0;
+    while (j1 < hn[0] && j1 - j0 < kMaxPairContacts && pair_key(hs0[j1], hs1[j1]) == key) ++j1;
+    bool used[kMaxPairContacts] = {};
+    for (std::int64_t row = i; row < n && pair_key(s0[row], s1[row]) == key; ++row) {
+      std::int64_t best = -1;
+      real bd = r;
+      for (std::int64_t j = j0; j < j1; ++j) {
+        if (used[j - j0]) continue;
+        const real dist = length(hp0[j] - p0[row]);
+        if (dist < bd || (best < 0 && dist <= bd)) bd = dist, best = j;
+      }
+      idx[row] = static_cast<int>(best);
+      if (best < 0) continue;
+      used[best - j0] = true;
+      if (sticky) p0[row] = hp0[best], p1[row] = hp1[best], nn[row] = hnn[best], o0[row] = ho0[best], o1[row] = ho1[best];
+    }
+  });
+  // The record (after the sticky replay) becomes the history; an overflowed record empties it.
+  View<int> ws0 = h.shape0.view(), ws1 = h.shape1.view(), wn = h.count.view();
+  View<vec3> wp0 = h.point0.view(), wp1 = h.point1.view(), wnn = h.normal.view(), wo0 = h.offset0.view(),
+             wo1 = h.offset1.view();
+  parallel_for(d, launch_extent(d, count, cap), IMPULSE_LAMBDA(std::int64_t i) {
+    if (count[0] > cap || i >= count[0]) return;
+    ws0[i] = s0[i], ws1[i] = s1[i], wp0[i] = p0[i], wp1[i] = p1[i], wnn[i] = nn[i], wo0[i] = o0[i], wo1[i] = o1[i];
+  });
+  parallel_for(d, 1, IMPULSE_LAMBDA(std::int64_t) { wn[0] = count[0] > cap ? 0 : count[0]; });
+}
+
+ContactHistory::ContactHistory(Device d, std::int64_t rows)
+    : shape0(d, rows), shape1(d, rows), point0(d, rows), point1(d, rows), normal(d, rows), offset0(d, rows),
+      offset1(d, rows), count(d, std::vector<int>{0}) {}
+
+void ContactHistory::clear() {
+  View<int> n = count.view();
+  parallel_for(count.device(), 1, IMPULSE_LAMBDA(std::int64_t) { n[0] = 0; });
 }
 
 }  // namespace impulse

@@ -180,25 +180,58 @@ void compute_shape_aabbs(const Model& m, View<const transform> body_q, View<cons
 /// d); host: read-back space when d is a GPU (grown when needed).
 int find_non_finite_body(Device d, View<const transform> body_q, View<int> flag, std::vector<int>& host);
 
+/// Sums that choose the SAP sweep axis: the number of finite boxes, their centres and squared
+/// centres [m], [m^2] per axis (double, as the host sums were).
+struct SapMoments {
+  double finite = 0, c[3] = {0, 0, 0}, sq[3] = {0, 0, 0};
+};
+IMPULSE_HD inline SapMoments operator+(const SapMoments& a, const SapMoments& b) {
+  SapMoments r;
+  r.finite = a.finite + b.finite;
+  for (int k = 0; k < 3; ++k) r.c[k] = a.c[k] + b.c[k], r.sq[k] = a.sq[k] + b.sq[k];
+  return r;
+}
+/// A box's share: its centre and squared centre, or zero for an unbounded box (a plane's).
+IMPULSE_HD inline SapMoments sap_moments(const aabb& b) {
+  SapMoments r;
+  if (b.hi.x - b.lo.x > 1e29) return r;
+  const double c[3] = {0.5 * (b.lo.x + b.hi.x), 0.5 * (b.lo.y + b.hi.y), 0.5 * (b.lo.z + b.hi.z)};
+  r.finite = 1;
+  for (int k = 0; k < 3; ++k) r.c[k] = c[k], r.sq[k] = c[k] * c[k];
+  return r;
+}
+/// The axis of largest centre variance (the first on a tie); 0 without finite boxes.
+IMPULSE_HD inline int sap_axis(const SapMoments& m) {
+  int axis = 0;
+  double best = -1;
+  for (int k = 0; k < 3; ++k) {
+    const double var = m.finite > 0 ? m.sq[k] / m.finite - (m.c[k] / m.finite) * (m.c[k] / m.finite) : 0;
+    if (var > best) best = var, axis = k;
+  }
+  return axis;
+}
+IMPULSE_HD inline real aabb_lo_on(const aabb& b, int axis) { return axis == 0 ? b.lo.x : (axis == 1 ? b.lo.y : b.lo.z); }
+IMPULSE_HD inline real aabb_hi_on(const aabb& b, int axis) { return axis == 0 ? b.hi.x : (axis == 1 ? b.hi.y : b.hi.z); }
+
 /// The broad phases' working arrays, kept between calls by their owner (the pipeline) and grown
 /// only when a count grows, so that a broad phase allocates nothing once they are large enough.
 struct BroadPhaseScratch {
   Buffer<std::int64_t> pairs;               // the result: pair_count sorted pair keys (capacity may be larger)
   std::int64_t pair_count = 0;
   Buffer<std::int64_t> counts, offsets;     // per shape (nxn), sweep entry (sap) or listed pair (explicit)
-  // SAP: the boxes on the host, the shapes' worlds (read once), the sweep entries by segment and lo
-  struct SapEntry {
-    int segment, shape;
-    real lo, hi;
-  };
-  std::vector<aabb> host_boxes;
-  std::vector<int> world, worlds;           // per shape; the distinct worlds >= 0, increasing
-  const Model* world_of = nullptr; // the model whose worlds these are
-  std::vector<SapEntry> entries;
-  std::vector<int> host_seg, host_shape;
-  std::vector<real> host_lo, host_hi;
+  // SAP: the sweep entries (segment, shape) of the model, made once (prepare_broad_phase_sap), their
+  // sort keys and order, the sorted entries (segment, shape, interval on the axis), and the
+  // per-shape moments that choose the axis
+  const Model* entries_of = nullptr;  // the model the entries were made for
+  std::int64_t entry_count = 0;
+  Buffer<int> entry_seg, entry_shape;
+  Buffer<std::int64_t> entry_key;
+  Buffer<int> entry_order;
   Buffer<int> seg, shape;
   Buffer<real> lo, hi;
+  Buffer<SapMoments> moments, moment_sum;
+  Buffer<std::int64_t> moment_start;  // {0, shape_count}: one segment for segmented_sum
+  Buffer<int> axis;                   // the sweep axis, 0..2, chosen on the device
   /// The result as a view.
   View<const std::int64_t> result() const { return {pairs.data(), pair_count}; }
 };
@@ -207,6 +240,10 @@ struct BroadPhaseScratch {
 /// written to s.pairs (s.pair_count of them).
 void broad_phase_nxn(const Model& m, View<const aabb> boxes, BroadPhaseScratch& s);
 void broad_phase_sap(const Model& m, View<const aabb> boxes, BroadPhaseScratch& s);
+/// The SAP's per-model tables (the sweep entries of every world's segment, from shape_world) and
+/// working arrays, made once on the host and uploaded: the pipeline calls it at construction, so a
+/// step does not; broad_phase_sap calls it for a scratch not yet prepared for m.
+void prepare_broad_phase_sap(const Model& m, BroadPhaseScratch& s);
 /// The explicit phase tests the pairs of list (sorted pair keys that pass every filter, see
 /// filter_passing_pairs) for overlap only.
 void broad_phase_explicit(const Model& m, View<const std::int64_t> list, View<const aabb> boxes, BroadPhaseScratch& s);
@@ -228,5 +265,23 @@ struct Contacts;
 /// is set on the device to the total offset[pairs.size], which may exceed the capacity.
 void write_contacts(const Model& m, View<const transform> body_q, View<const std::int64_t> pairs,
                     View<const PairContacts> pc, View<const std::int64_t> offset, Contacts& c);
+
+/// @formula E3.2-contact-matching  The matching history: the previous record's rows (device
+/// buffers of rigid_contact_max rows, allocated once) and their count.
+struct ContactHistory {
+  ContactHistory() = default;
+  ContactHistory(Device d, std::int64_t rows);
+  Buffer<int> shape0, shape1;
+  Buffer<vec3> point0, point1, normal, offset0, offset1;  // [m], [m], [-], [m], [m] as in the record
+  Buffer<int> count;  // rows held (one int on the device)
+  /// Forgets every row (count 0, on the device).
+  void clear();
+};
+
+/// Frame-to-frame matching of the record c against h (E3.2-contact-matching; see ContactMatching),
+/// on the device: rigid_contact_match_index of every row (-1 unmatched and past the count); sticky
+/// (ContactMatching::sticky) also replays a matched row's points, normal and offsets; then c becomes the history. An
+/// overflowed record is not matched and empties the history. r: matching distance [m].
+void match_contacts(Device d, ContactHistory& h, Contacts& c, bool sticky, real r);
 
 }  // namespace impulse

@@ -46,7 +46,9 @@ CollisionPipeline::CollisionPipeline(const Model& model, CollisionPipelineOption
                                   ": the collision pipeline takes infinite planes only (width = length = 0)");
   if (opt_.broad_phase == BroadPhaseMode::explicit_pairs)
     shape_contact_pairs_ = Buffer<std::int64_t>(model.device, filter_passing_pairs(model));
+  if (opt_.broad_phase == BroadPhaseMode::sap) prepare_broad_phase_sap(model, broad_);
   max_ = opt_.rigid_contact_max >= 0 ? opt_.rigid_contact_max : std::max(64, 4 * kMaxPairContacts * model.shape_count);
+  if (opt_.contact_matching != ContactMatching::disabled) previous_ = ContactHistory(model.device, max_);
   pose_ = Buffer<transform>(model.device, model.shape_count);
   aabb_ = Buffer<aabb>(model.device, model.shape_count);
   speed_ = Buffer<real>(model.device, model.shape_count);
@@ -59,7 +61,9 @@ Contacts CollisionPipeline::contacts() const {
   return c;
 }
 
-void CollisionPipeline::reset_matching() { previous_.clear(); }
+void CollisionPipeline::reset_matching() {
+  if (opt_.contact_matching != ContactMatching::disabled) previous_.clear();
+}
 
 void CollisionPipeline::collide(View<const transform> body_q, Contacts& c, View<const spatial_vector> body_qd, real dt) {
   using clock = std::chrono::steady_clock;
@@ -110,7 +114,10 @@ void CollisionPipeline::collide(View<const transform> body_q, Contacts& c, View<
   write_contacts(model_, body_q, broad_.result(), View<const PairContacts>{pc_.data(), np},
                  View<const std::int64_t>{offset_.data(), np + 1}, c);
   if (opt_.contact_matching != ContactMatching::disabled) {
-    match(c);
+    if (previous_.shape0.size() < c.rigid_contact_max)  // a record larger than contacts() makes
+      previous_ = ContactHistory(model_.device, c.rigid_contact_max);
+    match_contacts(model_.device, previous_, c, opt_.contact_matching == ContactMatching::sticky,
+                   opt_.contact_matching_distance);
     stages_.push_back("matching");
   }
   stages_.push_back("contacts");
@@ -121,52 +128,6 @@ void CollisionPipeline::collide(View<const transform> body_q, Contacts& c, View<
     std::ostream& os = opt_.diagnostics ? *opt_.diagnostics : std::cerr;
     os << "warning: " << overflow_message(c.count(), c.rigid_contact_max) << '\n';
   }
-}
-
-void CollisionPipeline::match(Contacts& c) {
-  if (c.overflowed()) {  // an incomplete record cannot be matched; the history is dropped
-    previous_.clear();
-    return;
-  }
-  const int n = c.count();
-  std::vector<int> s0 = c.rigid_contact_shape0.to_host(), s1 = c.rigid_contact_shape1.to_host();
-  std::vector<vec3> p0 = c.rigid_contact_point0.to_host(), p1 = c.rigid_contact_point1.to_host(),
-                    nn = c.rigid_contact_normal.to_host(), o0 = c.rigid_contact_offset0.to_host(),
-                    o1 = c.rigid_contact_offset1.to_host();
-  std::vector<int> idx(c.rigid_contact_max, -1);
-  std::vector<char> used(previous_.size(), 0);
-  const real r = opt_.contact_matching_distance;
-  // Rows are sorted by (shape0, shape1, point): previous rows of a pair form one run; a greedy
-  // nearest match in row order is deterministic.
-  for (int i = 0; i < n; ++i) {
-    int best = -1;
-    real bd = r;
-    for (std::size_t j = 0; j < previous_.size(); ++j) {
-      const Row& q = previous_[j];
-      if (used[j] || q.shape0 != s0[i] || q.shape1 != s1[i]) continue;
-      const real d = length(q.point0 - p0[i]);
-      // Nearest within r; among equally near previous rows the first (coincident rows keep their order).
-      if (d < bd || (best < 0 && d <= bd)) bd = d, best = static_cast<int>(j);
-    }
-    idx[i] = best;
-    if (best >= 0) {
-      used[best] = 1;
-      if (opt_.contact_matching == ContactMatching::sticky) {
-        const Row& q = previous_[best];
-        p0[i] = q.point0, p1[i] = q.point1, nn[i] = q.normal, o0[i] = q.offset0, o1[i] = q.offset1;
-      }
-    }
-  }
-  c.rigid_contact_match_index.copy_from_host(idx.data());
-  if (opt_.contact_matching == ContactMatching::sticky) {
-    c.rigid_contact_point0.copy_from_host(p0.data());
-    c.rigid_contact_point1.copy_from_host(p1.data());
-    c.rigid_contact_normal.copy_from_host(nn.data());
-    c.rigid_contact_offset0.copy_from_host(o0.data());
-    c.rigid_contact_offset1.copy_from_host(o1.data());
-  }
-  previous_.resize(n);
-  for (int i = 0; i < n; ++i) previous_[i] = {s0[i], s1[i], p0[i], p1[i], nn[i], o0[i], o1[i]};
 }
 
 }  // namespace impulse

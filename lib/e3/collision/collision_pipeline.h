@@ -84,8 +84,6 @@ class CollisionPipeline {
   }
 
  private:
-  void match(Contacts& c);
-
   const Model& model_;
   CollisionPipelineOptions opt_;
   int max_ = 0;
@@ -103,12 +101,7 @@ class CollisionPipeline {
   Buffer<std::int64_t> offset_;
   std::vector<std::string> stages_;
   CollideStageSeconds seconds_;
-  // Matching history: the previous record's rows (host copies).
-  struct Row {
-    int shape0, shape1;
-    vec3 point0, point1, normal, offset0, offset1;
-  };
-  std::vector<Row> previous_;
+  ContactHistory previous_;  // matching history: the previous record's rows (device)
 };
 
 }  // namespace impulse

@@ -622,6 +622,66 @@ TEST(E3_2_matching_not_warmstart, AMatchFollowsGeometryNotTheRowIndex) {
   EXPECT_EQ(idx[1], 0);
 }
 
+// Oracle: the host matching the pipeline ran before it became a device pass, written again here
+// (every row against every previous row of its pair, a global used flag, in row order), applied to
+// the records of a pipeline without matching; the device pass must give the same indices and,
+// sticky, the same replayed geometry, frame after frame (the history carries the replayed rows).
+RC_GTEST_PROP(E3_2_contact_matching, DevicePassEqualsTheHostGreedyMatching, ()) {
+  const int n = *rc::gen::inRange(4, 25);
+  Pile p = make_pile(n, *rc::gen::inRange(1u, 1000u), 0.5);
+  const bool sticky = *rc::gen::arbitrary<bool>();
+  const real r = *rc::gen::element(real(0.005), real(0.02), real(0.1));
+  CollisionPipelineOptions plain_o, match_o;
+  match_o.contact_matching = sticky ? ContactMatching::sticky : ContactMatching::latest;
+  match_o.contact_matching_distance = r;
+  CollisionPipeline plain(p.m, plain_o), matched(p.m, match_o);
+  Contacts cp = plain.contacts(), cm = matched.contacts();
+  Record prev;
+  prev.count = 0;
+  std::vector<transform> q = p.q;
+  std::uint64_t seed = 7;
+  int matches = 0;
+  for (int frame = 0; frame < 4; ++frame) {
+    plain.collide(view_of(q), cp);
+    matched.collide(view_of(q), cm);
+    Record raw = read(cp);
+    const Record got = read(cm);
+    RC_ASSERT(raw.count == got.count);
+    std::vector<int> idx(std::size_t(cm.rigid_contact_max), -1);
+    std::vector<char> used(std::size_t(prev.count), 0);
+    for (int i = 0; i < raw.count; ++i) {
+      int best = -1;
+      real bd = r;
+      for (int j = 0; j < prev.count; ++j) {
+        if (used[j] || prev.s0[j] != raw.s0[i] || prev.s1[j] != raw.s1[i]) continue;
+        const real d = length(prev.p0[j] - raw.p0[i]);
+        if (d < bd || (best < 0 && d <= bd)) bd = d, best = j;
+      }
+      idx[i] = best;
+      if (best < 0) continue;
+      used[best] = 1;
+      ++matches;
+      if (sticky)
+        raw.p0[i] = prev.p0[best], raw.p1[i] = prev.p1[best], raw.n[i] = prev.n[best], raw.o0[i] = prev.o0[best],
+        raw.o1[i] = prev.o1[best];
+    }
+    RC_ASSERT(cm.rigid_contact_match_index.to_host() == idx);
+    for (int i = 0; i < raw.count; ++i) {
+      RC_ASSERT(std::memcmp(&raw.p0[i], &got.p0[i], sizeof(vec3)) == 0);
+      RC_ASSERT(std::memcmp(&raw.p1[i], &got.p1[i], sizeof(vec3)) == 0);
+      RC_ASSERT(std::memcmp(&raw.n[i], &got.n[i], sizeof(vec3)) == 0);
+      RC_ASSERT(std::memcmp(&raw.o0[i], &got.o0[i], sizeof(vec3)) == 0);
+      RC_ASSERT(std::memcmp(&raw.o1[i], &got.o1[i], sizeof(vec3)) == 0);
+    }
+    prev = raw;
+    for (transform& x : q) {  // small random slides: some rows stay within r, some leave it
+      seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
+      x.p.x += 0.01 * (real((seed >> 11) % 1000) / 1000 - 0.5);
+    }
+  }
+  RC_TAG(matches > 0 ? "some rows matched" : "nothing matched");
+}
+
 // --- E3.2-hydro-preconditions --------------------------------------------------------------------
 
 TEST(E3_2_hydro_preconditions, PlaneFlagIsSwitchedOffAndBothSidesMustQualify) {

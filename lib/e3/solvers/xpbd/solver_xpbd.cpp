@@ -1,6 +1,5 @@
 // Host-side pieces of SolverXPBD: body segments of the contact list and the manifold subset choice.
 #include <algorithm>
-#include <limits>
 #include <stdexcept>
 #include <string>
 
@@ -9,30 +8,13 @@
 namespace impulse {
 
 std::vector<int> select_manifold_contacts(const std::vector<real>& depth, const std::vector<vec3>& point, int max_contacts) {
-  int n = int(depth.size());
-  std::vector<int> chosen;
-  if (n <= max_contacts) {
-    for (int i = 0; i < n; ++i) chosen.push_back(i);
-    return chosen;
-  }
-  int deepest = 0;
-  for (int i = 1; i < n; ++i)
-    if (depth[i] < depth[deepest]) deepest = i;
-  chosen.push_back(deepest);
-  std::vector<real> mind(n, std::numeric_limits<real>::infinity());
-  std::vector<bool> taken(n, false);
-  taken[deepest] = true;
-  while (int(chosen.size()) < max_contacts) {
-    int last = chosen.back(), best = -1;
-    for (int i = 0; i < n; ++i) {
-      if (taken[i]) continue;
-      mind[i] = std::min(mind[i], length(point[i] - point[last]));
-      if (best < 0 || mind[i] > mind[best]) best = i;
-    }
-    taken[best] = true;
-    chosen.push_back(best);
-  }
-  std::sort(chosen.begin(), chosen.end());
+  const int n = int(depth.size());
+  std::vector<real> mind(std::size_t(n) + 1);
+  std::vector<int> taken(std::size_t(n) + 1), chosen(std::size_t(n < max_contacts ? n : max_contacts) + 1);
+  const int m = select_manifold_candidates(
+      n, [&](int i) { return depth[std::size_t(i)]; }, [&](int i) { return point[std::size_t(i)]; }, max_contacts,
+      mind.data(), taken.data(), chosen.data());
+  chosen.resize(std::size_t(m));
   return chosen;
 }
 

@@ -71,14 +71,21 @@ struct XpbdRestitutionCandidate {
 };
 
 /// The restitution pass's manifolds on the device (group_restitution_manifolds), shared by its
-/// stages within one step.
+/// stages within one step. Sized to the record's capacity (manifolds <= rows) and grown only when it
+/// grows; the manifold count stays on the device.
 struct XpbdRestitutionPass {
-  int manifolds = 0;
+  Buffer<std::int64_t> key;                    // per sorted row: pair_key of its bodies, or kNoManifold
+  Buffer<int> order;                           // per sorted row: the contact row
+  Buffer<std::int64_t> first, index;           // per sorted row: 1 where a manifold starts; its exclusive scan
+  Buffer<int> run_begin;                       // per manifold: its first sorted row
+  Buffer<int> kept;                            // per manifold: rows kept, min(run, restitution_manifold_max_contacts)
+  Buffer<real> mind;                           // per sorted row: the selection's distance to the chosen [m]
+  Buffer<int> taken;                           // per sorted row: chosen by the selection
   Buffer<std::int64_t> start;                  // per manifold: its first entry in rows (manifolds + 1)
   Buffer<int> rows, flip;                      // per manifold row: contact row; 1 when its shape0 is the pair's second body
   Buffer<real> target;                         // per manifold row: target normal velocity [m/s]
-  Buffer<int> bodies;                          // per manifold: its two bodies (lower id first)
-  Buffer<std::int64_t> body_start, body_entry; // per body: (manifold * 2 + side), in manifold order
+  Buffer<int> bodies;                          // per manifold: its two bodies (lower id first); -1 past the count
+  Buffer<std::int64_t> body_start, body_entry, body_fill;  // per body: (manifold * 2 + side), in manifold order
   Buffer<spatial_vector> delta;                // per manifold side: velocity change of the last sweep [m/s, rad/s]
   Buffer<int> fired;                           // per manifold: some row took an impulse
   Buffer<real> lambda_min;                     // per outer iteration, per manifold: smallest row impulse [N s]
@@ -122,7 +129,9 @@ class SolverXPBD {
   /// The accumulated, readback-scaled position impulse of each contact in the last step
   /// (rigid_contact_max entries) [N s, N m s]; empty before the first step with contacts.
   const Buffer<spatial_vector>& contact_impulse() const { return contact_impulse_; }
-  const XpbdStepTrace& trace() const { return trace_; }
+  /// What the last step did; the restitution pass's part is read back from the device here, on
+  /// the first call after a step, never inside the step.
+  const XpbdStepTrace& trace() const;
 
   /// body_parent_f of the last step (body_count): the world wrench (f [N], tau [N m] about the child
   /// COM) that the parent exerts on each child through its inbound joint, from the joint position
@@ -143,10 +152,10 @@ class SolverXPBD {
   void apply_joint_deltas(State& out, real h);
   void store_impulses(const State& in, const Control& control, const ContactsView* contacts, real h);
   void apply_restitution(State& out, const ContactsView& c, real h);
-  void restitution_candidates(const ContactsView& c, int count, real h);
-  XpbdRestitutionPass group_restitution_manifolds(const XpbdRestitutionCandidate* rows, int count);
-  void restitution_sweep_manifolds(State& out, const ContactsView& c, XpbdRestitutionPass& pass, int outer);
-  void restitution_mean_body_deltas(State& out, XpbdRestitutionPass& pass);
+  void restitution_candidates(const ContactsView& c, std::int64_t rows, real h);
+  void group_restitution_manifolds(std::int64_t rows);
+  void restitution_sweep_manifolds(State& out, const ContactsView& c, std::int64_t rows, int outer);
+  void restitution_mean_body_deltas(State& out);
   void restore_kinematic(const State& in, State& out);
   void finish_trace(const ContactsView* contacts);
 
@@ -172,8 +181,9 @@ class SolverXPBD {
     Buffer<spatial_vector> joint_dP, joint_dC;          // this iteration's joint deltas
     Buffer<transform> q_pred;                           // predicted poses (restitution only)
     Buffer<spatial_vector> qd_pred;                     // predicted velocities (restitution only)
-    Buffer<XpbdRestitutionCandidate> candidates;            // per row (restitution only)
-    std::vector<XpbdRestitutionCandidate> host_candidates;  // their host copy (GPU only)
+    Buffer<XpbdRestitutionCandidate> candidates;        // per row (restitution only)
+    Buffer<int> manifolds;                              // (1) restitution manifolds of the step
+    XpbdRestitutionPass restitution;                    // the restitution pass's device arrays
   };
 
   const Model* model_;
@@ -191,7 +201,8 @@ class SolverXPBD {
   int impulse_capacity_ = 0;
   bool have_impulse_ = false;
   real last_h_ = 0;
-  XpbdStepTrace trace_;
+  mutable XpbdStepTrace trace_;
+  mutable bool restitution_trace_pending_ = false;  // the step ran the restitution pass; trace() reads it
   StepRows step_;
 };
 
@@ -203,5 +214,43 @@ class SolverXPBD {
 /// those chosen (largest minimum distance, lowest index on ties). Deterministic. Returns the
 /// chosen candidate positions in increasing order. depth [m], point [m] world.
 std::vector<int> select_manifold_contacts(const std::vector<real>& depth, const std::vector<vec3>& point, int max_contacts);
+
+/// select_manifold_contacts on n candidates read through depth(i) [m] and point(i) [m], as device
+/// code: writes the chosen positions, increasing, to chosen[0, return value); mind (n) and taken (n)
+/// are the caller's scratch.
+template <class Depth, class Point>
+IMPULSE_HD int select_manifold_candidates(int n, const Depth& depth, const Point& point, int max_contacts, real* mind,
+                                          int* taken, int* chosen) {
+  if (n <= max_contacts) {
+    for (int i = 0; i < n; ++i) chosen[i] = i;
+    return n;
+  }
+  int deepest = 0;
+  for (int i = 1; i < n; ++i)
+    if (depth(i) < depth(deepest)) deepest = i;
+  for (int i = 0; i < n; ++i) taken[i] = 0;
+  int m = 0;
+  chosen[m++] = deepest;
+  taken[deepest] = 1;
+  while (m < max_contacts) {
+    const int last = chosen[m - 1];
+    int best = -1;
+    for (int i = 0; i < n; ++i) {
+      if (taken[i]) continue;
+      const real d = length(point(i) - point(last));
+      if (m == 1 || d < mind[i]) mind[i] = d;  // the distance to the nearest chosen point
+      if (best < 0 || mind[i] > mind[best]) best = i;
+    }
+    taken[best] = 1;
+    chosen[m++] = best;
+  }
+  for (int a = 1; a < m; ++a)  // increasing order (insertion sort of at most max_contacts)
+    for (int b = a; b > 0 && chosen[b - 1] > chosen[b]; --b) {
+      const int t = chosen[b];
+      chosen[b] = chosen[b - 1];
+      chosen[b - 1] = t;
+    }
+  return m;
+}
 
 }  // namespace impulse

@@ -153,6 +153,7 @@ void SolverXPBD::begin_step(const ContactsView* contacts) {
   trace_.restitution_sweeps = 0;
   trace_.restitution_lambda_min_per_outer.clear();
   trace_.restitution_body_dv.clear();
+  restitution_trace_pending_ = false;
   step_.contact_passes = 0;
   const int cap = contacts ? contacts->rigid_contact_max : 0;
   if (contact_impulse_.size() != cap) {

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <limits>
 
 #include "course/e3/xpbd_demos.h"
 #include "support/generators.h"
@@ -76,6 +77,49 @@ RC_GTEST_PROP(E3_5_manifold_cap, AtMostTwelveDeepestFirstDeterministic, ()) {
   RC_ASSERT(std::find(a.begin(), a.end(), deepest) != a.end());
 }
 
+// Oracle: the host selection the pass ran before it became device code, written again here with
+// std containers (distances kept per candidate from +inf, std::min, a final std::sort); the device
+// routine the pass now runs per manifold must choose the same positions.
+RC_GTEST_PROP(E3_5_manifold_cap, DeviceSelectionEqualsTheHostSelection, ()) {
+  const int n = *rc::gen::inRange(1, 40);
+  const int cap = *rc::gen::inRange(1, 14);
+  std::vector<real> depth;
+  std::vector<vec3> pts;
+  for (int i = 0; i < n; ++i) {
+    depth.push_back(*rc::gen::element(real(-0.01), real(-0.005), real(0)) * *gen::in_range(0.5, 1));
+    pts.push_back(*gen::vector(1));
+  }
+  std::vector<int> oracle;
+  if (n <= cap) {
+    for (int i = 0; i < n; ++i) oracle.push_back(i);
+  } else {
+    const int deepest = int(std::min_element(depth.begin(), depth.end()) - depth.begin());
+    std::vector<real> mind(std::size_t(n), std::numeric_limits<real>::infinity());
+    std::vector<bool> taken(std::size_t(n), false);
+    oracle.push_back(deepest);
+    taken[std::size_t(deepest)] = true;
+    while (int(oracle.size()) < cap) {
+      const int last = oracle.back();
+      int best = -1;
+      for (int i = 0; i < n; ++i) {
+        if (taken[std::size_t(i)]) continue;
+        mind[std::size_t(i)] = std::min(mind[std::size_t(i)], length(pts[std::size_t(i)] - pts[std::size_t(last)]));
+        if (best < 0 || mind[std::size_t(i)] > mind[std::size_t(best)]) best = i;
+      }
+      taken[std::size_t(best)] = true;
+      oracle.push_back(best);
+    }
+    std::sort(oracle.begin(), oracle.end());
+  }
+  std::vector<real> mind(static_cast<std::size_t>(n));
+  std::vector<int> taken(static_cast<std::size_t>(n)), chosen(static_cast<std::size_t>(std::min(n, cap)));
+  const int m = select_manifold_candidates(
+      n, [&](int i) { return depth[std::size_t(i)]; }, [&](int i) { return pts[std::size_t(i)]; }, cap, mind.data(),
+      taken.data(), chosen.data());
+  chosen.resize(std::size_t(m));
+  RC_ASSERT(chosen == oracle);
+}
+
 TEST(E3_5_manifold_cap, SimManifoldsNeverExceedTwelve) {
   // A sphere pile: every manifold is one sphere pair (1 record), the cap holds trivially; a box
   // resting on a plane gives 4. The property above covers larger candidate sets.
@@ -113,6 +157,39 @@ TEST(E3_5_e_zero_still_acts, SimEnabledPassWithZeroRestitutionChangesVelocities)
   PressedBox off = pressed_box_step(false, 0), on = pressed_box_step(true, 0);
   EXPECT_GT(off.qd[0].lin.z, 0.1);                        // the projection launched the box upward
   EXPECT_LT(on.qd[0].lin.z, off.qd[0].lin.z - 0.1);       // e = 0, yet the pass took most of it back
+}
+
+// Oracle: one head-on collision of two equal spheres (2 mm overlap, 1 m/s each, no gravity), built
+// twice with the same bodies and the shapes added in the other order; in the second build each
+// row's shape0 lies on the pair's second body (the manifold's flipped side). The restitution pass
+// must give each sphere the same velocity either way (to rounding: the rows' arithmetic differs).
+TEST(E3_5_restitution_record, SimShapeOrderDoesNotChangeTheBounce) {
+  std::vector<spatial_vector> v[2];
+  for (int order = 0; order < 2; ++order) {
+    ModelBuilder b;
+    b.gravity = vec3{0, 0, 0};
+    const int left = b.add_body({{-0.099, 0, 0}, quat_identity()});
+    const int right = b.add_body({{0.099, 0, 0}, quat_identity()});
+    b.add_shape_sphere(order ? right : left, transform_identity(), 0.1);
+    b.add_shape_sphere(order ? left : right, transform_identity(), 0.1);
+    FixtureOptions fx;
+    fx.restitution = real(0.5);
+    fx.mu = 0;
+    XpbdWorld w(b, 16, fx);
+    w.solver->enable_restitution = true;
+    const std::vector<spatial_vector> qd{{{1, 0, 0}, {0, 0, 0}}, {{-1, 0, 0}, {0, 0, 0}}};
+    w.state_0->body_qd.copy_from_host(qd.data());
+    w.step(kH);
+    ASSERT_TRUE(w.solver->trace().restitution_ran);
+    ASSERT_EQ(w.solver->trace().restitution_manifolds, 1);
+    v[order] = w.state_0->body_qd.to_host();
+  }
+  EXPECT_LT(v[0][0].lin.x, 0);  // the spheres separate
+  for (int body = 0; body < 2; ++body) {
+    EXPECT_NEAR(v[0][body].lin.x, v[1][body].lin.x, 1e-9) << body;
+    EXPECT_NEAR(v[0][body].lin.y, v[1][body].lin.y, 1e-9) << body;
+    EXPECT_NEAR(v[0][body].ang.z, v[1][body].ang.z, 1e-9) << body;
+  }
 }
 
 TEST(E3_5_readback_excludes_restitution, SimReadbackIdenticalWithAndWithoutThePass) {
