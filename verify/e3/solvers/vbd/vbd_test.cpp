@@ -164,10 +164,22 @@ RC_GTEST_PROP(E3_6_vbd_structure, FrictionOpposesSlipWithinTheCone, ()) {
 
 namespace {
 
-// A stack of four 0.2 m boxes on the ground under pipeline contacts, n steps of VBD at h = 1 ms:
-// every box touches the one below, so the sweep's order matters between neighbours.
-std::vector<transform> box_stack_run(int n, Device d = Device::cpu) {
-  Model m = box_stack_model(4, 1, 0.1, d);
+// Three towers of three 1 kg spheres (r = 0.1 m, 1 mm gaps) on the ground, numbered tower by tower,
+// under pipeline contacts, n steps of VBD at h = 1 ms: each sphere touches the ones below and above,
+// so the sweep's order matters between neighbours, and each colour holds one sphere of each tower.
+std::vector<transform> towers_run(int n, Device d = Device::cpu) {
+  ModelBuilder b;
+  b.add_shape_plane();
+  ShapeConfig massless;
+  massless.density = 0;
+  const real r = 0.1, I = real(0.4) * r * r;
+  for (int t = 0; t < 3; ++t)
+    for (int i = 0; i < 3; ++i) {
+      int body = b.add_body({vec3{real(0.5) * t, 0, r + i * (2 * r + real(0.001))}, quat_identity()},
+                            MassProperties{1, vec3{}, mat33_diag({I, I, I})}, true);
+      b.add_shape_sphere(body, transform_identity(), r, massless);
+    }
+  Model m = b.finalize(d);
   CollisionPipeline pipeline(m);
   Contacts c = pipeline.contacts();
   State s0 = m.state(), s1 = m.state();
@@ -204,24 +216,24 @@ bool bitwise_equal(const std::vector<transform>& a, const std::vector<transform>
 
 // Colour by colour (colour_bodies): a colour's bodies touch no one else in it, so running its
 // launch in reverse or in a seeded permutation (core/schedule.h) gives the ordered run's poses bit
-// for bit, on a stack (contact rows between neighbours) and a chain (joint rows).
+// for bit, on towers (contact rows between neighbours) and a chain (joint rows).
 TEST(E3_6_vbd_structure, ColourSweepIndependentOfTheSchedule) {
-  const std::vector<transform> stack = box_stack_run(40), chain = chain_run(40);
+  const std::vector<transform> stack = towers_run(40), chain = chain_run(40);
   for (Schedule s : {Schedule{ScheduleKind::reverse, 0, false}, Schedule{ScheduleKind::shuffle, 1, false},
                      Schedule{ScheduleKind::shuffle, 7, true}}) {
     const Schedule old = set_cpu_schedule(s);
-    const bool same_stack = bitwise_equal(box_stack_run(40), stack), same_chain = bitwise_equal(chain_run(40), chain);
+    const bool same_stack = bitwise_equal(towers_run(40), stack), same_chain = bitwise_equal(chain_run(40), chain);
     set_cpu_schedule(old);
     EXPECT_TRUE(same_stack) << "schedule kind " << int(s.kind) << " seed " << s.seed;
     EXPECT_TRUE(same_chain) << "schedule kind " << int(s.kind) << " seed " << s.seed;
   }
 }
 
-// The model may live on a GPU: the same stack there ends where the CPU's ends, within rounding (the
+// The model may live on a GPU: the same towers there end where the CPU's ends, within rounding (the
 // GPU may contract a * b + c into one fused operation). Skips without a GPU.
 TEST(E3_6_vbd_structure, GpuModelAcceptedAndMatchesCpu) {
   if (!cuda_built() || cuda_device_count() == 0) GTEST_SKIP() << "no CUDA GPU in this build/machine";
-  const std::vector<transform> cpu = box_stack_run(200), gpu = box_stack_run(200, Device::cuda);
+  const std::vector<transform> cpu = towers_run(200), gpu = towers_run(200, Device::cuda);
   ASSERT_EQ(cpu.size(), gpu.size());
   for (std::size_t b = 0; b < cpu.size(); ++b) {
     EXPECT_NEAR(cpu[b].p.x, gpu[b].p.x, 1e-9) << b;
