@@ -461,7 +461,10 @@ void SolverVBD::joint_metrics(real h) {
   });
 }
 
-// Colours (course E3 §6; Newton colours its bodies by joints, vbd/): colour(b) = 1 + the largest
+// Colours (course E3 §6). Newton colours its bodies once, by joints only (ModelBuilder.color ->
+// color_rigid_bodies in newton/_src/sim/graph_coloring.py), and solver_vbd.py launches one body pass
+// per colour, so two bodies in contact may share a colour and run together. Here contacts are
+// edges too and the colouring is redone each step: colour(b) = 1 + the largest
 // colour among b's lower-numbered dynamic neighbours through a contact row or a joint (0 with none),
 // -1 for a body the sweep skips. Neighbours never share a colour, and every lower-numbered neighbour
 // of b is in an earlier colour and every higher-numbered one in a later colour, so solving colour by

@@ -11,6 +11,7 @@
 #include <string>
 
 #include "course/e3/penalty_contact_fixture.h"
+#include "core/alloc_count.h"
 #include "core/device.h"
 #include "core/schedule.h"
 #include "course/e3/solver_fixture_scenes.h"
@@ -167,7 +168,8 @@ namespace {
 // Three towers of three 1 kg spheres (r = 0.1 m, 1 mm gaps) on the ground, numbered tower by tower,
 // under pipeline contacts, n steps of VBD at h = 1 ms: each sphere touches the ones below and above,
 // so the sweep's order matters between neighbours, and each colour holds one sphere of each tower.
-std::vector<transform> towers_run(int n, Device d = Device::cpu) {
+// allocations: if not null, the Buffer allocations (core/alloc_count.h) of the steps after the first.
+std::vector<transform> towers_run(int n, Device d = Device::cpu, std::uint64_t* allocations = nullptr) {
   ModelBuilder b;
   b.add_shape_plane();
   ShapeConfig massless;
@@ -189,7 +191,9 @@ std::vector<transform> towers_run(int n, Device d = Device::cpu) {
     pipeline.collide(s0.body_q.view(), c);
     fill_contact_materials(m, SolverPath::vbd, c);
     const ContactsView v = c.view();
+    const std::uint64_t before = allocation_count();
     solver.step(s0, s1, control, &v, 1e-3);
+    if (allocations && i > 0) *allocations += allocation_count() - before;
     std::swap(s0, s1);
   }
   return s0.body_q.to_host();
@@ -227,6 +231,14 @@ TEST(E3_6_vbd_structure, ColourSweepIndependentOfTheSchedule) {
     EXPECT_TRUE(same_stack) << "schedule kind " << int(s.kind) << " seed " << s.seed;
     EXPECT_TRUE(same_chain) << "schedule kind " << int(s.kind) << " seed " << s.seed;
   }
+}
+
+// No step after the first allocates: every array is sized at the first step and grown only with a
+// capacity (the record's rigid_contact_max stays the same here).
+TEST(E3_6_vbd_structure, StepsAfterTheFirstAllocateNothing) {
+  std::uint64_t allocations = 0;
+  towers_run(20, Device::cpu, &allocations);
+  EXPECT_EQ(allocations, 0u);
 }
 
 // The model may live on a GPU: the same towers there end where the CPU's ends, within rounding (the
