@@ -113,7 +113,8 @@ struct SolverVBD::Views {
     JointType t = JointType(jtype[j]);
     fr = frames(j, X);
     e = joint_errors(t, jaxes[j], fr);
-    return spatial_vector{-jc_lin[j].k_eff * e.lin + jc_lin[j].s * jlam_lin[j], -jc_ang[j].k_eff * e.ang + jc_ang[j].s * jlam_ang[j]};
+    return spatial_vector{-jc_lin[j].k_eff * e.lin + jc_lin[j].s * jlam_lin[j],
+                          -jc_ang[j].k_eff * e.ang + jc_ang[j].s * jlam_ang[j]};
   }
 };
 
@@ -130,7 +131,8 @@ SolverVBD::Views SolverVBD::views(const State* in, State* out) const {
   v.jX_p = m.joint_X_p.view(), v.jX_c = m.joint_X_c.view();
   v.jaxes = m.joint_axes.view();
   v.jc_lin = s_.jc_lin.view(), v.jc_ang = s_.jc_ang.view();
-  v.jlam_lin = const_cast<Buffer<vec3>&>(joint_lambda_lin_).view(), v.jlam_ang = const_cast<Buffer<vec3>&>(joint_lambda_ang_).view();
+  v.jlam_lin = const_cast<Buffer<vec3>&>(joint_lambda_lin_).view();  // written by dual_update only
+  v.jlam_ang = const_cast<Buffer<vec3>&>(joint_lambda_ang_).view();
   v.joint_start = joint_start_.view(), v.joint_entry = joint_entry_.view();
   v.rows = s_.rows.view(), v.lam = s_.lam.view();
   v.row_start = s_.row_start.view(), v.row_entry = s_.row_entry.view();
@@ -325,7 +327,8 @@ void SolverVBD::check_step(const State& in, const State& out, const Control& con
   const std::int64_t S = m.shape_count;
   if (contacts->rigid_contact_max > kRowMask || S * S >= (std::int64_t(1) << (62 - kRowBits)))
     throw std::invalid_argument("SolverVBD: rigid_contact_max " + std::to_string(contacts->rigid_contact_max) + " with " +
-                                std::to_string(S) + " shapes is past the row keys (allowed: rigid_contact_max < 2^24, shapes < 2^19)");
+                                std::to_string(S) +
+                                " shapes is past the row keys (allowed: rigid_contact_max < 2^24, shapes < 2^19)");
 }
 
 void SolverVBD::gather_forces(const State& in, const Control& control) {

@@ -1,5 +1,6 @@
 // Rigid-body VBD with compliant augmented-Lagrangian contacts and joints (course E3 §6), a compact
-// version: per-body 6x6 block descent in body order (run colour by colour, vbd_colouring.h), a fixed iteration count, a dual (lambda)
+// version: per-body 6x6 block descent in body order (run colour by colour: colour_bodies in
+// vbd_rigid.cpp), a fixed iteration count, a dual (lambda)
 // history per normal row and per joint, smoothed Coulomb friction from the pose history (no Dahl
 // model, no contact matching beyond a per-pair ordinal key), velocities from the pose history.
 // Joints (REVOLUTE, BALL, FIXED, PRISMATIC) are hard bilateral rows on the errors of

@@ -219,16 +219,16 @@ bool bitwise_equal(const std::vector<transform>& a, const std::vector<transform>
 }  // namespace
 
 // Colour by colour (colour_bodies): a colour's bodies touch no one else in it, so running its
-// launch in reverse or in a seeded permutation (core/schedule.h) gives the ordered run's poses bit
-// for bit, on towers (contact rows between neighbours) and a chain (joint rows).
+// launch on the thread team, in reverse or in a seeded permutation (core/schedule.h) gives the
+// ordered run's poses bit for bit, on towers (contact rows between neighbours) and a chain (joints).
 TEST(E3_6_vbd_structure, ColourSweepIndependentOfTheSchedule) {
-  const std::vector<transform> stack = towers_run(40), chain = chain_run(40);
-  for (Schedule s : {Schedule{ScheduleKind::reverse, 0, false}, Schedule{ScheduleKind::shuffle, 1, false},
-                     Schedule{ScheduleKind::shuffle, 7, true}}) {
+  const std::vector<transform> towers = towers_run(40), chain = chain_run(40);
+  for (Schedule s : {Schedule{ScheduleKind::parallel, 0, false}, Schedule{ScheduleKind::reverse, 0, false},
+                     Schedule{ScheduleKind::shuffle, 1, false}, Schedule{ScheduleKind::shuffle, 7, true}}) {
     const Schedule old = set_cpu_schedule(s);
-    const bool same_stack = bitwise_equal(towers_run(40), stack), same_chain = bitwise_equal(chain_run(40), chain);
+    const bool same_towers = bitwise_equal(towers_run(40), towers), same_chain = bitwise_equal(chain_run(40), chain);
     set_cpu_schedule(old);
-    EXPECT_TRUE(same_stack) << "schedule kind " << int(s.kind) << " seed " << s.seed;
+    EXPECT_TRUE(same_towers) << "schedule kind " << int(s.kind) << " seed " << s.seed;
     EXPECT_TRUE(same_chain) << "schedule kind " << int(s.kind) << " seed " << s.seed;
   }
 }
@@ -262,7 +262,8 @@ TEST(E3_6_vbd_structure, SolverSourcesCompareNoDevice) {
     std::ifstream in(std::string(IMPULSE_SOURCE_DIR) + "/lib/e3/solvers/vbd/" + f);
     ASSERT_TRUE(in) << f;
     std::string line;
-    for (int n = 1; std::getline(in, line); ++n) EXPECT_FALSE(std::regex_search(line, device_test)) << f << ":" << n << ": " << line;
+    for (int n = 1; std::getline(in, line); ++n)
+      EXPECT_FALSE(std::regex_search(line, device_test)) << f << ":" << n << ": " << line;
   }
 }
 
