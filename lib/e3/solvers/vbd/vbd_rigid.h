@@ -1,5 +1,6 @@
 // Rigid-body VBD with compliant augmented-Lagrangian contacts and joints (course E3 §6), a compact
-// version: per-body 6x6 block descent in body order, a fixed iteration count, a dual (lambda)
+// version: per-body 6x6 block descent in body order (run colour by colour: colour_bodies in
+// vbd_rigid.cpp), a fixed iteration count, a dual (lambda)
 // history per normal row and per joint, smoothed Coulomb friction from the pose history (no Dahl
 // model, no contact matching beyond a per-pair ordinal key), velocities from the pose history.
 // Joints (REVOLUTE, BALL, FIXED, PRISMATIC) are hard bilateral rows on the errors of
@@ -8,10 +9,10 @@
 // metric is at least the row's own inertial support (joint_row_metric), as Newton seeds it.
 #pragma once
 
-#include <map>
-#include <tuple>
+#include <cstdint>
 #include <vector>
 
+#include "core/buffer.h"
 #include "core/math.h"
 #include "e1/model.h"
 #include "e3/contacts/contacts_view.h"
@@ -49,7 +50,7 @@ IMPULSE_HD inline CompliantAlmCoefficients compliant_alm_coefficients(real k, re
 /// only a fraction of the way to the joint and the multiplier, kept whole from step to step (s = 1
 /// for a hard row), carries the rest: on a chain of light links it overshoots with a growing
 /// amplitude (verify/e3/soak_test.cpp, SoakJointedChainVbd). w <= 0 (no dynamic side) leaves rho.
-inline real joint_row_metric(real rho, real w, real h) {
+IMPULSE_HD inline real joint_row_metric(real rho, real w, real h) {
   const real support = w > 0 ? 1 / (h * h * w) : 0;
   return support > rho ? support : rho;
 }
@@ -72,6 +73,14 @@ IMPULSE_HD inline vec3 vbd_friction_force(real mu, real f_n, vec3 u_t, real eps_
   return (-mu * f_n / (s > eps_v ? s : eps_v)) * u_t;
 }
 
+/// One contact row of a step, as the passes read it (vbd_rigid.cpp builds it from the record).
+struct VbdRow {
+  int body0 = -1, body1 = -1;
+  vec3 p0, p1, n;   // [m] body-frame points, world normal shape0 -> shape1
+  real m0 = 0, m1 = 0;  // [m] margins
+  real k = 0, kd = 0, mu = 0;  // [N/m], [N s/m], [-]
+};
+
 /// One contact's readback for collect_rigid_contact_forces.
 struct VbdContactForce {
   int body0 = -1, body1 = -1;
@@ -83,7 +92,7 @@ class SolverVBD {
  public:
   /// iterations >= 1 (Newton's default 10), rho > 0 [N/m] the numerical metric of the contact
   /// rows and the floor of each joint row's (joint_row_metric; [N m/rad] on the angular rows). Throws std::invalid_argument otherwise, naming the joint
-  /// for a DISTANCE or D6 joint, or for a non-CPU model.
+  /// for a DISTANCE or D6 joint. The model may live on any device: every stage is a pass.
   explicit SolverVBD(const Model& model, int iterations = 10, real rho = real(1e5), real friction_epsilon = real(0.01));
 
   int iterations;
@@ -102,41 +111,63 @@ class SolverVBD {
   std::vector<VbdContactForce> collect_rigid_contact_forces(const std::vector<transform>& body_q,
                                                             const std::vector<transform>& body_q_prev,
                                                             const ContactsView& contacts, real dt) const;
-  /// The pose history the last step started from.
-  const std::vector<transform>& body_q_prev() const { return body_q_prev_; }
+  /// The pose history the last step started from (a host copy; empty before the first step).
+  std::vector<transform> body_q_prev() const;
   /// Multipliers of joint j after the last step: the force [N] and torque [N m] (world) the joint
   /// applies to its child (its parent gets the opposite). Zero before the first step.
   spatial_vector joint_lambda(int j) const;
   /// Clears the multiplier histories (contacts and joints) and the pose history.
   void reset();
 
+  /// The arrays one step's passes read, as views (defined in vbd_rigid.cpp).
+  struct Views;
+  Views views(const State* in, State* out) const;
+
+  // The stages of step(), in order, each a pass (or a few) on the model's device (vbd_rigid.cpp);
+  // public only because a function holding a CUDA extended lambda must be (nvcc's rule).
+  void build_joint_segments();
+  void check_step(const State& in, const State& out, const Control& control, const ContactsView* contacts, real h) const;
+  void gather_forces(const State& in, const Control& control);
+  int prepare_rows(const ContactsView* contacts) const;
+  void joint_metrics(real h);
+  void colour_bodies();
+  void read_back(int launch, const ContactsView* contacts);
+  void predict_targets(const State& in, State& out, real h);
+  void sweep_bodies(State& out, real h);
+  void dual_update(State& out, int launch, const ContactsView* contacts, real h);
+  void finish_step(const State& in, State& out, int launch, const ContactsView* contacts, real h);
+
  private:
-  struct Row {
-    int body0, body1;
-    vec3 p0, p1, n;  // body-frame points, world normal shape0 -> shape1
-    real m0, m1, k, kd, mu;
-    std::tuple<int, int, int> key;
-  };
-  // The stages of step(), in order, on one step's host copies and rows (vbd_rigid.cpp).
-  struct StepData;
-  void gather_forces(StepData& s, const State& in, const Control& control);
-  void prepare_rows(StepData& s, const ContactsView* contacts) const;
-  void joint_metrics(StepData& s, real h) const;
-  void predict_targets(StepData& s, real h) const;
-  void sweep_bodies(StepData& s, real h) const;
-  void dual_update(StepData& s, real h);
-  void finish_step(StepData& s, State& out, real h);
-
-  std::vector<Row> read_rows(const ContactsView& c) const;
-  real gap(const Row& r, const std::vector<transform>& q) const;
-  /// Slip of body1's contact point relative to body0's between two pose sets, divided by dt [m/s].
-  vec3 slip_velocity(const Row& r, const std::vector<transform>& now, const std::vector<transform>& prev, real dt) const;
-
   const Model* model_;
-  std::vector<transform> body_q_prev_;
-  std::map<std::tuple<int, int, int>, real> lambda_;  // [N] per contact key
-  std::vector<vec3> joint_lambda_lin_;  // [N] per joint: force on the child
-  std::vector<vec3> joint_lambda_ang_;  // [N m] per joint: torque on the child
+  bool has_prev_ = false;
+  Buffer<transform> body_q_prev_;
+  Buffer<vec3> joint_lambda_lin_;  // [N] per joint: force on the child
+  Buffer<vec3> joint_lambda_ang_;  // [N m] per joint: torque on the child
+  // The attached (non-FREE) joints of each body, in joint order (entry = 2 * joint + side), built once.
+  Buffer<std::int64_t> joint_start_, joint_entry_;
+  // The contact multiplier history: keys (pair of shapes, ordinal within the pair) ascending, their
+  // multipliers [N], and the count at hist_count_[0], all on the device.
+  Buffer<std::int64_t> hist_key_;
+  Buffer<real> hist_lam_;
+  Buffer<int> hist_count_;
+  // One step's arrays, sized at the first step and grown only when a capacity grows (mutable: the
+  // readback collect_rigid_contact_forces rebuilds the rows in them).
+  struct Scratch {
+    Buffer<spatial_vector> f;                 // [N, N m] external wrench
+    Buffer<vec3> c_tilde;                     // [m] inertial target of the COM
+    Buffer<quat> q_tilde;                     // inertial target of the orientation
+    Buffer<CompliantAlmCoefficients> jc_lin, jc_ang;
+    Buffer<VbdRow> rows;
+    Buffer<real> lam;                         // [N] per row
+    Buffer<std::int64_t> sorted, row_key;     // rows by (pair, row); each row's history key
+    Buffer<int> sides, colour;
+    Buffer<std::int64_t> row_start, row_entry, fill, colour_entry;
+    Buffer<std::int64_t> readback;            // colour starts (bodies + 1), count, bad row, bad shape
+    std::vector<std::int64_t> readback_host;
+    Buffer<transform> q_now, q_then;          // collect_rigid_contact_forces' poses
+    Buffer<VbdContactForce> forces;
+  };
+  mutable Scratch s_;
 };
 
 }  // namespace impulse

@@ -3,10 +3,21 @@
 #include <gtest/gtest.h>
 #include <rapidcheck/gtest.h>
 
+#include <Eigen/Dense>
 #include <cmath>
+#include <cstring>
+#include <fstream>
+#include <regex>
+#include <string>
 
 #include "course/e3/penalty_contact_fixture.h"
+#include "core/alloc_count.h"
+#include "core/device.h"
+#include "core/schedule.h"
 #include "course/e3/solver_fixture_scenes.h"
+#include "e3/collision/collision_pipeline.h"
+#include "e3/contacts/contact_materials.h"
+#include "e3/solvers/vbd/vbd_block.h"
 #include "e3/solvers/vbd/vbd_rigid.h"
 #include "support/generators.h"
 #include "support/golden.h"
@@ -150,4 +161,133 @@ RC_GTEST_PROP(E3_6_vbd_structure, FrictionOpposesSlipWithinTheCone, ()) {
   RC_ASSERT(length(f) <= mu * fn * (1 + 1e-12) + 1e-15);
   RC_ASSERT(dot(f, u) <= 0);
   if (length(u) < eps) RC_ASSERT(tol::near(f, (-mu * fn / eps) * u, 1e-12));
+}
+
+namespace {
+
+// Three towers of three 1 kg spheres (r = 0.1 m, 1 mm gaps) on the ground, numbered tower by tower,
+// under pipeline contacts, n steps of VBD at h = 1 ms: each sphere touches the ones below and above,
+// so the sweep's order matters between neighbours, and each colour holds one sphere of each tower.
+// allocations: if not null, the Buffer allocations (core/alloc_count.h) of the steps after the first.
+std::vector<transform> towers_run(int n, Device d = Device::cpu, std::uint64_t* allocations = nullptr) {
+  ModelBuilder b;
+  b.add_shape_plane();
+  ShapeConfig massless;
+  massless.density = 0;
+  const real r = 0.1, I = real(0.4) * r * r;
+  for (int t = 0; t < 3; ++t)
+    for (int i = 0; i < 3; ++i) {
+      int body = b.add_body({vec3{real(0.5) * t, 0, r + i * (2 * r + real(0.001))}, quat_identity()},
+                            MassProperties{1, vec3{}, mat33_diag({I, I, I})}, true);
+      b.add_shape_sphere(body, transform_identity(), r, massless);
+    }
+  Model m = b.finalize(d);
+  CollisionPipeline pipeline(m);
+  Contacts c = pipeline.contacts();
+  State s0 = m.state(), s1 = m.state();
+  Control control = m.control();
+  SolverVBD solver(m);
+  for (int i = 0; i < n; ++i) {
+    pipeline.collide(s0.body_q.view(), c);
+    fill_contact_materials(m, SolverPath::vbd, c);
+    const ContactsView v = c.view();
+    const std::uint64_t before = allocation_count();
+    solver.step(s0, s1, control, &v, 1e-3);
+    if (allocations && i > 0) *allocations += allocation_count() - before;
+    std::swap(s0, s1);
+  }
+  return s0.body_q.to_host();
+}
+
+// A chain of five hard revolute links swinging from 0.5 rad, n steps (joint rows only).
+std::vector<transform> chain_run(int n) {
+  Model m = pendulum_chain_model(5, 0.1, 0.1, 0.02, 0.5);
+  State s0 = m.state(), s1 = m.state();
+  Control control = m.control();
+  SolverVBD solver(m);
+  for (int i = 0; i < n; ++i) {
+    solver.step(s0, s1, control, nullptr, 1e-3);
+    std::swap(s0, s1);
+  }
+  return s0.body_q.to_host();
+}
+
+bool bitwise_equal(const std::vector<transform>& a, const std::vector<transform>& b) {
+  return a.size() == b.size() && std::memcmp(a.data(), b.data(), sizeof(transform) * a.size()) == 0;
+}
+
+}  // namespace
+
+// Colour by colour (colour_bodies): a colour's bodies touch no one else in it, so running its
+// launch on the thread team, in reverse or in a seeded permutation (core/schedule.h) gives the
+// ordered run's poses bit for bit, on towers (contact rows between neighbours) and a chain (joints).
+TEST(E3_6_vbd_structure, ColourSweepIndependentOfTheSchedule) {
+  const std::vector<transform> towers = towers_run(40), chain = chain_run(40);
+  for (Schedule s : {Schedule{ScheduleKind::parallel, 0, false}, Schedule{ScheduleKind::reverse, 0, false},
+                     Schedule{ScheduleKind::shuffle, 1, false}, Schedule{ScheduleKind::shuffle, 7, true}}) {
+    const Schedule old = set_cpu_schedule(s);
+    const bool same_towers = bitwise_equal(towers_run(40), towers), same_chain = bitwise_equal(chain_run(40), chain);
+    set_cpu_schedule(old);
+    EXPECT_TRUE(same_towers) << "schedule kind " << int(s.kind) << " seed " << s.seed;
+    EXPECT_TRUE(same_chain) << "schedule kind " << int(s.kind) << " seed " << s.seed;
+  }
+}
+
+// No step after the first allocates: every array is sized at the first step and grown only with a
+// capacity (the record's rigid_contact_max stays the same here).
+TEST(E3_6_vbd_structure, StepsAfterTheFirstAllocateNothing) {
+  std::uint64_t allocations = 0;
+  towers_run(20, Device::cpu, &allocations);
+  EXPECT_EQ(allocations, 0u);
+}
+
+// The model may live on a GPU: the same towers there end where the CPU's ends, within rounding (the
+// GPU may contract a * b + c into one fused operation). Skips without a GPU.
+TEST(E3_6_vbd_structure, GpuModelAcceptedAndMatchesCpu) {
+  if (!cuda_built() || cuda_device_count() == 0) GTEST_SKIP() << "no CUDA GPU in this build/machine";
+  const std::vector<transform> cpu = towers_run(200), gpu = towers_run(200, Device::cuda);
+  ASSERT_EQ(cpu.size(), gpu.size());
+  for (std::size_t b = 0; b < cpu.size(); ++b) {
+    EXPECT_NEAR(cpu[b].p.x, gpu[b].p.x, 1e-9) << b;
+    EXPECT_NEAR(cpu[b].p.y, gpu[b].p.y, 1e-9) << b;
+    EXPECT_NEAR(cpu[b].p.z, gpu[b].p.z, 1e-9) << b;
+  }
+}
+
+// One path: the solver's sources never compare a Device nor test __CUDA_ARCH__ (lib/core's
+// primitives alone know the backend).
+TEST(E3_6_vbd_structure, SolverSourcesCompareNoDevice) {
+  const std::regex device_test(R"((==|!=)\s*Device::|Device::\w+\s*(==|!=)|__CUDA_ARCH__)");
+  for (const char* f : {"vbd_rigid.h", "vbd_rigid.cpp", "vbd_block.h"}) {
+    std::ifstream in(std::string(IMPULSE_SOURCE_DIR) + "/lib/e3/solvers/vbd/" + f);
+    ASSERT_TRUE(in) << f;
+    std::string line;
+    for (int n = 1; std::getline(in, line); ++n)
+      EXPECT_FALSE(std::regex_search(line, device_test)) << f << ":" << n << ": " << line;
+  }
+}
+
+// Oracle: the hand-written 6x6 LDL^T solve a kernel item runs (vbd_block.h) against Eigen's LDLT
+// (what the solver called before it ran on both backends) on random SPD blocks H = B B^T + M, M the
+// block's inertial diagonal, with entries spanning the mass / h^2 and contact-stiffness scales.
+RC_GTEST_PROP(E3_6_vbd_block, OracleLdltSolveEqualsEigen, ()) {
+  Eigen::Matrix<double, 6, 6> B, A;
+  Eigen::Matrix<double, 6, 1> g;
+  const double scale = std::pow(10.0, *gen::in_range(0, 8));
+  for (int i = 0; i < 6; ++i) {
+    for (int j = 0; j < 6; ++j) B(i, j) = *gen::in_range(-1, 1);
+    g[i] = *gen::in_range(-5, 5);
+  }
+  A = scale * B * B.transpose();
+  for (int i = 0; i < 6; ++i) A(i, i) += *gen::in_range(0.1, 10);
+  VbdBlock blk;
+  for (int i = 0; i < 6; ++i) {
+    blk.g[i] = g[i];
+    for (int j = 0; j < 6; ++j) blk.H[i][j] = A(i, j);
+  }
+  real d[6];
+  ldlt_solve6(blk, d);
+  Eigen::Matrix<double, 6, 1> ref = -A.ldlt().solve(g);
+  const double cond = scale * 36 / 0.1;
+  for (int i = 0; i < 6; ++i) RC_ASSERT(std::abs(d[i] - ref[i]) <= 1e-15 * cond * (1 + ref.norm()));
 }
