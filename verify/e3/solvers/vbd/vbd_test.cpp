@@ -270,7 +270,7 @@ TEST(E3_6_vbd_structure, SolverSourcesCompareNoDevice) {
 // Oracle: the hand-written 6x6 LDL^T solve a kernel item runs (vbd_block.h) against Eigen's LDLT
 // (what the solver called before it ran on both backends) on random SPD blocks H = B B^T + M, M the
 // block's inertial diagonal, with entries spanning the mass / h^2 and contact-stiffness scales.
-RC_GTEST_PROP(E3_6_vbd_block, OracleLdltSolveEqualsEigen, ()) {
+RC_GTEST_PROP(E3_6_vbd_structure, OracleLdltSolveEqualsEigen, ()) {
   Eigen::Matrix<double, 6, 6> B, A;
   Eigen::Matrix<double, 6, 1> g;
   const double scale = std::pow(10.0, *gen::in_range(0, 8));
