@@ -22,10 +22,9 @@ bool allocation_hook_installed();
 void install_allocation_hook();
 
 /// Launches since the program started [-]: every parallel_for and every scan or sort of
-/// core/scan.h counts itself (thread safe, relaxed). In a CUDA build every parallel_for from host
-/// code also allocates once: nvcc's wrapper of a __host__ __device__ lambda copies the closure to
-/// the heap when the lambda is made (its constructor; a launch by reference does not help), so
-/// there the allocation count of a step is its parallel_for count.
+/// core/scan.h counts itself (thread safe, relaxed). A launch allocates nothing in any build: its
+/// body is an IMPULSE_KERNEL (core/hd.h), never a __host__ __device__ lambda, whose nvcc wrapper
+/// copies the closure to the heap.
 std::uint64_t launch_count();
 
 /// A launch's call site, which names it: a default argument LaunchSite() of a launching function

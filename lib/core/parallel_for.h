@@ -1,7 +1,10 @@
 // parallel_for: the only place that knows how to launch work on a backend.
 //
-//   parallel_for(device, n, IMPULSE_LAMBDA(std::int64_t i) { ... });
+//   parallel_for(device, n, IMPULSE_KERNEL((std::int64_t i), { ... }));
 //
+// f is what IMPULSE_KERNEL makes (core/hd.h): under nvcc a KernelPair, whose device half the GPU
+// kernel runs and whose host half the CPU loop runs; otherwise one lambda. Any other callable works
+// as well (both backends then run it; on the GPU it must be __host__ __device__ or __device__).
 // On the CPU it is an OpenMP loop with a static schedule (serial below 1024 items, where waking the
 // thread team costs more than the work; IMPULSE_SCHEDULE=parallel lowers that to 2), or, under
 // IMPULSE_SCHEDULE=reverse or shuffle:SEED
@@ -45,14 +48,24 @@ __global__ void parallel_for_kernel(std::int64_t n, F f) {
 #endif
 
 namespace detail {
+// The half of a launch body that each backend runs: a KernelPair's own, any other callable itself.
+template <class F>
+const F& device_half(const F& f) { return f; }
+template <class D, class H>
+const D& device_half(const KernelPair<D, H>& f) { return f.device; }
+template <class F>
+const F& host_half(const F& f) { return f; }
+template <class D, class H>
+const H& host_half(const KernelPair<D, H>& f) { return f.host; }
+
 // The GPU launch of both loops below: true when it ran there.
 template <class F>
-bool launch_on_device(Device d, std::int64_t n, const F& f) {  // by reference: a copy of a host-device lambda allocates (nvcc)
+bool launch_on_device(Device d, std::int64_t n, const F& f) {
   if (d != Device::cuda) return false;
 #if defined(__CUDACC__)
   const int block = 256;
   std::int64_t grid = (n + block - 1) / block;
-  parallel_for_kernel<<<static_cast<unsigned>(grid), block>>>(n, f);
+  parallel_for_kernel<<<static_cast<unsigned>(grid), block>>>(n, device_half(f));
   cudaError_t e = cudaGetLastError();  // a launch that could not start (no wait)
 #if !defined(NDEBUG)
   if (e == cudaSuccess) e = cudaDeviceSynchronize();
@@ -81,13 +94,14 @@ bool run_rescheduled(std::int64_t n, const F& f) {
 
 /// where: the launch's name in the counts of core/alloc_count.h (the calling function and line).
 template <class F>
-void parallel_for(Device d, std::int64_t n, F f, LaunchSite where = LaunchSite()) {
+void parallel_for(Device d, std::int64_t n, const F& f, LaunchSite where = LaunchSite()) {
   if (n <= 0) return;
   count_launch(where);
   if (detail::launch_on_device(d, n, f)) return;
-  if (detail::run_rescheduled(n, f)) return;
+  const auto& body = detail::host_half(f);
+  if (detail::run_rescheduled(n, body)) return;
 #pragma omp parallel for schedule(static) if (n >= cpu_schedule().team_threshold())
-  for (std::int64_t i = 0; i < n; ++i) f(i);
+  for (std::int64_t i = 0; i < n; ++i) body(i);
 }
 
 /// parallel_for for items of very different cost (the narrow phase: a sphere pair is a few
@@ -96,14 +110,14 @@ void parallel_for(Device d, std::int64_t n, F f, LaunchSite where = LaunchSite()
 /// same contract (each i writes its own outputs), so results do not depend on the schedule; the
 /// GPU launch is the same as parallel_for's.
 template <class F>
-void parallel_for_uneven(Device d, std::int64_t n, F f,
-                         LaunchSite where = LaunchSite()) {
+void parallel_for_uneven(Device d, std::int64_t n, const F& f, LaunchSite where = LaunchSite()) {
   if (n <= 0) return;
   count_launch(where);
   if (detail::launch_on_device(d, n, f)) return;
-  if (detail::run_rescheduled(n, f)) return;
+  const auto& body = detail::host_half(f);
+  if (detail::run_rescheduled(n, body)) return;
 #pragma omp parallel for schedule(dynamic, 16) if (n >= cpu_schedule().team_threshold())
-  for (std::int64_t i = 0; i < n; ++i) f(i);
+  for (std::int64_t i = 0; i < n; ++i) body(i);
 }
 
 }  // namespace impulse

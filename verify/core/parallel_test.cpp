@@ -61,6 +61,20 @@ TEST(CoreParallelFor, VisitsEveryIndexOnce) {
   EXPECT_EQ(*std::min_element(v.begin(), v.end()), 1);
 }
 
+// Under nvcc IMPULSE_KERNEL makes a KernelPair (core/hd.h); the CPU loops run its host half only,
+// the GPU launch its device half. Here the device half marks what it would touch with -1.
+TEST(CoreParallelFor, RunsTheHostHalfOfAKernelPairOnTheCpu) {
+  const std::int64_t n = 5000;
+  Buffer<int> hits(Device::cpu, std::vector<int>(n, 0));
+  View<int> h = hits.view();
+  const KernelPair pair{[=](std::int64_t i) { h[i] = -1; }, [=](std::int64_t i) { h[i] += 1; }};
+  parallel_for(Device::cpu, n, pair);
+  parallel_for_uneven(Device::cpu, n, pair);
+  auto v = hits.to_host();
+  EXPECT_EQ(*std::min_element(v.begin(), v.end()), 2);
+  EXPECT_EQ(*std::max_element(v.begin(), v.end()), 2);
+}
+
 namespace {
 std::vector<double> segmented(int threads, const std::vector<double>& values, const std::vector<std::int64_t>& start) {
   omp_set_num_threads(threads);
