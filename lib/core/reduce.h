@@ -17,11 +17,11 @@ namespace impulse {
 /// start has segment_count + 1 entries, non-decreasing, start[0] = 0 and start[last] = values.size.
 template <class T>
 void segmented_sum(Device d, View<const T> values, View<const std::int64_t> start, View<T> out) {
-  parallel_for(d, out.size, IMPULSE_LAMBDA(std::int64_t s) {
+  parallel_for(d, out.size, IMPULSE_KERNEL((std::int64_t s), {
     T acc{};
     for (std::int64_t k = start[s]; k < start[s + 1]; ++k) acc = acc + values[k];
     out[s] = acc;
-  });
+  }));
 }
 
 }  // namespace impulse

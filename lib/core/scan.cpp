@@ -43,7 +43,7 @@ void cuda_check(cudaError_t e, const char* what) {
 template <class T>
 void scan_on_gpu(View<const T> counts, View<std::int64_t> offsets) {
   View<std::int64_t> o = offsets;
-  parallel_for(Device::cuda, 1, IMPULSE_LAMBDA(std::int64_t) { o[0] = 0; });
+  parallel_for(Device::cuda, 1, IMPULSE_KERNEL((std::int64_t), { o[0] = 0; }));
   if (counts.size == 0) return;
   const cuda::std::plus<std::int64_t> plus{};
   std::size_t bytes = 0;

@@ -28,24 +28,24 @@ IMPULSE_HD inline std::int64_t atomic_add_int64(std::int64_t* p, std::int64_t v)
 /// does not depend on the order the atomics ran in (the shuffled CPU schedules check it).
 inline void build_segments_on(Device d, int key_count, View<const int> keys, View<std::int64_t> start,
                               View<std::int64_t> entry, View<std::int64_t> fill) {
-  parallel_for(d, key_count, IMPULSE_LAMBDA(std::int64_t k) { fill[k] = 0; });
-  parallel_for(d, keys.size, IMPULSE_LAMBDA(std::int64_t e) {
+  parallel_for(d, key_count, IMPULSE_KERNEL((std::int64_t k), { fill[k] = 0; }));
+  parallel_for(d, keys.size, IMPULSE_KERNEL((std::int64_t e), {
     if (keys[e] >= 0) atomic_add_int64(&fill[keys[e]], 1);
-  });
+  }));
   exclusive_scan(d, View<const std::int64_t>{fill.data, key_count}, View<std::int64_t>{start.data, std::int64_t(key_count) + 1});
-  parallel_for(d, key_count, IMPULSE_LAMBDA(std::int64_t k) { fill[k] = start[k]; });
-  parallel_for(d, keys.size, IMPULSE_LAMBDA(std::int64_t e) {
+  parallel_for(d, key_count, IMPULSE_KERNEL((std::int64_t k), { fill[k] = start[k]; }));
+  parallel_for(d, keys.size, IMPULSE_KERNEL((std::int64_t e), {
     if (keys[e] >= 0) entry[atomic_add_int64(&fill[keys[e]], 1)] = e;
-  });
+  }));
   // Insertion sort of each segment (a body's handful of rows) restores the position order.
-  parallel_for(d, key_count, IMPULSE_LAMBDA(std::int64_t k) {
+  parallel_for(d, key_count, IMPULSE_KERNEL((std::int64_t k), {
     for (std::int64_t a = start[k] + 1; a < start[k + 1]; ++a) {
       const std::int64_t x = entry[a];
       std::int64_t b = a;
       for (; b > start[k] && entry[b - 1] > x; --b) entry[b] = entry[b - 1];
       entry[b] = x;
     }
-  });
+  }));
 }
 
 }  // namespace impulse

@@ -18,28 +18,28 @@ void integrate_bodies(const Model& m, const State& in, View<const spatial_vector
   auto qd = in.body_qd.view();
   auto q_out = out.body_q.view();
   auto qd_out = out.body_qd.view();
-  parallel_for(m.device, m.body_count, IMPULSE_LAMBDA(std::int64_t b) {
+  parallel_for(m.device, m.body_count, IMPULSE_KERNEL((std::int64_t b), {
     integrate_body(flags[b], q[b], qd[b], wrench[b], com[b], I[b], I_inv[b], inv_mass[b], gravity, angular_damping, h,
                    q_out[b], qd_out[b]);
-  });
+  }));
 }
 
 void gather_body_wrenches(const Model& m, const State& s, const Control& c, View<spatial_vector> out) {
   auto f = s.body_f.view();
-  parallel_for(m.device, m.body_count, IMPULSE_LAMBDA(std::int64_t b) { out[b] = f[b]; });
+  parallel_for(m.device, m.body_count, IMPULSE_KERNEL((std::int64_t b), { out[b] = f[b]; }));
   if (c.joint_f.size == 0) return;
   auto type = m.joint_type.view();
   auto child = m.joint_child.view();
   auto qd_start = m.joint_qd_start.view();
   View<const real> jf = c.joint_f;
-  parallel_for(m.device, m.joint_count, IMPULSE_LAMBDA(std::int64_t j) {
+  parallel_for(m.device, m.joint_count, IMPULSE_KERNEL((std::int64_t j), {
     JointType t = JointType(type[j]);
     if (t != JointType::free && t != JointType::distance) return;
     const real* g = &jf[qd_start[j]];
     int b = child[j];
     out[b].lin += vec3{g[0], g[1], g[2]};
     out[b].ang += vec3{g[3], g[4], g[5]};
-  });
+  }));
 }
 
 SolverRigidPredictor::SolverRigidPredictor(const Model& model, real damping)

@@ -49,7 +49,7 @@ void eval_fk(const Model& m, View<const real> joint_q, View<const real> joint_qd
   const JointTree t = joint_tree(m);
   auto body_q = state.body_q.view();
   auto body_qd = state.body_qd.view();
-  parallel_for(m.device, m.articulation_count, IMPULSE_LAMBDA(std::int64_t a) {
+  parallel_for(m.device, m.articulation_count, IMPULSE_KERNEL((std::int64_t a), {
     for (int j = t.start[a]; j < t.start[a + 1]; ++j) {
       int p = t.parent[j], c = t.child[j];
       const BodyState ps = parent_state(p, body_q, body_qd);
@@ -59,7 +59,7 @@ void eval_fk(const Model& m, View<const real> joint_q, View<const real> joint_qd
       body_q[c] = cs.X;
       body_qd[c] = cs.v;
     }
-  });
+  }));
 }
 
 void eval_ik(const Model& m, const State& state, View<real> joint_q, View<real> joint_qd) {
@@ -67,7 +67,7 @@ void eval_ik(const Model& m, const State& state, View<real> joint_q, View<real> 
   const JointTree t = joint_tree(m);
   auto body_q = state.body_q.view();
   auto body_qd = state.body_qd.view();
-  parallel_for(m.device, m.articulation_count, IMPULSE_LAMBDA(std::int64_t a) {
+  parallel_for(m.device, m.articulation_count, IMPULSE_KERNEL((std::int64_t a), {
     for (int j = t.start[a]; j < t.start[a + 1]; ++j) {
       int p = t.parent[j], c = t.child[j];
       const BodyState ps = parent_state(p, body_q, body_qd);
@@ -75,7 +75,7 @@ void eval_ik(const Model& m, const State& state, View<real> joint_q, View<real> 
       ik_joint(ps, pcom, {body_q[c], body_qd[c]}, t.com[c], t.X_p[j], t.X_c[j], JointType(t.type[j]), t.axes[j],
                &joint_q[t.q_start[j]], &joint_qd[t.qd_start[j]]);
     }
-  });
+  }));
 }
 
 }  // namespace impulse

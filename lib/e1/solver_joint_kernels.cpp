@@ -21,11 +21,11 @@ void SolverJointIntegrator::step(const State& in, State& out, const Control&, re
   auto qd = in.joint_qd.view();
   auto q_out = out.joint_q.view();
   auto qd_out = out.joint_qd.view();
-  parallel_for(m.device, m.joint_count, IMPULSE_LAMBDA(std::int64_t j) {
+  parallel_for(m.device, m.joint_count, IMPULSE_KERNEL((std::int64_t j), {
     vec3 c_jc = transform_point(transform_inverse(X_c[j]), com[child[j]]);
     integrate_joint_coords(JointType(type[j]), &q[qs[j]], &qd[ds[j]], axes[j], c_jc, dt, &q_out[qs[j]]);
     for (int k = ds[j]; k < ds[j + 1]; ++k) qd_out[k] = qd[k];
-  });
+  }));
   eval_fk(m, out.joint_q.view(), out.joint_qd.view(), out);
 }
 
@@ -42,11 +42,11 @@ void SolverJointIntegrator::reset(State& s, const std::vector<int>& mask) const 
   auto qd0 = m.joint_qd.view();
   auto q = s.joint_q.view();
   auto qd = s.joint_qd.view();
-  parallel_for(m.device, m.joint_count, IMPULSE_LAMBDA(std::int64_t j) {
+  parallel_for(m.device, m.joint_count, IMPULSE_KERNEL((std::int64_t j), {
     if (!selv[j]) return;
     for (int k = qs[j]; k < qs[j + 1]; ++k) q[k] = q0[k];
     for (int k = ds[j]; k < ds[j + 1]; ++k) qd[k] = qd0[k];
-  });
+  }));
   eval_fk(m, s.joint_q.view(), s.joint_qd.view(), s);
 }
 

@@ -5,7 +5,7 @@
 namespace impulse {
 
 void fill_zero(Device d, View<spatial_vector> v) {
-  parallel_for(d, v.size, IMPULSE_LAMBDA(std::int64_t i) { v[i] = spatial_vector{}; });
+  parallel_for(d, v.size, IMPULSE_KERNEL((std::int64_t i), { v[i] = spatial_vector{}; }));
 }
 
 }  // namespace impulse

@@ -55,7 +55,7 @@ TEST(CoreParallelFor, VisitsEveryIndexOnce) {
   const std::int64_t n = 100003;
   Buffer<int> hits(Device::cpu, std::vector<int>(n, 0));
   View<int> h = hits.view();
-  parallel_for(Device::cpu, n, IMPULSE_LAMBDA(std::int64_t i) { h[i] += 1; });
+  parallel_for(Device::cpu, n, IMPULSE_KERNEL((std::int64_t i), { h[i] += 1; }));
   auto v = hits.to_host();
   EXPECT_EQ(std::accumulate(v.begin(), v.end(), 0LL), n);
   EXPECT_EQ(*std::min_element(v.begin(), v.end()), 1);

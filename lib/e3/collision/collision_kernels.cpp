@@ -52,7 +52,7 @@ std::int64_t scan_counts(Device d, BroadPhaseScratch& s, std::int64_t n) {
 void compute_shape_aabbs(const Model& m, View<const transform> body_q, View<const spatial_vector> body_qd,
                          real dt, real cap, View<transform> pose_out, View<aabb> aabb_out, View<real> speed_out) {
   const ShapeView sv = shape_view(m);
-  parallel_for(m.device, m.shape_count, IMPULSE_LAMBDA(std::int64_t s) {
+  parallel_for(m.device, m.shape_count, IMPULSE_KERNEL((std::int64_t s), {
     const transform X = shape_world_pose(sv, body_q, static_cast<int>(s));
     const int b = sv.body[s];
     const real speed = (b >= 0 && body_qd.size > 0) ? length(body_qd[b].lin) : real(0);
@@ -60,16 +60,16 @@ void compute_shape_aabbs(const Model& m, View<const transform> body_q, View<cons
     pose_out[s] = X;
     speed_out[s] = speed;
     aabb_out[s] = shape_aabb(sv, static_cast<int>(s), X, widen);
-  });
+  }));
 }
 
 int find_non_finite_body(Device d, View<const transform> body_q, View<int> flag, std::vector<int>& host) {
   View<int> out = flag;
-  parallel_for(d, body_q.size, IMPULSE_LAMBDA(std::int64_t b) {
+  parallel_for(d, body_q.size, IMPULSE_KERNEL((std::int64_t b), {
     const transform t = body_q[b];
     const real sum = t.p.x + t.p.y + t.p.z + t.q.x + t.q.y + t.q.z + t.q.w;
     out[b] = (sum - sum == 0) ? 0 : 1;  // NaN or inf make sum - sum non-zero (NaN)
-  });
+  }));
   const int* h = host_readable(View<const int>(flag), d, body_q.size, host);
   for (std::int64_t b = 0; b < body_q.size; ++b)
     if (h[b]) return static_cast<int>(b);
@@ -83,23 +83,23 @@ void broad_phase_nxn(const Model& m, View<const aabb> boxes, BroadPhaseScratch& 
   // Pass 1: per shape i, the number of partners j > i; pass 2: write them in (i, j) order.
   size_counts(s, d, n);
   View<std::int64_t> cnt{s.counts.data(), n};
-  parallel_for(d, n, IMPULSE_LAMBDA(std::int64_t i) {
+  parallel_for(d, n, IMPULSE_KERNEL((std::int64_t i), {
     std::int64_t c = 0;
     for (int j = static_cast<int>(i) + 1; j < n; ++j)
       if (aabb_overlap(boxes[i], boxes[j]) && shape_pair_passes_filters(f, static_cast<int>(i), j)) ++c;
     cnt[i] = c;
-  });
+  }));
   const std::int64_t total = scan_counts(d, s, n);
   grow_to(s.pairs, d, total);
   s.pair_count = total;
   View<std::int64_t> out{s.pairs.data(), total};
   View<const std::int64_t> off{s.offsets.data(), n};
-  parallel_for(d, n, IMPULSE_LAMBDA(std::int64_t i) {
+  parallel_for(d, n, IMPULSE_KERNEL((std::int64_t i), {
     std::int64_t w = off[i];
     for (int j = static_cast<int>(i) + 1; j < n; ++j)
       if (aabb_overlap(boxes[i], boxes[j]) && shape_pair_passes_filters(f, static_cast<int>(i), j))
         out[w++] = pair_key(static_cast<int>(i), j);
-  });
+  }));
 }
 
 void prepare_broad_phase_sap(const Model& m, BroadPhaseScratch& s) {
@@ -147,38 +147,38 @@ void broad_phase_sap(const Model& m, View<const aabb> boxes, BroadPhaseScratch& 
   // squared centre (zero for an unbounded box), summed in shape order (core/reduce.h):
   //   var_k = sum c_k^2 / N - (sum c_k / N)^2 over the N finite boxes.
   View<SapMoments> mom = s.moments.view();
-  parallel_for(d, n, IMPULSE_LAMBDA(std::int64_t i) { mom[i] = sap_moments(boxes[i]); });
+  parallel_for(d, n, IMPULSE_KERNEL((std::int64_t i), { mom[i] = sap_moments(boxes[i]); }));
   segmented_sum(d, View<const SapMoments>(mom), View<const std::int64_t>(s.moment_start.view()), s.moment_sum.view());
   View<const SapMoments> sum = s.moment_sum.view();
   View<int> axis_out = s.axis.view();
-  parallel_for(d, 1, IMPULSE_LAMBDA(std::int64_t) { axis_out[0] = sap_axis(sum[0]); });
+  parallel_for(d, 1, IMPULSE_KERNEL((std::int64_t), { axis_out[0] = sap_axis(sum[0]); }));
   // Entries ordered by (segment, lo, shape): a stable sort by lo, then a stable sort by segment.
   View<const int> axis = s.axis.view(), eseg = s.entry_seg.view(), eshape = s.entry_shape.view();
   View<std::int64_t> key = s.entry_key.view();
   View<int> order = s.entry_order.view();
-  parallel_for(d, ne, IMPULSE_LAMBDA(std::int64_t e) {
+  parallel_for(d, ne, IMPULSE_KERNEL((std::int64_t e), {
     key[e] = real_sort_key(aabb_lo_on(boxes[eshape[e]], axis[0]));
     order[e] = static_cast<int>(e);
-  });
+  }));
   sort_pairs(d, key, order);
-  parallel_for(d, ne, IMPULSE_LAMBDA(std::int64_t k) { key[k] = eseg[order[k]]; });
+  parallel_for(d, ne, IMPULSE_KERNEL((std::int64_t k), { key[k] = eseg[order[k]]; }));
   sort_pairs(d, key, order);
   View<int> wseg = s.seg.view(), wshape = s.shape.view();
   View<real> wlo = s.lo.view(), whi = s.hi.view();
-  parallel_for(d, ne, IMPULSE_LAMBDA(std::int64_t k) {
+  parallel_for(d, ne, IMPULSE_KERNEL((std::int64_t k), {
     const int e = order[k], i = eshape[e];
     wseg[k] = eseg[e];
     wshape[k] = i;
     wlo[k] = aabb_lo_on(boxes[i], axis[0]);
     whi[k] = aabb_hi_on(boxes[i], axis[0]);
-  });
+  }));
   View<const int> seg{s.seg.data(), ne}, shp{s.shape.data(), ne}, wv = m.shape_world.view();
   View<const real> vlo{s.lo.data(), ne}, vhi{s.hi.data(), ne};
   // Sweep: entry a pairs with every later entry b of its segment whose interval starts before a's
   // ends; in a world's segment, two shared shapes are skipped (their pair belongs to segment -1).
   size_counts(s, d, ne);
   View<std::int64_t> cnt{s.counts.data(), ne};
-  parallel_for(d, ne, IMPULSE_LAMBDA(std::int64_t a) {
+  parallel_for(d, ne, IMPULSE_KERNEL((std::int64_t a), {
     std::int64_t c = 0;
     const int i = shp[a];
     for (std::int64_t b = a + 1; b < ne && seg[b] == seg[a] && vlo[b] <= vhi[a]; ++b) {
@@ -187,13 +187,13 @@ void broad_phase_sap(const Model& m, View<const aabb> boxes, BroadPhaseScratch& 
       if (aabb_overlap(boxes[i], boxes[j]) && shape_pair_passes_filters(f, i, j)) ++c;
     }
     cnt[a] = c;
-  });
+  }));
   const std::int64_t total = scan_counts(d, s, ne);
   grow_to(s.pairs, d, total);
   s.pair_count = total;
   View<std::int64_t> out{s.pairs.data(), total};
   View<const std::int64_t> off{s.offsets.data(), ne};
-  parallel_for(d, ne, IMPULSE_LAMBDA(std::int64_t a) {
+  parallel_for(d, ne, IMPULSE_KERNEL((std::int64_t a), {
     std::int64_t w = off[a];
     const int i = shp[a];
     for (std::int64_t b = a + 1; b < ne && seg[b] == seg[a] && vlo[b] <= vhi[a]; ++b) {
@@ -201,7 +201,7 @@ void broad_phase_sap(const Model& m, View<const aabb> boxes, BroadPhaseScratch& 
       if (seg[a] >= 0 && wv[i] < 0 && wv[j] < 0) continue;
       if (aabb_overlap(boxes[i], boxes[j]) && shape_pair_passes_filters(f, i, j)) out[w++] = pair_key(i, j);
     }
-  });
+  }));
   // Canonical order (s0, s1), the same as the other broad phases.
   sort_keys(d, out);
 }
@@ -227,29 +227,29 @@ void broad_phase_explicit(const Model& m, View<const std::int64_t> list, View<co
   const std::int64_t np = list.size;
   size_counts(s, d, np);
   View<std::int64_t> fl{s.counts.data(), np};
-  parallel_for(d, np, IMPULSE_LAMBDA(std::int64_t p) {
+  parallel_for(d, np, IMPULSE_KERNEL((std::int64_t p), {
     fl[p] = aabb_overlap(boxes[pair_key_first(list[p])], boxes[pair_key_second(list[p])]) ? 1 : 0;
-  });
+  }));
   const std::int64_t total = scan_counts(d, s, np);
   grow_to(s.pairs, d, total);
   s.pair_count = total;
   View<std::int64_t> out{s.pairs.data(), total};
   View<const std::int64_t> off{s.offsets.data(), np};
   View<const std::int64_t> flc = fl;
-  parallel_for(d, np, IMPULSE_LAMBDA(std::int64_t p) {
+  parallel_for(d, np, IMPULSE_KERNEL((std::int64_t p), {
     if (flc[p]) out[off[p]] = list[p];
-  });
+  }));
 }
 
 void narrow_phase(const Model& m, View<const transform> pose, View<const real> speed, real dt, real cap,
                   View<const std::int64_t> pairs, View<PairContacts> out, View<int> count) {
   const ShapeView sv = shape_view(m);
-  parallel_for_uneven(m.device, pairs.size, IMPULSE_LAMBDA(std::int64_t p) {
+  parallel_for_uneven(m.device, pairs.size, IMPULSE_KERNEL((std::int64_t p), {
     const int s0 = pair_key_first(pairs[p]), s1 = pair_key_second(pairs[p]);
     const real accept = speculative_gap(sv.gap[s0] + sv.gap[s1], speed[s0] + speed[s1], dt, cap);
     out[p] = collide_shape_pair(sv, s0, s1, pose[s0], pose[s1], accept);
     count[p] = out[p].count;
-  });
+  }));
 }
 
 void write_contacts(const Model& m, View<const transform> body_q, View<const std::int64_t> pairs,
@@ -264,7 +264,7 @@ void write_contacts(const Model& m, View<const transform> body_q, View<const std
   View<real> stiff = c.rigid_contact_stiffness.view(), damp = c.rigid_contact_damping.view(),
              fric = c.rigid_contact_friction.view();
   View<int> match = c.rigid_contact_match_index.view(), route = c.rigid_contact_route.view();
-  parallel_for(m.device, pairs.size, IMPULSE_LAMBDA(std::int64_t p) {
+  parallel_for(m.device, pairs.size, IMPULSE_KERNEL((std::int64_t p), {
     const int s0 = pair_key_first(pairs[p]), s1 = pair_key_second(pairs[p]);
     const int b0 = sv.body[s0], b1 = sv.body[s1];
     const real th0 = effective_thickness(core_radius(sv.type[s0], sv.scale[s0]), sv.margin[s0]);
@@ -292,10 +292,10 @@ void write_contacts(const Model& m, View<const transform> body_q, View<const std
       match[slot] = -1;
       route[slot] = pcs.route;
     }
-  });
+  }));
   View<int> count = c.rigid_contact_count.view();
   const std::int64_t np = pairs.size;
-  parallel_for(m.device, 1, IMPULSE_LAMBDA(std::int64_t) { count[0] = static_cast<int>(offset[np]); });
+  parallel_for(m.device, 1, IMPULSE_KERNEL((std::int64_t), { count[0] = static_cast<int>(offset[np]); }));
 }
 
 void eval_rigid_contact_kinematics(const Model& model, View<const transform> body_q, const Contacts& c,
@@ -311,12 +311,12 @@ void eval_rigid_contact_kinematics(const Model& model, View<const transform> bod
                                c.rigid_contact_point0.view(), c.rigid_contact_point1.view(),
                                c.rigid_contact_normal.view(), c.rigid_contact_margin0.view(),
                                c.rigid_contact_margin1.view()};
-  parallel_for(c.device, count, IMPULSE_LAMBDA(std::int64_t i) {
+  parallel_for(c.device, count, IMPULSE_KERNEL((std::int64_t i), {
     const ContactRow r = read_contact_row(rows, body, body_q, i);
     out_point0_world[i] = r.point0_world;
     out_point1_world[i] = r.point1_world;
     out_distance[i] = r.d;
-  });
+  }));
 }
 
 void match_contacts(Device d, ContactHistory& h, Contacts& c, bool sticky, real r) {
@@ -333,7 +333,7 @@ void match_contacts(Device d, ContactHistory& h, Contacts& c, bool sticky, real 
   // and in the history): the item at the run's first row matches the run greedily in row order,
   // each row to the nearest unused previous row of the pair within r (the first among equally
   // near ones). An overflowed record is not matched. Rows past the count read -1.
-  parallel_for(d, cap, IMPULSE_LAMBDA(std::int64_t i) {
+  parallel_for(d, cap, IMPULSE_KERNEL((std::int64_t i), {
     const std::int64_t n = count[0];
     if (n > cap) return;
     if (i >= n) {
@@ -366,16 +366,16 @@ void match_contacts(Device d, ContactHistory& h, Contacts& c, bool sticky, real 
       used[best - j0] = true;
       if (sticky) p0[row] = hp0[best], p1[row] = hp1[best], nn[row] = hnn[best], o0[row] = ho0[best], o1[row] = ho1[best];
     }
-  });
+  }));
   // The record (after the sticky replay) becomes the history; an overflowed record empties it.
   View<int> ws0 = h.shape0.view(), ws1 = h.shape1.view(), wn = h.count.view();
   View<vec3> wp0 = h.point0.view(), wp1 = h.point1.view(), wnn = h.normal.view(), wo0 = h.offset0.view(),
              wo1 = h.offset1.view();
-  parallel_for(d, launch_extent(d, count, cap), IMPULSE_LAMBDA(std::int64_t i) {
+  parallel_for(d, launch_extent(d, count, cap), IMPULSE_KERNEL((std::int64_t i), {
     if (count[0] > cap || i >= count[0]) return;
     ws0[i] = s0[i], ws1[i] = s1[i], wp0[i] = p0[i], wp1[i] = p1[i], wnn[i] = nn[i], wo0[i] = o0[i], wo1[i] = o1[i];
-  });
-  parallel_for(d, 1, IMPULSE_LAMBDA(std::int64_t) { wn[0] = count[0] > cap ? 0 : count[0]; });
+  }));
+  parallel_for(d, 1, IMPULSE_KERNEL((std::int64_t), { wn[0] = count[0] > cap ? 0 : count[0]; }));
 }
 
 ContactHistory::ContactHistory(Device d, std::int64_t rows)
@@ -384,7 +384,7 @@ ContactHistory::ContactHistory(Device d, std::int64_t rows)
 
 void ContactHistory::clear() {
   View<int> n = count.view();
-  parallel_for(count.device(), 1, IMPULSE_LAMBDA(std::int64_t) { n[0] = 0; });
+  parallel_for(count.device(), 1, IMPULSE_KERNEL((std::int64_t), { n[0] = 0; }));
 }
 
 }  // namespace impulse

@@ -57,7 +57,7 @@ void fill_contact_materials(const Model& model, SolverPath path, Contacts& c) {
   if (path == SolverPath::xpbd) {
     View<real> mt = c.rigid_contact_mu_torsional.view(), mr = c.rigid_contact_mu_rolling.view(),
                e = c.rigid_contact_restitution.view();
-    parallel_for(c.device, n, IMPULSE_LAMBDA(std::int64_t i) {
+    parallel_for(c.device, n, IMPULSE_KERNEL((std::int64_t i), {
       if (i >= count[0] || !contact_row_shapes_valid(s0[i], s1[i], S)) return;
       const ShapeMaterial a = mat[s0[i]];
       const ShapeMaterial b = mat[s1[i]];
@@ -66,7 +66,7 @@ void fill_contact_materials(const Model& model, SolverPath path, Contacts& c) {
       mt[i] = f.mu_torsional;
       mr[i] = f.mu_rolling;
       e[i] = xpbd_restitution_mix(a, b);
-    });
+    }));
     return;
   }
   View<const real> stiffness = c.rigid_contact_stiffness.view(), damping = c.rigid_contact_damping.view(),
@@ -74,7 +74,7 @@ void fill_contact_materials(const Model& model, SolverPath path, Contacts& c) {
   View<real> ke = c.rigid_contact_ke.view(), kd = c.rigid_contact_kd.view(), kf = c.rigid_contact_kf.view(),
              ka = c.rigid_contact_ka.view();
   const bool vbd = path == SolverPath::vbd;
-  parallel_for(c.device, n, IMPULSE_LAMBDA(std::int64_t i) {
+  parallel_for(c.device, n, IMPULSE_KERNEL((std::int64_t i), {
     if (i >= count[0] || !contact_row_shapes_valid(s0[i], s1[i], S)) return;
     const ShapeMaterial a = mat[s0[i]];
     const ShapeMaterial b = mat[s1[i]];
@@ -93,7 +93,7 @@ void fill_contact_materials(const Model& model, SolverPath path, Contacts& c) {
       ka[i] = m.ka;
       mu[i] = m.mu;
     }
-  });
+  }));
 }
 
 }  // namespace impulse

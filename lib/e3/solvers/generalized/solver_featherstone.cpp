@@ -96,7 +96,7 @@ void SolverFeatherstone::forward_kinematics(const State& s) {
   auto qd = s.joint_qd.view();
   auto X = fk_q_.view();
   auto V = fk_qd_.view();
-  parallel_for(model_->device, articulation_count_, IMPULSE_LAMBDA(std::int64_t a) {
+  parallel_for(model_->device, articulation_count_, IMPULSE_KERNEL((std::int64_t a), {
     for (int j = t.start[a]; j < t.start[a + 1]; ++j) {
       const int p = t.parent[j], c = t.child[j];
       BodyState cs = fk_joint(parent_of(p, X, V), p >= 0 ? t.com[p] : vec3{}, t.X_p[j], t.X_c[j], JointType(t.type[j]),
@@ -104,13 +104,13 @@ void SolverFeatherstone::forward_kinematics(const State& s) {
       X[c] = cs.X;
       V[c] = cs.v;
     }
-  });
+  }));
 }
 
 void SolverFeatherstone::assemble_body_forces(const State& s, const ContactsView* c, View<spatial_vector> out) {
   forward_kinematics(s);
   auto f = s.body_f.view();
-  parallel_for(model_->device, model_->body_count, IMPULSE_LAMBDA(std::int64_t b) { out[b] = f[b]; });
+  parallel_for(model_->device, model_->body_count, IMPULSE_KERNEL((std::int64_t b), { out[b] = f[b]; }));
   if (!c) return;
   apply_penalty_contacts(*model_, fk_q_.view(), fk_qd_.view(), *c, friction_smoothing, contact_scratch_, out);
 }
@@ -125,7 +125,7 @@ void SolverFeatherstone::eval_jacobians(const State& s) {
   auto J = J_.view();
   View<const std::int64_t> J_start = J_start_.view();
   View<const int> d_begin = art_dof_begin_.view(), d_end = art_dof_end_.view();
-  parallel_for(model_->device, articulation_count_, IMPULSE_LAMBDA(std::int64_t a) {
+  parallel_for(model_->device, articulation_count_, IMPULSE_KERNEL((std::int64_t a), {
     const int d0 = d_begin[a], n = d_end[a] - d0, j0 = t.start[a];
     real* Ja = &J[J_start[a]];
     for (int k = 0; k < n; ++k)
@@ -146,7 +146,7 @@ void SolverFeatherstone::eval_jacobians(const State& s) {
         row[4 * n] = cs.v.ang.y;
         row[5 * n] = cs.v.ang.z;
       }
-  });
+  }));
 }
 
 // H_a = diag(armature_a) + sum_b J_b^T I_b J_b (E3.6-featherstone), then its Cholesky factor in
@@ -160,7 +160,7 @@ void SolverFeatherstone::factor_mass_matrix() {
   View<const std::int64_t> J_start = J_start_.view(), H_start = H_start_.view();
   View<const int> d_begin = art_dof_begin_.view(), d_end = art_dof_end_.view();
   auto failed = spd_failed_.view();
-  parallel_for(m.device, articulation_count_, IMPULSE_LAMBDA(std::int64_t a) {
+  parallel_for(m.device, articulation_count_, IMPULSE_KERNEL((std::int64_t a), {
     const int d0 = d_begin[a], n = d_end[a] - d0, j0 = t.start[a];
     real* Ha = &H[H_start[a]];
     for (int r = 0; r < n; ++r)
@@ -179,7 +179,7 @@ void SolverFeatherstone::factor_mass_matrix() {
       }
     }
     failed[a] = cholesky_factor(Ha, n) ? 0 : 1;
-  });
+  }));
   exclusive_scan(m.device, View<const int>(spd_failed_.view()), spd_offsets_.view());
   if (read_one(m.device, View<const std::int64_t>(spd_offsets_.view()), articulation_count_) == 0) return;
   // The error path: which articulation failed first.
@@ -206,7 +206,7 @@ void SolverFeatherstone::eval_generalized_force(const State& s, const Control& c
   auto x = qdd_.view();
   View<const std::int64_t> J_start = J_start_.view(), H_start = H_start_.view();
   View<const int> d_begin = art_dof_begin_.view(), d_end = art_dof_end_.view();
-  parallel_for(m.device, articulation_count_, IMPULSE_LAMBDA(std::int64_t a) {
+  parallel_for(m.device, articulation_count_, IMPULSE_KERNEL((std::int64_t a), {
     const int d0 = d_begin[a], n = d_end[a] - d0, j0 = t.start[a];
     for (int j = j0; j < t.start[a + 1]; ++j) {
       const int p = t.parent[j], c = t.child[j];
@@ -226,7 +226,7 @@ void SolverFeatherstone::eval_generalized_force(const State& s, const Control& c
                      Jb[3 * n + k] * F.ang.x + Jb[4 * n + k] * F.ang.y + Jb[5 * n + k] * F.ang.z;
     }
     cholesky_solve(&H[H_start[a]], n, &x[d0]);
-  });
+  }));
 }
 
 // Each body's Newton-Euler residual (per body), then each articulation carries its children's
@@ -243,7 +243,7 @@ void SolverFeatherstone::eval_parent_joint_wrenches() {
   View<const int> d_begin = art_dof_begin_.view(), d_end = art_dof_end_.view(), art = body_art_.view(),
                   row = body_row_.view();
   auto f = body_parent_f_.view();
-  parallel_for(m.device, m.body_count, IMPULSE_LAMBDA(std::int64_t b) {
+  parallel_for(m.device, m.body_count, IMPULSE_KERNEL((std::int64_t b), {
     real acc[6] = {0, 0, 0, 0, 0, 0};  // J_b qdd over the body's articulation's DOF (zero: moved by no joint)
     const int a = art[b];
     if (a >= 0) {
@@ -254,8 +254,8 @@ void SolverFeatherstone::eval_parent_joint_wrenches() {
     }
     const vec3 lin = vec3{acc[0], acc[1], acc[2]} + A0[b].lin, ang = vec3{acc[3], acc[4], acc[5]} + A0[b].ang;
     f[b] = body_newton_euler_residual(W[b], t.mass[b], world_inertia(X[b], t.inertia[b]), V[b].ang, lin, ang, g);
-  });
-  parallel_for(m.device, articulation_count_, IMPULSE_LAMBDA(std::int64_t a) {
+  }));
+  parallel_for(m.device, articulation_count_, IMPULSE_KERNEL((std::int64_t a), {
     for (int j = t.start[a + 1] - 1; j >= t.start[a]; --j) {
       const int p = t.parent[j], ch = t.child[j];
       if (p < 0) continue;
@@ -263,7 +263,7 @@ void SolverFeatherstone::eval_parent_joint_wrenches() {
       f[p].lin += f[ch].lin;
       f[p].ang += f[ch].ang + cross(c_ch - c_p, f[ch].lin);
     }
-  });
+  }));
 }
 
 // qd+ = qd + h qdd, then q+ = q + h N(q) qd+ per joint (E1's integrate_joint_coords), then FK.
@@ -276,14 +276,14 @@ void SolverFeatherstone::integrate(const State& in, State& out, real h) {
   auto q_out = out.joint_q.view();
   auto qd_out = out.joint_qd.view();
   View<const int> d_begin = art_dof_begin_.view(), d_end = art_dof_end_.view();
-  parallel_for(m.device, articulation_count_, IMPULSE_LAMBDA(std::int64_t a) {
+  parallel_for(m.device, articulation_count_, IMPULSE_KERNEL((std::int64_t a), {
     for (int k = d_begin[a]; k < d_end[a]; ++k) qd_out[k] = qd[k] + h * x[k];
     for (int j = t.start[a]; j < t.start[a + 1]; ++j) {
       const vec3 c_jc = transform_point(transform_inverse(t.X_c[j]), t.com[t.child[j]]);
       integrate_joint_coords(JointType(t.type[j]), &q[t.q_start[j]], &qd_out[t.qd_start[j]], t.axes[j], c_jc, h,
                              &q_out[t.q_start[j]]);
     }
-  });
+  }));
   eval_fk(m, out.joint_q.view(), out.joint_qd.view(), out);
 }
 

@@ -21,7 +21,7 @@ void apply_penalty_joints(const Model& m, View<const transform> body_q, View<con
   auto axes = m.joint_axes.view();
   auto qd_start = m.joint_qd_start.view();
   auto com = m.body_com.view();
-  parallel_for(m.device, m.joint_count, IMPULSE_LAMBDA(std::int64_t j) {
+  parallel_for(m.device, m.joint_count, IMPULSE_KERNEL((std::int64_t j), {
     int p = parent[j], c = child[j];
     bool has_p = p >= 0;
     transform Xp = has_p ? body_q[p] : transform_identity();
@@ -31,7 +31,7 @@ void apply_penalty_joints(const Model& m, View<const transform> body_q, View<con
     JointWrench w = eval_body_joint(JointType(type[j]), axes[j], fr, Vp, body_qd[c], g, ke, kd);
     on_p[j] = has_p ? w.on_parent : spatial_vector{};
     on_c[j] = w.on_child;
-  });
+  }));
   // Each body adds its joints' wrenches in joint order, parent side before child side.
   const std::vector<int> parent_h = m.joint_parent.to_host(), child_h = m.joint_child.to_host();
   std::vector<int> sides(2 * parent_h.size());

@@ -19,7 +19,7 @@ void add_two_sided_wrenches(Device device, int body_count, const std::vector<int
 void add_two_sided_wrenches_on(Device device, int body_count, View<const std::int64_t> st,
                                View<const std::int64_t> en, View<const spatial_vector> side0,
                                View<const spatial_vector> side1, View<spatial_vector> wrench) {
-  parallel_for(device, body_count, IMPULSE_LAMBDA(std::int64_t b) {
+  parallel_for(device, body_count, IMPULSE_KERNEL((std::int64_t b), {
     spatial_vector acc = wrench[b];
     for (std::int64_t k = st[b]; k < st[b + 1]; ++k) {
       const std::int64_t e = en[k];
@@ -28,7 +28,7 @@ void add_two_sided_wrenches_on(Device device, int body_count, View<const std::in
       acc.ang += w.ang;
     }
     wrench[b] = acc;
-  });
+  }));
 }
 
 }  // namespace impulse

@@ -34,7 +34,7 @@ void apply_penalty_contacts(const Model& m, View<const transform> body_q, View<c
   ContactsView cv = c;
   // The body of each side of every row (entry = 2 * contact + side), grouped by body below, so that
   // each body sums its own contributions in contact order.
-  parallel_for(d, count, IMPULSE_LAMBDA(std::int64_t i) {
+  parallel_for(d, count, IMPULSE_KERNEL((std::int64_t i), {
     const ContactRowBodies rb = contact_row_bodies(shape_body, cv.rigid_contact_shape0[i], cv.rigid_contact_shape1[i]);
     sides[2 * i] = rb.body0;
     sides[2 * i + 1] = rb.body1;
@@ -52,7 +52,7 @@ void apply_penalty_contacts(const Model& m, View<const transform> body_q, View<c
                                                cv.rigid_contact_margin0[i], cv.rigid_contact_margin1[i], mat, delta);
     on_A[i] = w.on_A;
     on_B[i] = w.on_B;
-  });
+  }));
   build_segments_on(d, m.body_count, View<const int>(sides), scratch.start.view(), scratch.entry.view(),
                     scratch.fill.view());
   add_two_sided_wrenches_on(d, m.body_count, scratch.start.view(), scratch.entry.view(), on_A, on_B, wrench);

@@ -261,11 +261,11 @@ void SolverVBD::build_joint_segments() {
   Buffer<std::int64_t> fill(d, nb);
   auto sd = sides.view();
   auto jtype = model.joint_type.view(), jparent = model.joint_parent.view(), jchild = model.joint_child.view();
-  parallel_for(d, nj, IMPULSE_LAMBDA(std::int64_t j) {
+  parallel_for(d, nj, IMPULSE_KERNEL((std::int64_t j), {
     const bool rows = JointType(jtype[j]) != JointType::free;
     sd[2 * j] = rows ? jchild[j] : -1;
     sd[2 * j + 1] = rows ? jparent[j] : -1;
-  });
+  }));
   build_segments_on(d, nb, View<const int>(sd), joint_start_.view(), joint_entry_.view(), fill.view());
 }
 
@@ -273,8 +273,8 @@ void SolverVBD::reset() {
   const Device d = model_->device;
   auto ll = joint_lambda_lin_.view(), la = joint_lambda_ang_.view();
   auto hc = hist_count_.view();
-  parallel_for(d, model_->joint_count, IMPULSE_LAMBDA(std::int64_t j) { ll[j] = vec3{}, la[j] = vec3{}; });
-  parallel_for(d, 1, IMPULSE_LAMBDA(std::int64_t) { hc[0] = 0; });
+  parallel_for(d, model_->joint_count, IMPULSE_KERNEL((std::int64_t j), { ll[j] = vec3{}, la[j] = vec3{}; }));
+  parallel_for(d, 1, IMPULSE_KERNEL((std::int64_t), { hc[0] = 0; }));
   has_prev_ = false;
 }
 
@@ -344,7 +344,7 @@ void SolverVBD::gather_forces(const State& in, const Control& control) {
   auto f = s_.f.view();
   auto qd_start = m.joint_qd_start.view();
   View<const real> jf = control.joint_f;
-  parallel_for(d, m.body_count, IMPULSE_LAMBDA(std::int64_t b) {
+  parallel_for(d, m.body_count, IMPULSE_KERNEL((std::int64_t b), {
     for (std::int64_t k = v.joint_start[b]; k < v.joint_start[b + 1]; ++k) {
       const int j = int(v.joint_entry[k] >> 1);
       JointType t = JointType(v.jtype[j]);
@@ -356,7 +356,7 @@ void SolverVBD::gather_forces(const State& in, const Control& control) {
       f[b].lin += add.lin;
       f[b].ang += add.ang;
     }
-  });
+  }));
 }
 
 // Rows on the device: each row's bodies and data, its multiplier looked up in the history by its
@@ -378,7 +378,7 @@ int SolverVBD::prepare_rows(const ContactsView* contacts) const {
   const int launch = contacts ? int(launch_extent(d, contacts->rigid_contact_count, cap)) : 0;
   auto rb = s_.readback.view();
   if (launch == 0) {
-    parallel_for(d, 1, IMPULSE_LAMBDA(std::int64_t) { rb[nb + 1] = 0, rb[nb + 2] = -1, rb[nb + 3] = 0; });
+    parallel_for(d, 1, IMPULSE_KERNEL((std::int64_t), { rb[nb + 1] = 0, rb[nb + 2] = -1, rb[nb + 3] = 0; }));
     build_segments_on(d, nb, View<const int>{s_.sides.data(), 0}, s_.row_start.view(), s_.row_entry.view(), s_.fill.view());
     return 0;
   }
@@ -388,7 +388,7 @@ int SolverVBD::prepare_rows(const ContactsView* contacts) const {
   auto rows = s_.rows.view();
   auto sorted = s_.sorted.view();
   auto sides = s_.sides.view();
-  parallel_for(d, launch, IMPULSE_LAMBDA(std::int64_t i) {
+  parallel_for(d, launch, IMPULSE_KERNEL((std::int64_t i), {
     const int n = c.rigid_contact_count[0];
     const int live = (n >= 0 && n <= cap) ? n : 0;
     sides[2 * i] = sides[2 * i + 1] = -1;
@@ -408,10 +408,10 @@ int SolverVBD::prepare_rows(const ContactsView* contacts) const {
     sorted[i] = ((std::int64_t(s0) * S + s1) << kRowBits) | i;
     sides[2 * i] = rb2.body0;
     sides[2 * i + 1] = rb2.body1 == rb2.body0 ? -1 : rb2.body1;
-  });
+  }));
   sort_keys(d, View<std::int64_t>{sorted.data, launch});
   // The record's status for the readback: its count, its first row naming a shape outside the Model.
-  parallel_for(d, 1, IMPULSE_LAMBDA(std::int64_t) {
+  parallel_for(d, 1, IMPULSE_KERNEL((std::int64_t), {
     rb[nb + 1] = c.rigid_contact_count[0];
     rb[nb + 2] = -1;
     if (sorted[0] >= kBadKey + cap) return;
@@ -419,14 +419,14 @@ int SolverVBD::prepare_rows(const ContactsView* contacts) const {
     const int s0 = c.rigid_contact_shape0[i];
     rb[nb + 2] = i;
     rb[nb + 3] = (s0 >= 0 && s0 < S) ? c.rigid_contact_shape1[i] : s0;
-  });
+  }));
   // Each row's history key (pair, ordinal) and its multiplier from the history.
   auto row_key = s_.row_key.view();
   auto lam = s_.lam.view();
   auto hkey = hist_key_.view();
   auto hlam = hist_lam_.view();
   auto hcount = hist_count_.view();
-  parallel_for(d, launch, IMPULSE_LAMBDA(std::int64_t p) {
+  parallel_for(d, launch, IMPULSE_KERNEL((std::int64_t p), {
     const std::int64_t key = sorted[p];
     if (key < kBadKey + cap || key == kNoKey) return;
     const std::int64_t pair = key >> kRowBits, i = key & kRowMask;
@@ -436,7 +436,7 @@ int SolverVBD::prepare_rows(const ContactsView* contacts) const {
     const std::int64_t nh = hcount[0];
     const std::int64_t at = lower_bound_key(hkey.data, 0, nh, k);
     lam[i] = (at < nh && hkey[at] == k) ? hlam[at] : real(0);
-  });
+  }));
   build_segments_on(d, nb, View<const int>(sides.data, 2 * std::int64_t(launch)), s_.row_start.view(),
                     s_.row_entry.view(), s_.fill.view());
   return launch;
@@ -451,7 +451,7 @@ void SolverVBD::joint_metrics(real h) {
   grow_to(s_.jc_ang, d, m.joint_count);
   const Views v = views(nullptr, nullptr);
   const real rho_ = rho, k = std::numeric_limits<real>::infinity();
-  parallel_for(d, m.joint_count, IMPULSE_LAMBDA(std::int64_t j) {
+  parallel_for(d, m.joint_count, IMPULSE_KERNEL((std::int64_t j), {
     real w_lin = 0, w_ang = 0;
     const int sides[2] = {v.jparent[j], v.jchild[j]};
     for (int b : sides) {
@@ -461,7 +461,7 @@ void SolverVBD::joint_metrics(real h) {
     }
     v.jc_lin[j] = compliant_alm_coefficients(k, joint_row_metric(rho_, w_lin, h));
     v.jc_ang[j] = compliant_alm_coefficients(k, joint_row_metric(rho_, w_ang, h));
-  });
+  }));
 }
 
 // Colours (course E3 §6). Newton colours its bodies once, by joints only (ModelBuilder.color ->
@@ -482,7 +482,7 @@ void SolverVBD::colour_bodies() {
   grow_to(s_.colour_entry, d, nb);
   const Views v = views(nullptr, nullptr);
   auto colour = s_.colour.view();
-  parallel_for(d, 1, IMPULSE_LAMBDA(std::int64_t) {
+  parallel_for(d, 1, IMPULSE_KERNEL((std::int64_t), {
     for (int b = 0; b < nb; ++b) {
       if (!v.dynamic(b)) {
         colour[b] = -1;
@@ -501,7 +501,7 @@ void SolverVBD::colour_bodies() {
       }
       colour[b] = c;
     }
-  });
+  }));
   build_segments_on(d, nb, View<const int>(colour), View<std::int64_t>{s_.readback.data(), std::int64_t(nb) + 1},
                     s_.colour_entry.view(), s_.fill.view());
 }
@@ -534,7 +534,7 @@ void SolverVBD::predict_targets(const State& in, State& out, real h) {
   auto f = s_.f.view();
   auto v0 = in.body_qd.view();
   const vec3 gravity = m.gravity;
-  parallel_for(d, m.body_count, IMPULSE_LAMBDA(std::int64_t b) {
+  parallel_for(d, m.body_count, IMPULSE_KERNEL((std::int64_t b), {
     v.q[b] = v.q0[b];
     v.c_tilde[b] = vec3{};
     v.q_tilde[b] = quat{};
@@ -544,7 +544,7 @@ void SolverVBD::predict_targets(const State& in, State& out, real h) {
     v.c_tilde[b] = c;
     v.q_tilde[b] = quat_update(v.q0[b].q, angular_update(v.q0[b].q, v0[b].ang, f[b].ang, v.I[b], v.I_inv[b], h), h);
     v.q[b] = {origin_from_com(c, v.q_tilde[b], v.com[b]), v.q_tilde[b]};
-  });
+  }));
 }
 
 // One sweep of per-body 6x6 Newton steps: one launch per colour over its bodies (colour_bodies).
@@ -557,9 +557,9 @@ void SolverVBD::sweep_bodies(State& out, real h) {
   const real rho_ = rho, eps_v = friction_epsilon;
   for (int c = 0; c < nb && start[c] < start[nb]; ++c) {
     const std::int64_t first = start[c];
-    parallel_for(m.device, start[c + 1] - first, IMPULSE_LAMBDA(std::int64_t k) {
+    parallel_for(m.device, start[c + 1] - first, IMPULSE_KERNEL((std::int64_t k), {
       body_step(v, int(entry[first + k]), h, rho_, eps_v);
-    });
+    }));
   }
 }
 
@@ -574,22 +574,22 @@ void SolverVBD::dual_update(State& out, int launch, const ContactsView* contacts
     const View<const int> count = contacts->rigid_contact_count;
     auto lam = s_.lam.view();
     const int cap = contacts->rigid_contact_max;
-    parallel_for(d, launch, IMPULSE_LAMBDA(std::int64_t i) {
+    parallel_for(d, launch, IMPULSE_KERNEL((std::int64_t i), {
       const int n = count[0];
       if (i >= ((n >= 0 && n <= cap) ? n : 0)) return;
       const VbdRow r = v.rows[i];
       CompliantAlmCoefficients cf = compliant_alm_coefficients(r.k, rho_);
       lam[i] = vbd_contact_normal_force(cf, row_gap(r, v.q), lam[i], r.kd, row_separation_speed(r, v.q, q0, h));
-    });
+    }));
   }
-  parallel_for(d, m.joint_count, IMPULSE_LAMBDA(std::int64_t j) {
+  parallel_for(d, m.joint_count, IMPULSE_KERNEL((std::int64_t j), {
     if (JointType(v.jtype[j]) == JointType::free) return;
     JointFrames fr;
     JointErrors e;
     spatial_vector F = v.joint_reaction(int(j), v.q, fr, e);
     v.jlam_lin[j] = F.lin;
     v.jlam_ang[j] = F.ang;
-  });
+  }));
 }
 
 // The multipliers are kept for the next step (the history, in key order: the sorted rows' order);
@@ -615,10 +615,10 @@ void SolverVBD::finish_step(const State& in, State& out, int launch, const Conta
   auto row_key = s_.row_key.view();
   auto lam = s_.lam.view();
   const std::int64_t lo = kBadKey + cap;
-  parallel_for(d, 1, IMPULSE_LAMBDA(std::int64_t) { hcount[0] = 0; });
+  parallel_for(d, 1, IMPULSE_KERNEL((std::int64_t), { hcount[0] = 0; }));
   if (contacts && launch > 0) {
     const View<const int> count = contacts->rigid_contact_count;
-    parallel_for(d, launch, IMPULSE_LAMBDA(std::int64_t p) {
+    parallel_for(d, launch, IMPULSE_KERNEL((std::int64_t p), {
       const int n = count[0];
       if (p == 0) hcount[0] = (n >= 0 && n <= cap) ? n : 0;
       const std::int64_t key = sorted[p];
@@ -626,16 +626,16 @@ void SolverVBD::finish_step(const State& in, State& out, int launch, const Conta
       const std::int64_t i = key & kRowMask;
       hkey[p] = row_key[i];
       hlam[p] = lam[i];
-    });
+    }));
   }
   const Views v = views(&in, &out);
   auto v0 = in.body_qd.view();
   auto vel = out.body_qd.view();
-  parallel_for(d, m.body_count, IMPULSE_LAMBDA(std::int64_t b) {
+  parallel_for(d, m.body_count, IMPULSE_KERNEL((std::int64_t b), {
     vel[b] = v0[b];
     if (!v.dynamic(int(b))) return;
     vel[b] = {(world_com(v.q[b], v.com[b]) - world_com(v.q0[b], v.com[b])) / h, rotation_between(v.q0[b].q, v.q[b].q) / h};
-  });
+  }));
 }
 
 std::vector<VbdContactForce> SolverVBD::collect_rigid_contact_forces(const std::vector<transform>& body_q,
@@ -658,14 +658,14 @@ std::vector<VbdContactForce> SolverVBD::collect_rigid_contact_forces(const std::
   const View<const transform> now = s_.q_now.view(), prev = s_.q_then.view();
   auto out = s_.forces.view();
   const real rho_ = rho, eps_v = friction_epsilon;
-  parallel_for(d, n, IMPULSE_LAMBDA(std::int64_t i) {
+  parallel_for(d, n, IMPULSE_KERNEL((std::int64_t i), {
     const VbdRow r = v.rows[i];
     vec3 x0 = row_point(r.body0, r.p0, now) + r.m0 * r.n, x1 = row_point(r.body1, r.p1, now) - r.m1 * r.n;
     real fn = vbd_contact_normal_force(compliant_alm_coefficients(r.k, rho_), row_gap(r, now), v.lam[i], r.kd,
                                        row_separation_speed(r, now, prev, dt));
     vec3 ft = vbd_friction_force(r.mu, fn, row_slip_velocity(r, now, prev, dt), eps_v);
     out[i] = {r.body0, r.body1, x0, x1, fn * r.n + ft};
-  });
+  }));
   std::vector<VbdContactForce> host = s_.forces.to_host();
   host.resize(std::size_t(n));
   return host;

@@ -170,7 +170,7 @@ void SolverXPBD::begin_step(const ContactsView* contacts) {
   grow_to(step_.ever_active, dev, cap);
   if (has_joint_rows_) {  // child-side joint impulses of this step, for body_parent_f
     auto jimp = step_.joint_impulse.view();
-    parallel_for(dev, m.joint_count, IMPULSE_LAMBDA(std::int64_t j) { jimp[j] = spatial_vector{}; });
+    parallel_for(dev, m.joint_count, IMPULSE_KERNEL((std::int64_t j), { jimp[j] = spatial_vector{}; }));
   }
   if (!contacts) return;
   const ContactsView c = *contacts;
@@ -184,11 +184,11 @@ void SolverXPBD::begin_step(const ContactsView* contacts) {
   auto ever = step_.ever_active.view();
   auto imp = contact_impulse_.view();
   auto live = step_.live.view();
-  if (launch == 0) parallel_for(dev, 1, IMPULSE_LAMBDA(std::int64_t) { live[0] = 0; });
+  if (launch == 0) parallel_for(dev, 1, IMPULSE_KERNEL((std::int64_t), { live[0] = 0; }));
   // The pass also zeroes the impulses of rows a previous step left non-zero past this step's launch.
   const int zero_rows = launch > step_.impulse_rows ? launch : step_.impulse_rows;
   step_.impulse_rows = launch;
-  parallel_for(dev, zero_rows, IMPULSE_LAMBDA(std::int64_t i) {
+  parallel_for(dev, zero_rows, IMPULSE_KERNEL((std::int64_t i), {
     imp[i] = spatial_vector{};
     if (i >= launch) return;
     const int n = c.rigid_contact_count[0];
@@ -208,7 +208,7 @@ void SolverXPBD::begin_step(const ContactsView* contacts) {
     }
     sd[2 * i] = a;
     sd[2 * i + 1] = b;
-  });
+  }));
   build_segments_on(dev, m.body_count, View<const int>(sd), step_.contact_start.view(), step_.contact_entry.view(),
                     step_.segment_fill.view());
 }
@@ -235,7 +235,7 @@ void SolverXPBD::predict(const State& in, const Control& control, State& out, re
     auto qd_start = m.joint_qd_start.view();
     auto q_in = in.body_q.view();
     View<const real> jf = control.joint_f;
-    parallel_for(m.device, m.body_count, IMPULSE_LAMBDA(std::int64_t b) {
+    parallel_for(m.device, m.body_count, IMPULSE_KERNEL((std::int64_t b), {
       for (std::int64_t k = jstart[b]; k < jstart[b + 1]; ++k) {
         std::int64_t j = jentry[k] >> 1;
         real sign = (jentry[k] & 1) ? real(1) : real(-1);  // child +, parent -
@@ -245,7 +245,7 @@ void SolverXPBD::predict(const State& in, const Control& control, State& out, re
         wrench[b].lin += sign * w.lin;
         wrench[b].ang += sign * w.ang;
       }
-    });
+    }));
   }
   integrate_bodies(m, in, wrench_in, out, gravity_, angular_damping, h);
   if (enable_restitution) {
@@ -282,11 +282,11 @@ void SolverXPBD::solve_contacts(State& out, const ContactsView& c, int it, real 
   View<const int> cnt = body_count_.view();
   auto imp = contact_impulse_.view();
   auto sides = step_.sides.view();
-  parallel_for(m.device, m.body_count, IMPULSE_LAMBDA(std::int64_t b) {
+  parallel_for(m.device, m.body_count, IMPULSE_KERNEL((std::int64_t b), {
     if (live[0] == 0) return;
     sides[b] = make_side(int(b), q, qd, com_B, inv_m, inv_I, flags);
-  });
-  parallel_for(m.device, step_.launch, IMPULSE_LAMBDA(std::int64_t i) {
+  }));
+  parallel_for(m.device, step_.launch, IMPULSE_KERNEL((std::int64_t i), {
     if (i >= live[0]) return;
     if (prev_act.size > 0 && prev_act[i]) accumulate_row_impulse(i, weighting, sd, cnt, a_out[i], imp[i]);
     int ba = sd[2 * i], bb = sd[2 * i + 1];
@@ -302,7 +302,7 @@ void SolverXPBD::solve_contacts(State& out, const ContactsView& c, int it, real 
     b_out[i] = r.dB;
     act[i] = r.active;
     ever[i] |= r.active;
-  });
+  }));
   ++step_.contact_passes;
 }
 
@@ -338,7 +338,7 @@ void SolverXPBD::apply_contact_deltas(State& out, int it, real h) {
   auto ce = step_.contact_entry.view();
   auto cnt = body_count_.view();
   View<const int> live = step_.live.view();
-  parallel_for(m.device, m.body_count, IMPULSE_LAMBDA(std::int64_t b) {
+  parallel_for(m.device, m.body_count, IMPULSE_KERNEL((std::int64_t b), {
     if (live[0] == 0) return;  // a step without contact rows has no contact stages (nor their velocity clamp)
     spatial_vector acc{};
     int N = 0;
@@ -355,7 +355,7 @@ void SolverXPBD::apply_contact_deltas(State& out, int it, real h) {
     xpbd_apply_body_delta(X, v, com_B[b], I_B[b], inv_I[b], inv_m[b], acc, weight, h);
     q[b] = X;
     qd[b] = v;
-  });
+  }));
 }
 
 // Stage 4c. Readback: iteration it's impulse on body0, scaled by 1/N or 2/(N_A + N_B). The earlier
@@ -369,10 +369,10 @@ void SolverXPBD::accumulate_contact_impulses(int it) {
   View<const int> act{step_.active.data() + std::int64_t(it) * cap, cap};
   View<const int> cnt = body_count_.view();
   auto imp = contact_impulse_.view();
-  parallel_for(model_->device, step_.launch, IMPULSE_LAMBDA(std::int64_t i) {
+  parallel_for(model_->device, step_.launch, IMPULSE_KERNEL((std::int64_t i), {
     if (i >= live[0] || !act[i]) return;
     accumulate_row_impulse(i, weighting, sd, cnt, a_out[i], imp[i]);
-  });
+  }));
 }
 
 // Stage 4d. Every joint's deltas on its parent and child from the current poses.
@@ -396,7 +396,7 @@ void SolverXPBD::solve_joints(State& out, real h) {
   auto dmax = m.joint_distance_max.view();
   XpbdJointParams prm = joint;
   auto jimp = step_.joint_impulse.view();
-  parallel_for(m.device, m.joint_count, IMPULSE_LAMBDA(std::int64_t j) {
+  parallel_for(m.device, m.joint_count, IMPULSE_KERNEL((std::int64_t j), {
     XpbdSide P = make_side(jparent[j], q, qd, com_B, inv_m, inv_I, flags);
     XpbdSide C = make_side(jchild[j], q, qd, com_B, inv_m, inv_I, flags);
     XpbdJointDelta r = xpbd_joint_delta(JointType(jtype[j]), jaxes[j], P, C, jXp[j], jXc[j], dmin[j], dmax[j], prm, h);
@@ -404,7 +404,7 @@ void SolverXPBD::solve_joints(State& out, real h) {
     c_out[j] = r.dC;
     jimp[j].lin += r.dC.lin;
     jimp[j].ang += r.dC.ang;
-  });
+  }));
   ++trace_.joint_passes;
 }
 
@@ -421,7 +421,7 @@ void SolverXPBD::apply_joint_deltas(State& out, real h) {
   auto c_out = step_.joint_dC.view();
   auto js = joint_body_start_.view();
   auto je = joint_body_entry_.view();
-  parallel_for(m.device, m.body_count, IMPULSE_LAMBDA(std::int64_t b) {
+  parallel_for(m.device, m.body_count, IMPULSE_KERNEL((std::int64_t b), {
     spatial_vector acc{};
     for (std::int64_t k = js[b]; k < js[b + 1]; ++k) add_to(acc, (je[k] & 1) ? c_out[je[k] >> 1] : p_out[je[k] >> 1]);
     transform X = q[b];
@@ -429,7 +429,7 @@ void SolverXPBD::apply_joint_deltas(State& out, real h) {
     xpbd_apply_body_delta(X, v, com_B[b], I_B[b], inv_I[b], inv_m[b], acc, 1, h);
     q[b] = X;
     qd[b] = v;
-  });
+  }));
 }
 
 // Stage 5. Save this step's position impulses for update_contacts; body_parent_f from the joint impulses.
@@ -441,7 +441,7 @@ void SolverXPBD::store_impulses(const State& in, const Control& control, const C
   // Only a joint with rows writes body_parent_f; without one it stays zero from construction.
   if (!has_joint_rows_) return;
   auto bpf = body_parent_f_.view();
-  parallel_for(m.device, m.body_count, IMPULSE_LAMBDA(std::int64_t b) { bpf[b] = spatial_vector{}; });
+  parallel_for(m.device, m.body_count, IMPULSE_KERNEL((std::int64_t b), { bpf[b] = spatial_vector{}; }));
   auto jimp = step_.joint_impulse.view();
   auto jtype = m.joint_type.view();
   auto jaxes = m.joint_axes.view();
@@ -452,7 +452,7 @@ void SolverXPBD::store_impulses(const State& in, const Control& control, const C
   auto q_in = in.body_q.view();
   View<const real> jf = control.joint_f;
   // One inbound joint per child body: each thread writes its own child's entry.
-  parallel_for(m.device, m.joint_count, IMPULSE_LAMBDA(std::int64_t j) {
+  parallel_for(m.device, m.joint_count, IMPULSE_KERNEL((std::int64_t j), {
     JointType t = JointType(jtype[j]);
     if (t == JointType::free) return;
     spatial_vector w{jimp[j].lin / h, jimp[j].ang / h};
@@ -463,7 +463,7 @@ void SolverXPBD::store_impulses(const State& in, const Control& control, const C
       w.ang += a.ang;
     }
     bpf[jchild[j]] = w;
-  });
+  }));
 }
 
 // Kinematic bodies get their prescribed state back.
@@ -475,12 +475,12 @@ void SolverXPBD::restore_kinematic(const State& in, State& out) {
   auto qd = out.body_qd.view();
   auto q_in = in.body_q.view();
   auto qd_in = in.body_qd.view();
-  parallel_for(m.device, m.body_count, IMPULSE_LAMBDA(std::int64_t b) {
+  parallel_for(m.device, m.body_count, IMPULSE_KERNEL((std::int64_t b), {
     if (flags[b] & int(BodyFlag::kinematic)) {
       q[b] = q_in[b];
       qd[b] = qd_in[b];
     }
-  });
+  }));
 }
 
 // The step's one readback. On the device, per block of rows: the first row naming a shape outside
@@ -499,7 +499,7 @@ void SolverXPBD::finish_trace(const ContactsView* contacts) {
   View<const int> record_count = contacts->rigid_contact_count;
   View<const int> sd{step_.side.data(), 2 * std::int64_t(cap)};
   View<const int> act{step_.active.data(), std::int64_t(cap) * iters};
-  parallel_for(dev, blocks, IMPULSE_LAMBDA(std::int64_t k) {
+  parallel_for(dev, blocks, IMPULSE_KERNEL((std::int64_t k), {
     int* out = &st[k * W];
     const int n = record_count[0];
     const int rows = (n >= 0 && n <= cap) ? n : 0;
@@ -511,7 +511,7 @@ void SolverXPBD::finish_trace(const ContactsView* contacts) {
       if (out[0] < 0 && sd[2 * i] == -2) out[0] = int(i);
       for (int it = 0; it < iters; ++it) out[2 + it] += act[std::int64_t(it) * cap + i];
     }
-  });
+  }));
   const int* h = host_readable(View<const int>(st), dev, blocks * W, step_.host_status);
   const int count = h[1];
   if (count < 0 || count > cap) {
@@ -553,7 +553,7 @@ void SolverXPBD::update_contacts(ContactsView& contacts) const {
   auto imp = contact_impulse_.view();
   auto f = contacts.force;
   const real h = last_h_;
-  parallel_for(model_->device, contacts.rigid_contact_max, IMPULSE_LAMBDA(std::int64_t i) {
+  parallel_for(model_->device, contacts.rigid_contact_max, IMPULSE_KERNEL((std::int64_t i), {
     if (i >= count) {
       f[i] = spatial_vector{};
       return;
@@ -562,7 +562,7 @@ void SolverXPBD::update_contacts(ContactsView& contacts) const {
                  impulse_to_average_force(imp[i].lin.z, h)},
             vec3{impulse_to_average_force(imp[i].ang.x, h), impulse_to_average_force(imp[i].ang.y, h),
                  impulse_to_average_force(imp[i].ang.z, h)}};
-  });
+  }));
 }
 
 }  // namespace impulse

@@ -42,7 +42,7 @@ void SolverXPBD::apply_restitution(State& out, const ContactsView& c, real h) {
   restitution_candidates(c, rows, h);
   group_restitution_manifolds(rows);
   View<spatial_vector> dv = step_.restitution.body_dv.view();
-  parallel_for(dev, model_->body_count, IMPULSE_LAMBDA(std::int64_t b) { dv[b] = spatial_vector{}; });
+  parallel_for(dev, model_->body_count, IMPULSE_KERNEL((std::int64_t b), { dv[b] = spatial_vector{}; }));
   for (int outer = 0; outer < rigid_contact_restitution_iterations; ++outer) {
     restitution_sweep_manifolds(out, c, rows, outer);
     restitution_mean_body_deltas(out);
@@ -86,7 +86,7 @@ void SolverXPBD::restitution_candidates(const ContactsView& c, std::int64_t rows
   View<const spatial_vector> qdp = step_.qd_pred.view();
   auto cand = step_.candidates.view();
   const vec3 g = gravity_;
-  parallel_for(dev, rows, IMPULSE_LAMBDA(std::int64_t i) {
+  parallel_for(dev, rows, IMPULSE_KERNEL((std::int64_t i), {
     if (i >= live[0]) return;
     const int ba = sd[2 * i], bb = sd[2 * i + 1];
     XpbdRestitutionCandidate r{ba, bb, ever[i], 0, vec3{}, 0};
@@ -104,7 +104,7 @@ void SolverXPBD::restitution_candidates(const ContactsView& c, std::int64_t rows
       r.target = restitution_target_velocity(v_old, c.rigid_contact_restitution[i], gstar, h);
     }
     cand[i] = r;
-  });
+  }));
 }
 
 // Per row and per manifold, on the device: the marked position contacts grouped by body pair (a
@@ -141,24 +141,24 @@ void SolverXPBD::group_restitution_manifolds(std::int64_t rows) {
   View<const XpbdRestitutionCandidate> cand = step_.candidates.view();
   View<std::int64_t> key{p.key.data(), rows};
   View<int> order{p.order.data(), rows};
-  parallel_for(dev, rows, IMPULSE_LAMBDA(std::int64_t i) {
+  parallel_for(dev, rows, IMPULSE_KERNEL((std::int64_t i), {
     key[i] = kNoManifold;
     order[i] = static_cast<int>(i);
     if (i >= live[0]) return;
     const XpbdRestitutionCandidate r = cand[i];
     if (r.ever_active && r.body_a != r.body_b) key[i] = pair_key(r.body_a, r.body_b);
-  });
+  }));
   sort_pairs(dev, key, order);
   View<std::int64_t> first{p.first.data(), rows};
-  parallel_for(dev, rows, IMPULSE_LAMBDA(std::int64_t k) {
+  parallel_for(dev, rows, IMPULSE_KERNEL((std::int64_t k), {
     first[k] = key[k] != kNoManifold && (k == 0 || key[k - 1] != key[k]) ? 1 : 0;
-  });
+  }));
   View<std::int64_t> index{p.index.data(), rows + 1};
   exclusive_scan(dev, View<const std::int64_t>(first), index);
   View<int> M = step_.manifolds.view(), run_begin = p.run_begin.view(), kept = p.kept.view(), bodies = p.bodies.view();
-  parallel_for(dev, 1, IMPULSE_LAMBDA(std::int64_t) { M[0] = static_cast<int>(index[rows]); });
+  parallel_for(dev, 1, IMPULSE_KERNEL((std::int64_t), { M[0] = static_cast<int>(index[rows]); }));
   const int cap_rows = restitution_manifold_max_contacts;
-  parallel_for(dev, rows, IMPULSE_LAMBDA(std::int64_t k) {
+  parallel_for(dev, rows, IMPULSE_KERNEL((std::int64_t k), {
     if (k >= index[rows]) kept[k] = 0, bodies[2 * k] = -1, bodies[2 * k + 1] = -1;  // no manifold k
     if (!first[k]) return;
     const std::int64_t m = index[k];
@@ -168,13 +168,13 @@ void SolverXPBD::group_restitution_manifolds(std::int64_t rows) {
     kept[m] = end - k < cap_rows ? static_cast<int>(end - k) : cap_rows;
     bodies[2 * m] = pair_key_first(key[k]);
     bodies[2 * m + 1] = pair_key_second(key[k]);
-  });
+  }));
   View<std::int64_t> start{p.start.data(), rows + 1};
   exclusive_scan(dev, View<const int>{p.kept.data(), rows}, start);
   View<real> mind = p.mind.view();
   View<int> taken = p.taken.view(), mrows = p.rows.view(), flip = p.flip.view();
   View<real> target = p.target.view();
-  parallel_for(dev, launch_extent(dev, View<const int>(M), rows), IMPULSE_LAMBDA(std::int64_t m) {
+  parallel_for(dev, launch_extent(dev, View<const int>(M), rows), IMPULSE_KERNEL((std::int64_t m), {
     if (m >= M[0]) return;
     const std::int64_t k0 = run_begin[m];
     std::int64_t end = k0 + 1;
@@ -191,7 +191,7 @@ void SolverXPBD::group_restitution_manifolds(std::int64_t rows) {
       flip[start[m] + j] = cand[i].body_a == second ? 1 : 0;
       target[start[m] + j] = cand[i].target;
     }
-  });
+  }));
   build_segments_on(dev, nb, View<const int>{p.bodies.data(), 2 * rows}, p.body_start.view(), p.body_entry.view(),
                     p.body_fill.view());
 }
@@ -219,7 +219,7 @@ void SolverXPBD::restitution_sweep_manifolds(State& out, const ContactsView& c, 
   View<real> ml{pass.lambda_min.data() + std::int64_t(outer) * step_.capacity, step_.capacity};
   const bool first = outer == 0;
   const int sweeps = restitution_inner_iterations;
-  parallel_for(m.device, launch_extent(m.device, M, rows), IMPULSE_LAMBDA(std::int64_t k) {
+  parallel_for(m.device, launch_extent(m.device, M, rows), IMPULSE_KERNEL((std::int64_t k), {
     if (k >= M[0]) return;
     XpbdSide S[2] = {make_side(mbv[2 * k], q, qd, com_B, inv_m, inv_I, flags),
                      make_side(mbv[2 * k + 1], q, qd, com_B, inv_m, inv_I, flags)};
@@ -270,7 +270,7 @@ void SolverXPBD::restitution_sweep_manifolds(State& out, const ContactsView& c, 
     for (int s = 0; s < 2; ++s) md[2 * k + s] = {S[s].v.lin - v0[s].lin, S[s].v.ang - v0[s].ang};
     mf[k] = fired;
     ml[k] = lmin;
-  });
+  }));
 }
 
 // Each body, on the device: the mean of the velocity deltas of the manifolds that fired on it.
@@ -283,7 +283,7 @@ void SolverXPBD::restitution_mean_body_deltas(State& out) {
   auto bsv = pass.body_start.view();
   auto bev = pass.body_entry.view();
   auto rdvv = pass.body_dv.view();
-  parallel_for(model_->device, model_->body_count, IMPULSE_LAMBDA(std::int64_t b) {
+  parallel_for(model_->device, model_->body_count, IMPULSE_KERNEL((std::int64_t b), {
     if (inv_m[b] == 0) return;
     spatial_vector acc{};
     int K = 0;
@@ -299,7 +299,7 @@ void SolverXPBD::restitution_mean_body_deltas(State& out) {
     qd[b].ang += dw;
     rdvv[b].lin += dv;
     rdvv[b].ang += dw;
-  });
+  }));
 }
 
 }  // namespace impulse
