@@ -5,11 +5,12 @@ impulse bench e3-pile-spheres / e3-pile-boxes (every column present and finite, 
 threads bitwise equal, no allocation per step after warm-up), impulse run (the CSV), and the peer drivers
 bullet_pile / ode_pile where the build made them (same columns, same layout checksum as impulse).
 Measured values are never compared with thresholds: this checks that the benchmarks work. The one
-count that is checked exactly is the allocations of a step after warm-up: none by the engine. In a
-CUDA build each parallel_for launch from host code allocates once inside nvcc's wrapper of the
-__host__ __device__ lambda (the core's scans and sorts are launches without one), so there the
-allocations may not exceed the launches. Every launch is also listed by stage and name
-(launches.<stage>.<function>:<line>), and those per-site counts must add up to the stage's launches.
+count that is checked exactly is the allocations of a step after warm-up: none, in every build.
+In a CUDA build that holds only because every launch body is an IMPULSE_KERNEL (lib/core/hd.h): a
+__host__ __device__ lambda made in host code allocates once, inside nvcc's wrapper (it copies the
+closure to the heap), so one such launch in a step fails this check there. Every launch is also
+listed by stage and name (launches.<stage>.<function>:<line>), and those per-site counts must add
+up to the stage's launches.
 
     bench_smoke_check.py IMPULSE BIN_DIR SOURCE_ROOT
 """
@@ -52,10 +53,9 @@ def main():
             fail(f"e3-pile-{kind}: no contacts")
         for s in ("collide", "solve", "readback"):
             a, launches = m[f"allocations_{s}_per_step"], m[f"launches_{s}_per_step"]
-            allowed = launches if m["cuda_built"] == 1 else 0
-            if a != -1 and (a > allowed if m["cuda_built"] == 1 else a != 0):
-                fail(f"e3-pile-{kind}: allocations_{s}_per_step = {a} after warm-up (expected {allowed}: "
-                     f"{launches} parallel_for launches, cuda_built = {m['cuda_built']})")
+            if a != -1 and a != 0:
+                fail(f"e3-pile-{kind}: allocations_{s}_per_step = {a} after warm-up (expected 0; "
+                     f"{launches} launches, cuda_built = {m['cuda_built']})")
             named = sum(v for k, v in m.items() if k.startswith(f"launches.{s}."))
             if abs(named - launches) > 1e-9 * max(1.0, launches):
                 fail(f"e3-pile-{kind}: the named launches of {s} add up to {named}, not launches_{s}_per_step = {launches}")

@@ -57,10 +57,10 @@ def pile_lines(impulse):
         lines.append(f"| {name} | " + " | ".join(cols[k][i] for k in cols) + " |")
     lines += ["", "The allocations are counted by the `impulse` command's replaced operator new and by every",
               "Buffer. The engine allocates nothing in a step after warm-up: its buffers are kept and grown only",
-              "when a count grows. In a CUDA build (`cuda_built` = 1 in the bench's JSON) each parallel_for",
-              "launch from host code allocates once, inside nvcc's wrapper of the `__host__ __device__` lambda",
-              "(it copies the closure to the heap), so there the allocations equal the launches; a CPU-only build",
-              "(`cmake --preset cpu`) counts zero. `bench.pile_smoke` checks exactly that.", ""]
+              "when a count grows. That holds in a CUDA build too (`cuda_built` = 1 in the bench's JSON): a launch",
+              "body is an `IMPULSE_KERNEL`, a `__device__` lambda and a plain lambda of one source, because nvcc's",
+              "wrapper of a `__host__ __device__` lambda copies the closure to the heap, one allocation per launch.",
+              "`bench.pile_smoke` checks zero in every build.", ""]
     return lines
 
 

@@ -25,12 +25,10 @@
 
 #if defined(__CUDACC__)
 #define IMPULSE_HD __host__ __device__
-#define IMPULSE_LAMBDA(...) [=] __host__ __device__(__VA_ARGS__)
 #define IMPULSE_KERNEL(params, ...) \
   ::impulse::KernelPair{[=] __device__ params __VA_ARGS__, [=] params __VA_ARGS__}
 #else
 #define IMPULSE_HD
-#define IMPULSE_LAMBDA(...) [=](__VA_ARGS__)
 #define IMPULSE_KERNEL(params, ...) [=] params __VA_ARGS__
 #endif
 
