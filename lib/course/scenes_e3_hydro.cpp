@@ -6,8 +6,10 @@
 // and its reduced contacts at the closed-form rest depth (the book's figure), and benches the
 // collide of the pair by route (c) against route (a) on the same shapes. e3-hydro-force.csv sweeps the
 // indentation: F_agg beside the closed form (verify/parity/drake_hydro.py adds Drake's force).
+#include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <map>
 #include <stdexcept>
 #include <vector>
 
@@ -15,6 +17,7 @@
 #include "e1/model.h"
 #include "e3/collision/collision_pipeline.h"
 #include "e3/collision/hydroelastic_contact.h"
+#include "e3/collision/mesh_sdf.h"
 #include "e3/contacts/contact_materials.h"
 #include "e3/solvers/penalty/solver_semi_implicit.h"
 #include "e3/solvers/xpbd/solver_xpbd.h"
@@ -38,6 +41,50 @@ real closed_form_rest_depth(real kh, real mg) {
   real e = std::sqrt(mg / (kPiHydro * kh * kRadius));
   for (int i = 0; i < 50; ++i) e -= (sphere_halfspace_force(kh, e) - mg) / (2 * kPiHydro * kh * e * (kRadius - e));
   return e;
+}
+
+// An icosphere of radius kRadius: the icosahedron's triangles split in four `levels` times, the new
+// vertices pushed onto the sphere (vertices, then 3 indices per triangle).
+std::pair<std::vector<vec3>, std::vector<int>> icosphere(int levels) {
+  const real g = (1 + std::sqrt(real(5))) / 2;
+  std::vector<vec3> v = {{-1, g, 0}, {1, g, 0}, {-1, -g, 0}, {1, -g, 0}, {0, -1, g}, {0, 1, g},
+                         {0, -1, -g}, {0, 1, -g}, {g, 0, -1}, {g, 0, 1}, {-g, 0, -1}, {-g, 0, 1}};
+  std::vector<int> t = {0, 11, 5, 0, 5, 1, 0, 1, 7, 0, 7, 10, 0, 10, 11, 1, 5, 9, 5, 11, 4, 11, 10, 2, 10, 7, 6, 7, 1, 8,
+                        3, 9, 4, 3, 4, 2, 3, 2, 6, 3, 6, 8, 3, 8, 9, 4, 9, 5, 2, 4, 11, 6, 2, 10, 8, 6, 7, 9, 8, 1};
+  for (vec3& p : v) p = kRadius * normalize(p);
+  for (int l = 0; l < levels; ++l) {
+    std::map<std::pair<int, int>, int> mid;
+    auto midpoint = [&](int a, int b) {
+      const auto key = std::minmax(a, b);
+      const auto it = mid.find(key);
+      if (it != mid.end()) return it->second;
+      v.push_back(kRadius * normalize(v[a] + v[b]));
+      return mid[key] = int(v.size()) - 1;
+    };
+    std::vector<int> next;
+    for (std::size_t k = 0; k < t.size(); k += 3) {
+      const int a = t[k], b = t[k + 1], c = t[k + 2];
+      const int ab = midpoint(a, b), bc = midpoint(b, c), ca = midpoint(c, a);
+      next.insert(next.end(), {a, ab, ca, b, bc, ab, c, ca, bc, ab, bc, ca});
+    }
+    t = std::move(next);
+  }
+  return {v, t};
+}
+
+// The sphere as a hydroelastic mesh (an icosphere of 20480 triangles) with a volume of voxel R / 32.
+Model mesh_sphere_on_box(real kh, real z) {
+  ModelBuilder b;
+  ShapeConfig ground, ball;
+  ground.is_hydroelastic = ball.is_hydroelastic = true;
+  ground.sdf_max_resolution = 64;
+  ball.sdf_target_voxel_size = kRadius / 32;
+  ground.kh = kGroundKh;
+  ball.kh = kh;
+  b.add_shape_box(-1, {{0, 0, -0.5}, quat_identity()}, 1, 1, 0.5, ground);
+  const auto [v, t] = icosphere(5);
+  b.add_shape_mesh(b.add_body({{0, 0, z}, quat_identity()}), transform_identity(), v, t, {1, 1, 1}, ball);
+  return b.finalize();
 }
 
 Model sphere_on_box(real kh, real z, bool hydroelastic) {
@@ -122,8 +169,9 @@ int run_hydro_consumers(const SceneArgs& a, SceneOutput& out, std::ostream& log)
   return 0;
 }
 
-// Collide cost of the one pair by route (c) and by route (a) on the same shapes and poses
-// (measured, never asserted). Primitive SDFs are closed forms: nothing is built at finalize.
+// Collide cost of the one pair by route (c) and by route (a) on the same shapes and poses, and by
+// route (c) with the sphere as a mesh volume (measured, never asserted). Primitive SDFs are closed
+// forms: nothing is built at finalize; the mesh's volume is built there once (OpenVDB).
 std::vector<Metric> bench_hydro(const SceneArgs& a) {
   const real kh = a.positive("kh");
   const int repeat = 200;
@@ -137,11 +185,28 @@ std::vector<Metric> bench_hydro(const SceneArgs& a) {
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count() / repeat;
   };
   const double c_route = per_collide(true), a_route = per_collide(false);
-  return {{"collide_route_c_per_pair", c_route * 1e6, "us"},
-          {"collide_route_a_per_pair", a_route * 1e6, "us"},
-          {"route_c_over_route_a", c_route / a_route, "-"},
-          {"sdf_build_primitives", 0, "s"},
-          {"surface_samples_per_pair", double(kHydroSampleGrid * kHydroSampleGrid), "lattice lines^2"}};
+  std::vector<Metric> metrics = {{"collide_route_c_per_pair", c_route * 1e6, "us"},
+                                 {"collide_route_a_per_pair", a_route * 1e6, "us"},
+                                 {"route_c_over_route_a", c_route / a_route, "-"},
+                                 {"sdf_build_primitives", 0, "s"},
+                                 {"surface_samples_per_pair", double(kHydroSampleGrid * kHydroSampleGrid),
+                                  "lattice lines^2"}};
+  if (!mesh_sdf_available()) return metrics;
+  const auto b0 = std::chrono::steady_clock::now();
+  Model m = mesh_sphere_on_box(kh, kRadius - 0.005);
+  const double build = std::chrono::duration<double>(std::chrono::steady_clock::now() - b0).count();
+  {
+    CollisionPipeline p(m);
+    Contacts c = p.contacts();
+    p.collide(m.body_q.view(), c);
+    const auto t0 = std::chrono::steady_clock::now();
+    for (int i = 0; i < repeat; ++i) p.collide(m.body_q.view(), c);
+    const double mesh = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count() / repeat;
+    metrics.push_back({"collide_route_c_mesh_volume_per_pair", mesh * 1e6, "us"});
+  }
+  metrics.push_back({"sdf_build_mesh_20480_triangles_finalize", build, "s"});
+  metrics.push_back({"sdf_mesh_volume_samples", double(m.sdf_values.size()), "-"});
+  return metrics;
 }
 
 }  // namespace

@@ -146,9 +146,9 @@ void validate_shape_config(const ShapeConfig& c, ShapeType t, const std::string&
   if (c.is_hydroelastic && t != ShapeType::plane && c.has_shape_collision) {
     const bool primitive = t == ShapeType::sphere || t == ShapeType::box || t == ShapeType::capsule ||
                            t == ShapeType::cylinder || t == ShapeType::cone;
-    if (!primitive)
+    if (!primitive && t != ShapeType::mesh)
       fail("is_hydroelastic", "true",
-           "{false} for this shape type: route (c) takes sphere, box, capsule, cylinder and cone SDFs (no mesh volume)");
+           "{false} for this shape type: route (c) takes sphere, box, capsule, cylinder, cone and mesh SDFs");
     if (c.sdf_max_resolution == 0 && c.sdf_target_voxel_size == 0)
       fail("is_hydroelastic", "true", "{false} without sdf_max_resolution or sdf_target_voxel_size");
     if (!(c.kh > 0)) fail("kh", fmt(c.kh), "(0, inf) N/m^3 on a hydroelastic shape");
@@ -407,7 +407,19 @@ int ModelBuilder::add_shape_mesh(int body, const transform& xform, const std::ve
                                  const std::string& label) {
   const std::string who = shape_name(ShapeType::mesh, label);
   check_shape(body, xform, ShapeType::mesh, scale, cfg, who);
-  const std::vector<int> welded = checked_mesh_triangles(body, vertices, indices, scale, who);
+  const bool sdf = cfg.is_hydroelastic && cfg.has_shape_collision;
+  const std::vector<int> welded = checked_mesh_triangles(body, vertices, indices, scale, who, sdf);
+  if (sdf) {  // route (c): the volume's layout is checked now, its samples are built at finalize
+    SdfMeshSource src;
+    src.shape = shape_count();
+    for (const vec3& v : vertices) src.points.push_back(mul_elem(v, scale));
+    src.triangles = welded;
+    if (!mesh_sdf_available())
+      throw std::invalid_argument(who + ": ShapeConfig.is_hydroelastic = true is outside {false} in this build: a mesh's "
+                                        "signed-distance volume needs OpenVDB (left out of the browser module)");
+    src.layout = mesh_sdf_layout(src.points, cfg.sdf_target_voxel_size, cfg.sdf_max_resolution, cfg.sdf_padding, who);
+    sdf_mesh_sources.push_back(std::move(src));
+  }
   if (body >= 0) {  // a closed mesh on a body: the solid's mass, the hull's collision
     const HullFaces faces = checked_hull_faces(vertices, scale, who);
     const int s = add_hull_shape(body, xform, vertices, faces, scale, cfg, label);
@@ -481,6 +493,10 @@ void ModelBuilder::add_builder(const ModelBuilder& o, const transform& xform) {
   hull_face_vertices.insert(hull_face_vertices.end(), o.hull_face_vertices.begin(), o.hull_face_vertices.end());
   hull_face_normals.insert(hull_face_normals.end(), o.hull_face_normals.begin(), o.hull_face_normals.end());
   for (const auto& [a, b] : o.shape_collision_filter_pairs) shape_collision_filter_pairs.push_back({a + s0, b + s0});
+  for (SdfMeshSource src : o.sdf_mesh_sources) {
+    src.shape += s0;
+    sdf_mesh_sources.push_back(std::move(src));
+  }
 }
 
 int ModelBuilder::add_ground_plane(real height, const ShapeConfig& cfg, const std::string& label) {
@@ -578,6 +594,7 @@ Model ModelBuilder::finalize(Device d) const {
   finalize_bodies(d, m);
   finalize_joints(d, m);
   finalize_shape_geometry(*this, d, m);
+  finalize_sdf_volumes(*this, d, m);
   return m;
 }
 
@@ -587,6 +604,12 @@ void ModelBuilder::finalize_shapes(Device d, Model& m) const {
   if (!(std::isfinite(double(rigid_gap)) && rigid_gap >= 0))
     throw std::invalid_argument("ModelBuilder: rigid_gap = " + fmt(rigid_gap) + " is outside [0, inf) m");
   std::vector<int> sflags(ns), stype(ns), group(ns);
+  std::vector<bool> sdf_mesh(ns, false);  // a hydroelastic mesh (on a body it is stored as its hull)
+  for (const SdfMeshSource& src : sdf_mesh_sources) {
+    if (src.shape < 0 || src.shape >= ns)
+      throw std::invalid_argument("sdf_mesh_sources: shape " + std::to_string(src.shape) + " does not exist");
+    sdf_mesh[src.shape] = true;
+  }
   std::vector<real> ke(ns), kd(ns), kf(ns), ka(ns), mu(ns), restitution(ns), mu_torsional(ns), mu_rolling(ns), kh(ns),
       margin(ns), gap(ns);
   for (int s = 0; s < ns; ++s) {
@@ -615,7 +638,9 @@ void ModelBuilder::finalize_shapes(Device d, Model& m) const {
                                     " m)" + (shape_type[s] == ShapeType::box ? "; box sizes are half extents" : ""));
     if (shape_type[s] == ShapeType::plane && (sc.x < 0 || sc.y < 0))
       throw std::invalid_argument(who + ": plane width/length must be >= 0 m (0 = infinite)");
-    validate_shape_config(cfg, shape_type[s], who);
+    validate_shape_config(cfg, sdf_mesh[s] ? ShapeType::mesh : shape_type[s], who);
+    if (cfg.is_hydroelastic && cfg.has_shape_collision && shape_type[s] == ShapeType::mesh && !sdf_mesh[s])
+      throw std::invalid_argument(who + ": a hydroelastic mesh without its volume (add it with add_shape_mesh)");
     sflags[s] = (cfg.is_visible ? shape_visible : 0) | (cfg.has_shape_collision ? shape_collide : 0) |
                 (cfg.is_hydroelastic ? shape_hydroelastic : 0);
     stype[s] = int(shape_type[s]);

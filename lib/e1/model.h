@@ -22,6 +22,7 @@
 #include "e1/mass.h"
 #include "e3/collision/filter.h"
 #include "e3/collision/geometry.h"
+#include "e3/collision/mesh_sdf.h"
 
 namespace impulse {
 
@@ -57,7 +58,9 @@ struct ShapeConfig {
   bool is_static = false;       // contributes zero mass; does NOT freeze the body it belongs to
   bool is_visible = true;       // drawn
   bool has_shape_collision = true;  // takes part in shape-shape collision
-  // Route (c), hydroelastic contact on SDFs (E3 §2): checked now, read when that route is built.
+  // Route (c), hydroelastic contact on SDFs (E3 §2): primitives use closed forms, a mesh gets a
+  // signed-distance volume at finalize (voxel: sdf_target_voxel_size, else its longest side /
+  // sdf_max_resolution; padding sdf_padding, else 2 voxels; see mesh_sdf.h).
   bool is_hydroelastic = false; // both shapes of a pair must set it; switched off for planes
   real kh = 1.0e10;             // hydroelastic pressure modulus [N/m^3]
   real sdf_narrow_band_range[2] = {-0.1, 0.1};  // (inner < 0 < outer) [m]
@@ -107,6 +110,7 @@ class ModelArray {
   friend class ModelBuilder;
   friend class Model;
   friend void finalize_shape_geometry(const ModelBuilder& b, Device d, Model& m);
+  friend void finalize_sdf_volumes(const ModelBuilder& b, Device d, Model& m);
   ModelArray& operator=(Buffer<T> b) {
     b_ = std::move(b);
     return *this;
@@ -258,6 +262,8 @@ class ModelBuilder {
   std::vector<int> shape_hull_face_count, hull_face_start = {0}, hull_face_vertices;
   std::vector<vec3> hull_face_normals;
   std::vector<std::pair<int, int>> shape_collision_filter_pairs;
+  // Hydroelastic meshes (route c): each one's closed surface and volume layout, built at finalize.
+  std::vector<SdfMeshSource> sdf_mesh_sources;
 
  private:
   std::string shape_name(ShapeType t, const std::string& label) const;
@@ -385,6 +391,10 @@ class Model {
   ModelArray<int> mesh_vertex_owner;             // lowest triangle using geo_points[i], -1 if none
   ModelArray<int> mesh_vertex_ring_start;        // CSR start into mesh_vertex_ring per geo_points entry
   ModelArray<int> mesh_vertex_ring;              // vertices joined to each vertex by a mesh edge
+  // Route (c) volumes of hydroelastic meshes (primitives' SDFs are closed forms, sdf_primitives.h).
+  ModelArray<int> shape_sdf_volume;              // index into sdf_volumes, -1 = none
+  ModelArray<SdfVolume> sdf_volumes;             // one dense volume per hydroelastic mesh (shape frame)
+  ModelArray<real> sdf_values;                   // [m] every volume's samples, see SdfVolume::start
   ModelArray<std::int64_t> shape_collision_filter_pairs;  // sorted pair_key(s0, s1): explicit exclusions
   ModelArray<std::int64_t> joint_filter_body_pairs;       // sorted pair_key(parent, child) of every joint with a parent body
 

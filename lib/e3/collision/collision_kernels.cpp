@@ -29,7 +29,8 @@ ShapeView shape_view(const Model& m) {
           m.mesh_triangles.view(),     m.mesh_bvh_nodes.view(),
           m.mesh_edge_neighbor.view(), m.mesh_edge_class.view(),    m.mesh_vertex_owner.view(),
           m.mesh_vertex_ring_start.view(), m.mesh_vertex_ring.view(),
-          m.shape_flags.view(),        m.shape_material_kh.view()};
+          m.shape_flags.view(),        m.shape_material_kh.view(),
+          m.shape_sdf_volume.view(),   m.sdf_volumes.view(),        m.sdf_values.view()};
 }
 
 namespace {

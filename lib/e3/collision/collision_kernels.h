@@ -31,8 +31,22 @@ struct ShapeView {
   View<const int> edge_neighbor, edge_class, vertex_owner, ring_start, ring;
   View<const int> flags;  // ShapeFlagBits (route c reads shape_hydroelastic)
   View<const real> kh;    // [N/m^3] hydroelastic modulus
+  View<const int> sdf_volume;          // route (c): index into sdf_volumes, -1 = closed form
+  View<const SdfVolume> sdf_volumes;
+  View<const real> sdf_values;         // [m]
 };
 ShapeView shape_view(const Model& m);
+
+/// Shape s's SDF placed at world pose X (route c): its volume when it has one, else its closed form.
+IMPULSE_HD inline SdfShape shape_sdf(const ShapeView& sv, int s, const transform& X) {
+  SdfShape f{sv.type[s], sv.scale[s], X};
+  const int v = sv.sdf_volume[s];
+  if (v >= 0) {
+    f.volume = sv.sdf_volumes[v];
+    f.values = sv.sdf_values.data + f.volume.start;
+  }
+  return f;
+}
 
 /// Core of shape s placed at world pose X (not for planes and meshes).
 IMPULSE_HD inline ConvexCore shape_core(const ShapeView& sv, int s, const transform& X) {
@@ -98,8 +112,8 @@ IMPULSE_HD inline PairContacts collide_shape_pair(const ShapeView& sv, int s0, i
   out.route = static_cast<int>(route);
   switch (route) {
     case GeometryRoute::hydroelastic: {  // route (c): its own reduction, no point reduction after it
-      const HydroReduced r = hydroelastic_reduce({t0, sv.scale[s0], X0}, {t1, sv.scale[s1], X1}, sv.kh[s0],
-                                                 sv.kh[s1], kHydroSampleGrid);
+      const HydroReduced r = hydroelastic_reduce(shape_sdf(sv, s0, X0), shape_sdf(sv, s1, X1), sv.kh[s0], sv.kh[s1],
+                                                 kHydroSampleGrid);
       out.count = hydroelastic_pair_contacts(r, th0, th1, out.c);
       return out;
     }

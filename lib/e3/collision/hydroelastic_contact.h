@@ -9,13 +9,15 @@
 // so the pressure of a surface sample is the series modulus times the local overlap depth.
 //
 // Sampling (ours; Newton extracts the surface by marching cubes over the SDF volumes' voxels): a
-// grid x grid lattice on a plane across the patch (the two shapes' overlap box, narrowed by a
-// coarse pass), perpendicular to the approach direction; along each lattice line the balance point
-// is bracketed and bisected. Each
+// grid x grid lattice on a plane across the patch (the two shapes' overlap box, narrowed to the
+// patch by probe passes, hydro_patch_lattice, so that the spacing follows the patch's size),
+// perpendicular to the approach direction; along each lattice line the balance point is bracketed
+// and bisected. Each
 // sample i carries its area A_i = (du dv) / |n_i . d| (the surface element whose projection is the
 // lattice cell), its pressure p_i and unit normal n_i = (kh_a grad phi_a - kh_b grad phi_b)/|...|
 // (from shape a to shape b). Scope: the surface must be a graph over the plane (convex pairs whose
-// overlap is not deeper than the shapes are wide), which holds for the primitives taken here.
+// overlap is not deeper than the shapes are wide), which holds for the primitives taken here and
+// for convex meshes; a non-convex mesh whose overlap folds over the plane is outside it.
 //
 // Reduction (ours, with Newton's force target; Newton's contact_reduction_hydroelastic.py keeps
 // spatial-extreme and deepest samples per normal bin and an optional anchor at the centre of
@@ -56,12 +58,13 @@ IMPULSE_HD inline vec3 sdf_local_half_extents(int type, vec3 scale) {
   }
 }
 
-/// World bounding box of a placed primitive [m].
+/// World bounding box of a placed shape [m]: a primitive's extents, or a volume's sample box.
 IMPULSE_HD inline aabb sdf_world_box(const SdfShape& s) {
   const vec3 e = sdf_local_half_extents(s.type, s.scale);
+  const vec3 lo = s.values ? s.volume.lo : -e, hi = s.values ? sdf_volume_hi(s.volume) : e;
   aabb b{{1e30, 1e30, 1e30}, {-1e30, -1e30, -1e30}};
   for (int k = 0; k < 8; ++k) {
-    const vec3 p = transform_point(s.X, {(k & 1) ? e.x : -e.x, (k & 2) ? e.y : -e.y, (k & 4) ? e.z : -e.z});
+    const vec3 p = transform_point(s.X, {(k & 1) ? hi.x : lo.x, (k & 2) ? hi.y : lo.y, (k & 4) ? hi.z : lo.z});
     b.lo = vmin(b.lo, p);
     b.hi = vmax(b.hi, p);
   }
@@ -182,31 +185,74 @@ IMPULSE_HD inline void for_each_hydro_row(const SdfShape& a, const SdfShape& b, 
   }
 }
 
-/// Lattice lines per axis of the coarse pass that bounds the patch [-].
+/// Lattice lines per axis of each probe pass that bounds the patch, and the most passes [-].
 constexpr int kHydroCoarseGrid = 8;
+constexpr int kHydroZoomSteps = 8;
 
-/// The lattice shrunk to the patch: a coarse pass over the overlap box finds the (u, v) range of
-/// the lines that cross the surface; the fine lattice covers that range grown by one coarse cell
-/// (a convex patch cannot reach further), clipped to the box. Unchanged when the coarse pass finds
-/// nothing (a patch narrower than a coarse cell keeps the whole box).
+/// Closest approach of the line o + w dir, w in [w0, w1], to the overlap of the two shapes [m]:
+///   m = min over w_k = w0 + k (w1 - w0) / kHydroBracketSteps of max(phi_a(x(w_k)), phi_b(x(w_k)))
+/// m < 0: the line passes through both shapes.
+IMPULSE_HD inline real hydro_line_probe(const SdfShape& a, const SdfShape& b, vec3 o, vec3 dir, real w0, real w1) {
+  real m = real(1e30);
+  for (int k = 0; k <= kHydroBracketSteps; ++k) {
+    const vec3 x = o + (w0 + (w1 - w0) * real(k) / kHydroBracketSteps) * dir;
+    m = rmin(m, rmax(sdf_distance(a, x), sdf_distance(b, x)));
+  }
+  return m;
+}
+
+/// The lattice shrunk to the patch, so that its grid lines per axis span the patch whatever its
+/// size against the overlap box (a cone's tip in a box covers a small part of the cone's box).
+/// Probe passes of kHydroCoarseGrid^2 lines bound the lines that cross the surface (a balance
+/// point inside both shapes, hydro_line_sample: found by the sign of g, however thin the overlap
+/// is near the patch's rim); the range becomes their (u, v) span grown by one probe cell (a convex
+/// patch cannot reach further), clipped to the overlap box, not to the pass's range: after a zoom
+/// the patch may reach past it. The passes repeat until one keeps its hits off its range's border
+/// (so the patch lies inside the new range) and shrinks the range by less than a quarter per axis,
+/// so the patch spans at least half the range:
+///   span_new >= 3/4 span  =>  patch >= span_new - 2 cells >= span / 2    (cell = span / 8)
+/// With no line crossing the surface, the next pass zooms onto the line closest to the overlap
+/// (hydro_line_probe; its range grown by a cell), unless every probe point is further than the half diagonal r of a probe cell from the
+/// overlap: an SDF is 1-Lipschitz, so max(phi_a, phi_b) >= r at every probe point means no point of
+/// the box is inside both, and the lattice is empty.
 IMPULSE_HD inline HydroLattice hydro_patch_lattice(const SdfShape& a, const SdfShape& b, real kh_a, real kh_b,
                                                    int grid) {
   HydroLattice L = hydro_lattice(a, b, kh_a, kh_b, grid);
   if (L.empty) return L;
-  HydroLattice C = L;
-  C.grid = kHydroCoarseGrid;
-  C.du = L.du * L.grid / C.grid;
-  C.dv = L.dv * L.grid / C.grid;
-  real ulo = 1e30, uhi = -1e30, vlo = 1e30, vhi = -1e30;
-  for_each_hydro_row(a, b, kh_a, kh_b, C, [&](const HydroSample* s, int n) {
-    for (int k = 0; k < n; ++k) {
-      const real u = dot(s[k].x - C.c, C.t1), v = dot(s[k].x - C.c, C.t2);
-      ulo = rmin(ulo, u), uhi = rmax(uhi, u), vlo = rmin(vlo, v), vhi = rmax(vhi, v);
+  const real U0 = L.u0, U1 = L.u0 + L.du * L.grid, V0 = L.v0, V1 = L.v0 + L.dv * L.grid;
+  real u0 = U0, u1 = U1, v0 = V0, v1 = V1;
+  const real dw = (L.w1 - L.w0) / kHydroBracketSteps;
+  const real eps = real(1e-6) * (L.w1 - L.w0 + (u1 - u0) + (v1 - v0));
+  for (int pass = 0; pass < kHydroZoomSteps; ++pass) {
+    const real cu = (u1 - u0) / kHydroCoarseGrid, cv = (v1 - v0) / kHydroCoarseGrid;
+    real hu0 = 1e30, hu1 = -1e30, hv0 = 1e30, hv1 = -1e30;
+    for (int i = 0; i < kHydroCoarseGrid; ++i)
+      for (int j = 0; j < kHydroCoarseGrid; ++j) {
+        const real u = u0 + (i + real(0.5)) * cu, v = v0 + (j + real(0.5)) * cv;
+        HydroSample s;
+        if (hydro_line_sample(a, b, kh_a, kh_b, L.c + u * L.t1 + v * L.t2, L.d, L.w0, L.w1, cu * cv, eps, s))
+          hu0 = rmin(hu0, u), hu1 = rmax(hu1, u), hv0 = rmin(hv0, v), hv1 = rmax(hv1, v);
+      }
+    if (!(hu0 <= hu1)) {
+      real best = 1e30, bu = 0, bv = 0;
+      for (int i = 0; i < kHydroCoarseGrid; ++i)
+        for (int j = 0; j < kHydroCoarseGrid; ++j) {
+          const real u = u0 + (i + real(0.5)) * cu, v = v0 + (j + real(0.5)) * cv;
+          const real m = hydro_line_probe(a, b, L.c + u * L.t1 + v * L.t2, L.d, L.w0, L.w1);
+          if (m < best) best = m, bu = u, bv = v;
+        }
+      if (!(best < real(0.5) * sqrt(cu * cu + cv * cv + dw * dw))) {
+        L.empty = true;
+        return L;
+      }
+      hu0 = hu1 = bu, hv0 = hv1 = bv;
     }
-  });
-  if (!(ulo <= uhi)) return L;
-  const real u0 = rmax(C.u0, ulo - C.du), u1 = rmin(C.u0 + C.du * C.grid, uhi + C.du);
-  const real v0 = rmax(C.v0, vlo - C.dv), v1 = rmin(C.v0 + C.dv * C.grid, vhi + C.dv);
+    const real nu0 = rmax(U0, hu0 - cu), nu1 = rmin(U1, hu1 + cu), nv0 = rmax(V0, hv0 - cv), nv1 = rmin(V1, hv1 + cv);
+    const bool inside = nu0 >= u0 && nu1 <= u1 && nv0 >= v0 && nv1 <= v1;
+    const bool resolved = inside && nu1 - nu0 >= real(0.75) * (u1 - u0) && nv1 - nv0 >= real(0.75) * (v1 - v0);
+    u0 = nu0, u1 = nu1, v0 = nv0, v1 = nv1;
+    if (resolved) break;
+  }
   L.u0 = u0, L.du = (u1 - u0) / L.grid;
   L.v0 = v0, L.dv = (v1 - v0) / L.grid;
   return L;

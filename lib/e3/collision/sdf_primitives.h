@@ -13,6 +13,7 @@
 #include "core/hd.h"
 #include "core/math.h"
 #include "e3/collision/geometry.h"
+#include "e3/collision/sdf_volume.h"
 
 namespace impulse {
 
@@ -73,24 +74,38 @@ IMPULSE_HD inline real sdf_primitive_local(int type, vec3 scale, vec3 q) {
   }
 }
 
-/// A primitive's SDF placed in the world.
+/// A shape's SDF placed in the world: a primitive's closed form, or a mesh's sampled volume when
+/// values is set (sdf_volume.h).
 struct SdfShape {
   int type = SHAPE_SPHERE;
-  vec3 scale{};    // [m] see the convention above
+  vec3 scale{};    // [m] see the convention above (unused with a volume)
   transform X{};   // shape frame in world
+  SdfVolume volume{};            // the mesh's volume (shape frame), read when values is set
+  const real* values = nullptr;  // [m] the volume's first sample; nullptr = closed form
 };
 
-/// phi(x) of a placed primitive at the world point x [m].
+/// phi(x) of a placed shape at the world point x [m].
 IMPULSE_HD inline real sdf_distance(const SdfShape& s, vec3 x) {
-  return sdf_primitive_local(s.type, s.scale, transform_point(transform_inverse(s.X), x));
+  const vec3 q = transform_point(transform_inverse(s.X), x);
+  if (s.values) {
+    vec3 g;
+    return sdf_volume_sample(s.volume, s.values, q, g);
+  }
+  return sdf_primitive_local(s.type, s.scale, q);
 }
 
-/// Gradient of phi at x by central differences with step eps [m] (unit length where phi is smooth;
-/// on a box's medial planes it is the average of the two faces' normals).
+/// Gradient of phi at x [-]. A volume's is the trilinear interpolant's own (sdf_volume_sample); a
+/// closed form's is by central differences with step eps [m] (unit length where phi is smooth; on
+/// a box's medial planes it is the average of the two faces' normals).
 ///   grad_k = (phi(x + eps e_k) - phi(x - eps e_k)) / (2 eps)
 IMPULSE_HD inline vec3 sdf_gradient(const SdfShape& s, vec3 x, real eps) {
   const transform inv = transform_inverse(s.X);
   const vec3 q = transform_point(inv, x);
+  if (s.values) {
+    vec3 g;
+    sdf_volume_sample(s.volume, s.values, q, g);
+    return quat_rotate(s.X.q, g);
+  }
   const vec3 g{sdf_primitive_local(s.type, s.scale, q + vec3{eps, 0, 0}) -
                    sdf_primitive_local(s.type, s.scale, q - vec3{eps, 0, 0}),
                sdf_primitive_local(s.type, s.scale, q + vec3{0, eps, 0}) -

@@ -130,7 +130,7 @@ HullFaces checked_hull_faces(const std::vector<vec3>& points, vec3 scale, const 
 }
 
 std::vector<int> checked_mesh_triangles(int body, const std::vector<vec3>& vertices, const std::vector<int>& tris,
-                                        vec3 scale, const std::string& who) {
+                                        vec3 scale, const std::string& who, bool hydroelastic) {
   if (tris.empty() || tris.size() % 3 != 0)
     throw std::invalid_argument(who + ": needs a non-empty triangle list with 3 indices per triangle");
   if (!(scale.x > 0 && scale.y > 0 && scale.z > 0)) throw std::invalid_argument(who + ": scale must be > 0");
@@ -162,6 +162,13 @@ std::vector<int> checked_mesh_triangles(int body, const std::vector<vec3>& verti
                                 std::to_string(welded[bad - bad % 3 + (bad + 1) % 3]) + " is shared by " +
                                 std::to_string(uses) +
                                 " triangles (non-manifold; at most 2 are allowed: split the mesh into shapes)");
+  if (hydroelastic)
+    for (std::size_t e = 0; e < nbr.size(); ++e)
+      if (nbr[e] < 0)
+        throw std::invalid_argument(who + ": the edge between vertices " + std::to_string(welded[e]) + " and " +
+                                    std::to_string(welded[e - e % 3 + (e + 1) % 3]) +
+                                    " bounds one triangle; a hydroelastic mesh must be closed (watertight: its "
+                                    "signed-distance volume needs an inside)");
   if (body >= 0)
     for (std::size_t e = 0; e < nbr.size(); ++e)
       if (nbr[e] < 0)

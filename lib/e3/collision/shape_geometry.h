@@ -22,11 +22,11 @@ HullFaces checked_hull_faces(const std::vector<vec3>& points, vec3 scale, const 
 
 /// The triangle indices of a mesh after the checks (3 indices per triangle in range, finite vertices,
 /// positive scale, no zero-area triangle, at most two triangles per edge, and on a body (body >= 0)
-/// exactly two: a closed surface that bounds a solid), each index
+/// exactly two: a closed surface that bounds a solid; also when hydroelastic), each index
 /// replaced by the first vertex at exactly the same position (welded). Throws std::invalid_argument
 /// starting with who.
 std::vector<int> checked_mesh_triangles(int body, const std::vector<vec3>& vertices, const std::vector<int>& indices,
-                                        vec3 scale, const std::string& who);
+                                        vec3 scale, const std::string& who, bool hydroelastic = false);
 
 /// Writes the Model's geometry arrays (shape_source_*, geo_points, hull faces, mesh triangles in BVH
 /// order with their BVH and adjacency, the sorted filter pairs) from the builder's shapes and joints.
