@@ -190,4 +190,26 @@ IMPULSE_HD inline transform transform_inverse(const transform& t) {
   return {-quat_rotate(qi, t.p), qi};
 }
 
+/// Machine epsilon of real: the spacing of reals just above 1 [-].
+#if defined(IMPULSE_SINGLE_PRECISION)
+constexpr real kRealEpsilon = real(1.1920928955078125e-07);  // 2^-23
+#else
+constexpr real kRealEpsilon = real(2.220446049250313e-16);   // 2^-52
+#endif
+
+/// A tolerance tuned (and verified) in double, kept above the rounding of real: with coordinates
+/// of size scale, a computed length carries an error of a few eps * scale, so a test against a
+/// tolerance below that never passes in float32 (GJK would not see two touching cores meet).
+///   double:  tol                                (the double build's value, unchanged)
+///   float32: max(tol, ulps * eps_float * scale)
+IMPULSE_HD inline real precision_tolerance(real tol, real ulps, real scale) {
+#if defined(IMPULSE_SINGLE_PRECISION)
+  const real floor = ulps * kRealEpsilon * scale;
+  return floor > tol ? floor : tol;
+#else
+  (void)ulps, (void)scale;
+  return tol;
+#endif
+}
+
 }  // namespace impulse

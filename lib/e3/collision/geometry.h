@@ -211,7 +211,7 @@ IMPULSE_HD inline bool simplex_closest(SupportVertex* s, int& k, real* lambda, v
         int p = c;
         for (int r = c + 1; r < n; ++r)
           if (rabs(G[r][c]) > rabs(G[p][c])) p = r;
-        if (rabs(G[p][c]) <= real(1e-13) * scale) {
+        if (rabs(G[p][c]) <= precision_tolerance(real(1e-13), real(16), real(1)) * scale) {
           ok = false;
           break;
         }
@@ -236,7 +236,7 @@ IMPULSE_HD inline bool simplex_closest(SupportVertex* s, int& k, real* lambda, v
     }
     bool inside = true;
     for (int i = 0; i < m; ++i)
-      if (l[i] < real(-1e-12)) inside = false;
+      if (l[i] < -precision_tolerance(real(1e-12), real(8), real(1))) inside = false;
     if (!inside) continue;
     vec3 x{};
     for (int i = 0; i < m; ++i) x += l[i] * s[idx[i]].w;
@@ -271,7 +271,8 @@ struct GjkResult {
 };
 
 /// GJK distance between two convex cores (Gilbert-Johnson-Keerthi, with the enumeration
-/// sub-algorithm). Tolerance: relative 1e-10 on the support gap, absolute 1e-10 m for overlap.
+/// sub-algorithm). Tolerance: relative 1e-10 on the support gap, absolute 1e-10 m for overlap
+/// (float32: at least 8 eps times the size of the support points, precision_tolerance).
 IMPULSE_HD inline GjkResult gjk_distance(const ConvexCore& A, const ConvexCore& B) {
   GjkResult r;
   vec3 dir = core_center(B) - core_center(A);
@@ -281,7 +282,13 @@ IMPULSE_HD inline GjkResult gjk_distance(const ConvexCore& A, const ConvexCore& 
   s[k++] = minkowski_support(A, B, -dir);
   real lambda[4] = {1, 0, 0, 0};
   vec3 v = s[0].w;
-  const real eps_abs = real(1e-10);
+  // Overlap below 1e-10 m, or in float32 below the rounding of the support points (a few eps times
+  // their size): the distance of overlapping cores stalls there and would read as a separation.
+  const real eps_abs = precision_tolerance(real(1e-10), real(8), length(s[0].a) + length(s[0].b));
+  // The origin's residual from a full tetrahedron (simplex_closest kept all four points, so all
+  // weights are >= 0) grows with its flatness: two parallel faces give a tetrahedron millimetres
+  // thick and decimetres wide, whose residual in float32 is ~1e-6 m for penetrating cores.
+  const real eps_enclosed = precision_tolerance(real(1e-10), real(256), length(s[0].a) + length(s[0].b));
   for (int iter = 0; iter < 64; ++iter) {
     const real vv = dot(v, v);
     if (vv <= eps_abs * eps_abs) {
@@ -297,6 +304,11 @@ IMPULSE_HD inline GjkResult gjk_distance(const ConvexCore& A, const ConvexCore& 
     s[k++] = w;
     vec3 nv;
     if (!simplex_closest(s, k, lambda, nv)) break;
+    if (k == 4 && dot(nv, nv) <= eps_enclosed * eps_enclosed) {  // a tetrahedron around the origin
+      v = nv;
+      r.overlap = true;
+      break;
+    }
     if (dot(nv, nv) >= vv) {  // numerical stall: keep the previous answer
       v = nv;
       break;
@@ -433,7 +445,9 @@ IMPULSE_HD inline EpaResult epa_penetration(const ConvexCore& A, const ConvexCor
   real size = 0;
   for (int i = 0; i < nv; ++i) size = rmax(size, length(V[i].w - V[0].w));
   if (size <= 0) return out;
-  const real tol = real(1e-9) * size;
+  // Relative 1e-9, or in float32 the rounding of the support points (a face "sees" a point, the
+  // expansion stops, below what the coordinates resolve).
+  const real tol = precision_tolerance(real(1e-9) * size, real(8), length(V[0].a) + length(V[0].b));
   // Initial tetrahedron: farthest point, farthest from the line, farthest from the plane.
   int i0 = 0, i1 = -1, i2 = -1, i3 = -1;
   real best = 0;

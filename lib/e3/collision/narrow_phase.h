@@ -457,8 +457,9 @@ IMPULSE_HD inline int manifold_with_deepest(const ConvexCore& A, const ConvexCor
   int count = manifold_points(A, B, n, pa, thickness_sum, accept, out, cap);
   real deepest = real(1e300);
   for (int k = 0; k < count; ++k) deepest = rmin(deepest, out[k].s);
-  if (count < cap && writer_accepts(s - thickness_sum, accept) && deepest > s + real(1e-9) * (rabs(s) + real(1e-3)))
-    out[count++] = {pa, pb, n, s};
+  // "as deep": to a relative 1e-9, or in float32 to the rounding of the points' coordinates.
+  const real tie = precision_tolerance(real(1e-9) * (rabs(s) + real(1e-3)), real(8), length(pa) + length(pb));
+  if (count < cap && writer_accepts(s - thickness_sum, accept) && deepest > s + tie) out[count++] = {pa, pb, n, s};
   return count;
 }
 

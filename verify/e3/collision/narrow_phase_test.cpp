@@ -10,6 +10,7 @@
 #include <cmath>
 #include <functional>
 #include <iomanip>
+#include <limits>
 #include <vector>
 
 #include "e3/collision/collision_kernels.h"
@@ -756,4 +757,27 @@ TEST(E3_2_reduction, BoxFaceOnBoxGivesAFourPointManifold) {
     EXPECT_VEC3_NEAR(pc.c[k].n, (vec3{0, 0, 1}), 1e-12);
     EXPECT_NEAR(pc.c[k].s, -0.001, 1e-12);
   }
+}
+
+TEST(E3_2_reduction, StackedCubesSinkingBySubMillimetresGiveTheFaceNormalAndDepthAnywhereInThePile) {
+  // Two 0.2 m cubes, the upper one offset sideways and sunk by `depth` into the lower one, at
+  // places across a 1000-cube pile (7 m wide). Analytic: normal +z, every point at s = -depth, the
+  // overlap square's four corners. In float32 GJK's distance of such cores stalls at a few eps times
+  // the coordinates (3e-8 m here); with an overlap threshold of 1e-10 m the pair read as separated
+  // and the contact got a sideways normal (s = -0.25 m). Tolerances: 20 eps of the coordinates.
+  for (real x0 : {0.0, 0.3, 3.0, 6.9})
+    for (real depth : {1e-5, 1e-4, 1e-3, 5e-3})
+      for (vec3 off : {vec3{0.05, 0.05, 0}, vec3{-0.03, 0.07, 0}}) {
+        SCOPED_TRACE(testing::Message() << "x0 " << x0 << " depth " << depth << " off " << off.x << "," << off.y);
+        OracleShape A{SHAPE_BOX, {{x0, x0, 0.1}, quat_identity()}, {0.1, 0.1, 0.1}, {}};
+        OracleShape B{SHAPE_BOX, {{x0 + off.x, x0 + off.y, 0.3 - depth}, quat_identity()}, {0.1, 0.1, 0.1}, {}};
+        const real tol = 20 * std::numeric_limits<real>::epsilon() * (1 + 2 * x0);
+        PairContacts pc;
+        EXPECT_NEAR(engine_min_distance(two_shape_model(A, B), &pc), -depth, tol);
+        ASSERT_EQ(pc.count, 4);
+        for (int k = 0; k < pc.count; ++k) {
+          EXPECT_VEC3_NEAR(pc.c[k].n, (vec3{0, 0, 1}), 1e-4);
+          EXPECT_NEAR(pc.c[k].s, -depth, tol);
+        }
+      }
 }

@@ -3,7 +3,9 @@
 #include <gtest/gtest.h>
 #include <rapidcheck/gtest.h>
 
+#include <algorithm>
 #include <cmath>
+#include <vector>
 #include <cstring>
 
 #include "e1/integrator.h"
@@ -168,4 +170,59 @@ RC_GTEST_PROP(E3_1_local_linearization, QuaternionUpdateStaysUnit, ()) {
   real h = *gen::in_range(1e-4, 0.05);
   for (int k = 0; k < 20; ++k) q = quat_update(q, w, h);
   RC_ASSERT(std::abs(quat_norm(q) - 1) < 1e-12);
+}
+
+// Two 0.2 m cubes stacked as the two-body e3-pile-boxes (bench/peers/scenes/pile.toml: 1 mm above
+// the ground and apart, the upper one overhanging by 0.05 m, gap 0.01 m, mu 0.5, h = 1/600 s,
+// 4 iterations) settle in 0.5 s: at rest, the upper cube on the lower one's face by four contacts.
+// Analytic bounds: a cube of 8 kg at rest has no kinetic energy, and 4 iterations leave a sink of
+// well under a millimetre (double: ~1e-4 m). In float32 this pair blew up (KE ~5e4 J) when GJK read
+// the sinking faces as separated (collision/geometry.h, gjk_distance's overlap threshold).
+TEST(E3_2_xpbd_activation, SimTwoStackedCubesSettleOnFourContactsAndDoNotSink) {
+  ModelBuilder b(Axis::z, vec3{0, 0, -kG});
+  b.rigid_gap = 0.01;
+  b.add_ground_plane();
+  ShapeConfig cfg;
+  cfg.mu = 0.5;
+  cfg.mu_torsional = 0;
+  cfg.mu_rolling = 0;
+  const int lower = b.add_body({vec3{0, 0, 0.101}, quat_identity()});
+  b.add_shape_box(lower, transform_identity(), 0.1, 0.1, 0.1, cfg);
+  const int upper = b.add_body({vec3{0.05, 0.05, 0.302}, quat_identity()});
+  b.add_shape_box(upper, transform_identity(), 0.1, 0.1, 0.1, cfg);
+  Model m = b.finalize();
+  CollisionPipeline pipeline(m);
+  Contacts contacts(m, pipeline.rigid_contact_max());
+  SolverXPBD solver(m, 4);
+  State s0 = m.state(), s1 = m.state();
+  Control c = m.control();
+  const real h = 1.0 / 600;
+  for (int i = 0; i < 300; ++i) {
+    pipeline.collide(s0.body_q.view(), contacts);
+    fill_contact_materials(m, SolverPath::xpbd, contacts);
+    ContactsView v = contacts.view();
+    solver.step(s0, s1, c, &v, h);
+    std::swap(s0, s1);
+  }
+  const std::vector<transform> X = s0.body_q.to_host();
+  const std::vector<spatial_vector> qd = s0.body_qd.to_host();
+  const std::vector<real> mass = m.body_mass.to_host();
+  real ke = 0;  // 1/2 m |v|^2 + 1/2 I |w|^2, cube I = 2/3 m a^2
+  for (int i = 0; i < 2; ++i)
+    ke += real(0.5) * mass[i] * (dot(qd[i].lin, qd[i].lin) + real(2.0 / 3 * 0.01) * dot(qd[i].ang, qd[i].ang));
+  real lower_top = -1e9, upper_bottom = 1e9;  // over the eight corners of each cube [m]
+  for (int k = 0; k < 8; ++k) {
+    const vec3 corner{(k & 1) ? 0.1 : -0.1, (k & 2) ? 0.1 : -0.1, (k & 4) ? 0.1 : -0.1};
+    lower_top = std::max(lower_top, transform_point(X[lower], corner).z);
+    upper_bottom = std::min(upper_bottom, transform_point(X[upper], corner).z);
+  }
+  const std::vector<int> s0s = contacts.rigid_contact_shape0.to_host(), s1s = contacts.rigid_contact_shape1.to_host();
+  const std::vector<int> body = m.shape_body.to_host();
+  int between = 0;  // records of the cube pair
+  for (int i = 0; i < contacts.checked_count(); ++i)
+    if (body[s0s[i]] >= 0 && body[s1s[i]] >= 0) ++between;
+  EXPECT_LT(ke, 1e-3);
+  EXPECT_LT(lower_top - upper_bottom, 1e-3);   // sink of the upper cube into the lower [m]
+  EXPECT_NEAR(X[upper].p.z, 0.3, 2e-3);        // resting on the lower cube's face
+  EXPECT_EQ(between, 4);
 }
