@@ -1,11 +1,13 @@
 #!/usr/bin/env python3
-"""Smoke test of the whole-step pile benchmarks: each runs at a tiny size and writes valid JSON.
+"""Smoke test of the whole-step pile benchmarks and the route (c) collide bench: each runs at a tiny
+size and writes valid JSON.
 
 impulse bench e3-pile-spheres / e3-pile-boxes (every column present and finite, one and two
 threads bitwise equal, no allocation per step after warm-up), impulse run (the CSV), and the peer drivers
 bullet_pile / ode_pile where the build made them (same columns, same layout checksum as impulse).
 Measured values are never compared with thresholds: this checks that the benchmarks work. The one
-count that is checked exactly is the allocations of a step after warm-up: none, in every build.
+count that is checked exactly is the allocations of a step after warm-up: none, in every build
+(for e3-hydro-consumers: of a collide of the hydroelastic pair, primitive and mesh-volume SDF).
 In a CUDA build that holds only because every launch body is an IMPULSE_KERNEL (lib/core/hd.h): a
 __host__ __device__ lambda made in host code allocates once, inside nvcc's wrapper (it copies the
 closure to the heap), so one such launch in a step fails this check there. Every launch is also
@@ -80,7 +82,17 @@ def main():
                     fail(f"{exe.name} {kind}: {c} not finite")
             if abs(p["layout_checksum"] - m["layout_checksum"]) > 1e-9 * max(1, abs(m["layout_checksum"])):
                 fail(f"{exe.name} {kind}: layout checksum {p['layout_checksum']} differs from impulse's {m['layout_checksum']}")
-    print("bench_smoke_check: the pile benchmarks ran and wrote valid JSON")
+    r = subprocess.run([impulse, "bench", "e3-hydro-consumers", "--json"], capture_output=True, text=True)
+    if r.returncode != 0:
+        fail(f"impulse bench e3-hydro-consumers exited {r.returncode}: {r.stderr.strip()}")
+    m = {k: v["value"] for k, v in json.loads(r.stdout)["metrics"].items()}
+    for c in ("collide_route_c_per_pair", "collide_route_a_per_pair", "route_c_over_route_a"):
+        if c not in m or not math.isfinite(m[c]) or m[c] <= 0:
+            fail(f"e3-hydro-consumers: column {c} missing, not finite or not positive ({m.get(c)})")
+    for c in ("allocations_per_collide_route_c", "allocations_per_collide_route_c_mesh_volume"):
+        if c in m and m[c] != 0:
+            fail(f"e3-hydro-consumers: {c} = {m[c]} after warm-up (expected 0)")
+    print("bench_smoke_check: the pile and route (c) benchmarks ran and wrote valid JSON")
 
 
 if __name__ == "__main__":

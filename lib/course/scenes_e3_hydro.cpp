@@ -13,6 +13,7 @@
 #include <stdexcept>
 #include <vector>
 
+#include "core/alloc_count.h"
 #include "course/scenes.h"
 #include "e1/model.h"
 #include "e3/collision/collision_pipeline.h"
@@ -170,40 +171,44 @@ int run_hydro_consumers(const SceneArgs& a, SceneOutput& out, std::ostream& log)
 }
 
 // Collide cost of the one pair by route (c) and by route (a) on the same shapes and poses, and by
-// route (c) with the sphere as a mesh volume (measured, never asserted). Primitive SDFs are closed
+// route (c) with the sphere as a mesh volume (measured, never asserted), with the heap allocations
+// of a collide after the first (where the `impulse` command counts them). Primitive SDFs are closed
 // forms: nothing is built at finalize; the mesh's volume is built there once (OpenVDB).
 std::vector<Metric> bench_hydro(const SceneArgs& a) {
   const real kh = a.positive("kh");
   const int repeat = 200;
-  auto per_collide = [&](bool hydro) {
-    Model m = sphere_on_box(kh, kRadius - 0.005, hydro);
+  struct Cost {
+    double seconds;      // per collide [s]
+    double allocations;  // per collide after the first [-]
+  };
+  auto per_collide = [&](const Model& m) {
     CollisionPipeline p(m);
     Contacts c = p.contacts();
     p.collide(m.body_q.view(), c);  // warm: buffers sized
+    const std::uint64_t a0 = allocation_count();
     const auto t0 = std::chrono::steady_clock::now();
     for (int i = 0; i < repeat; ++i) p.collide(m.body_q.view(), c);
-    return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count() / repeat;
+    const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count() / repeat;
+    return Cost{s, double(allocation_count() - a0) / repeat};
   };
-  const double c_route = per_collide(true), a_route = per_collide(false);
-  std::vector<Metric> metrics = {{"collide_route_c_per_pair", c_route * 1e6, "us"},
-                                 {"collide_route_a_per_pair", a_route * 1e6, "us"},
-                                 {"route_c_over_route_a", c_route / a_route, "-"},
+  const Cost c_route = per_collide(sphere_on_box(kh, kRadius - 0.005, true));
+  const Cost a_route = per_collide(sphere_on_box(kh, kRadius - 0.005, false));
+  std::vector<Metric> metrics = {{"collide_route_c_per_pair", c_route.seconds * 1e6, "us"},
+                                 {"collide_route_a_per_pair", a_route.seconds * 1e6, "us"},
+                                 {"route_c_over_route_a", c_route.seconds / a_route.seconds, "-"},
                                  {"sdf_build_primitives", 0, "s"},
                                  {"surface_samples_per_pair", double(kHydroSampleGrid * kHydroSampleGrid),
                                   "lattice lines^2"}};
+  if (allocation_hook_installed())
+    metrics.push_back({"allocations_per_collide_route_c", c_route.allocations, "-"});
   if (!mesh_sdf_available()) return metrics;
   const auto b0 = std::chrono::steady_clock::now();
   Model m = mesh_sphere_on_box(kh, kRadius - 0.005);
   const double build = std::chrono::duration<double>(std::chrono::steady_clock::now() - b0).count();
-  {
-    CollisionPipeline p(m);
-    Contacts c = p.contacts();
-    p.collide(m.body_q.view(), c);
-    const auto t0 = std::chrono::steady_clock::now();
-    for (int i = 0; i < repeat; ++i) p.collide(m.body_q.view(), c);
-    const double mesh = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count() / repeat;
-    metrics.push_back({"collide_route_c_mesh_volume_per_pair", mesh * 1e6, "us"});
-  }
+  const Cost mesh = per_collide(m);
+  metrics.push_back({"collide_route_c_mesh_volume_per_pair", mesh.seconds * 1e6, "us"});
+  if (allocation_hook_installed())
+    metrics.push_back({"allocations_per_collide_route_c_mesh_volume", mesh.allocations, "-"});
   metrics.push_back({"sdf_build_mesh_20480_triangles_finalize", build, "s"});
   metrics.push_back({"sdf_mesh_volume_samples", double(m.sdf_values.size()), "-"});
   return metrics;
