@@ -437,7 +437,7 @@ int SolverVBD::prepare_rows(const ContactsView* contacts) const {
     const std::int64_t at = lower_bound_key(hkey.data, 0, nh, k);
     lam[i] = (at < nh && hkey[at] == k) ? hlam[at] : real(0);
   }));
-  build_segments_on(d, nb, View<const int>(sides.data, 2 * std::int64_t(launch)), s_.row_start.view(),
+  build_segments_on(d, nb, View<const int>{sides.data, 2 * std::int64_t(launch)}, s_.row_start.view(),
                     s_.row_entry.view(), s_.fill.view());
   return launch;
 }
