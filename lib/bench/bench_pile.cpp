@@ -363,7 +363,7 @@ PileRunResult run_pile(const PileSpec& spec, const PileRunOptions& o) {
           copy_dst = Buffer<double>(a.model->device, words);
         }
         const clock::time_point t0 = clock::now();
-        bare_copy(a.model->device, View<const double>(copy_src.data(), words), View<double>(copy_dst.data(), words),
+        bare_copy(a.model->device, View<const double>{copy_src.data(), words}, View<double>{copy_dst.data(), words},
                   per_item);
         copy_seconds += since(t0);
         copy_bytes += double(words) * 16;
