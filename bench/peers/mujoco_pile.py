@@ -10,15 +10,12 @@ quality and the timed loop: pile_measure.py.
 
     mujoco_pile.py --scene pile.toml --kind spheres|boxes --n N [--steps S] [--iterations I]
 """
-import argparse
 import json
-import sys
-import tomllib
 
 import mujoco
 import numpy as np
 
-from pile_measure import density, positions, run
+from pile_measure import density, pile_arguments, positions, run
 
 
 def model_xml(c, s, kind, pos, iterations):
@@ -41,19 +38,7 @@ def model_xml(c, s, kind, pos, iterations):
 
 
 def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--scene", required=True)
-    ap.add_argument("--kind", required=True, choices=["spheres", "boxes", "stack", "heavy"])
-    ap.add_argument("--n", type=int, default=1000)
-    ap.add_argument("--steps", type=int, default=-1)
-    ap.add_argument("--iterations", type=int, default=-1)
-    a = ap.parse_args()
-    if not 1 <= a.n <= 1000000:
-        sys.exit(f"mujoco_pile: --n must be in [1, 1000000], got {a.n}")
-    doc = tomllib.load(open(a.scene, "rb"))
-    c, s = doc["common"], doc[a.kind]
-    steps = a.steps if a.steps > 0 else c["steps"]
-    iterations = a.iterations if a.iterations > 0 else c["peer_iterations"]
+    a, c, s, steps, iterations = pile_arguments("mujoco_pile", "peer_iterations")
     pos = positions(s, a.n)
     model = mujoco.MjModel.from_xml_string(model_xml(c, s, a.kind, pos, iterations))
     data = mujoco.MjData(model)

@@ -12,18 +12,16 @@ quality and the timed loop: pile_measure.py.
 
     newton_pile.py --scene pile.toml --kind spheres|boxes|stack|heavy --n N [--steps S] [--iterations I]
 """
-import argparse
 import contextlib
 import json
 import sys
 import time
-import tomllib
 
 import numpy as np
 import warp as wp
 import newton  # noqa: E402
 
-from pile_measure import density, positions, run  # noqa: E402
+from pile_measure import density, pile_arguments, positions, run  # noqa: E402
 
 
 def build(c, s, kind, n):
@@ -50,19 +48,7 @@ def main():
 
 
 def measure():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--scene", required=True)
-    ap.add_argument("--kind", required=True, choices=["spheres", "boxes", "stack", "heavy"])
-    ap.add_argument("--n", type=int, default=1000)
-    ap.add_argument("--steps", type=int, default=-1)
-    ap.add_argument("--iterations", type=int, default=-1)
-    a = ap.parse_args()
-    if not 1 <= a.n <= 1000000:
-        sys.exit(f"newton_pile: --n must be in [1, 1000000], got {a.n}")
-    doc = tomllib.load(open(a.scene, "rb"))
-    c, s = doc["common"], doc[a.kind]
-    steps = a.steps if a.steps > 0 else c["steps"]
-    iterations = a.iterations if a.iterations > 0 else c["impulse_iterations"]
+    a, c, s, steps, iterations = pile_arguments("newton_pile", "impulse_iterations")
     h = c["h"]
     model = build(c, s, a.kind, a.n)
     model.request_contact_attributes("force")

@@ -4,10 +4,35 @@ of pile.toml (from poses and twists only), and the timed run with its settled-pi
 Poses are (n, 7) arrays: position [m], then the unit quaternion (w, x, y, z); twists (n, 6):
 linear [m/s], then angular velocity [rad/s] (world or body frame: the bodies are isotropic).
 """
+import argparse
 import math
+import sys
 import time
+import tomllib
 
 import numpy as np
+
+
+def pile_arguments(driver, iterations_key):
+    """The command line every pile driver takes (--scene --kind --n --steps --iterations), checked,
+    with the scene file read: (args, common table, kind table, steps, iterations). iterations_key
+    names the scene's default for this engine (impulse_iterations or peer_iterations)."""
+    ap = argparse.ArgumentParser(prog=driver)
+    ap.add_argument("--scene", required=True)
+    ap.add_argument("--kind", required=True, choices=["spheres", "boxes", "stack", "heavy"])
+    ap.add_argument("--n", type=int, default=1000)
+    ap.add_argument("--steps", type=int, default=-1)
+    ap.add_argument("--iterations", type=int, default=-1)
+    a = ap.parse_args()
+    if not 1 <= a.n <= 1000000:
+        print(f"{driver}: --n must be in [1, 1000000], got {a.n}", file=sys.stderr)
+        sys.exit(2)
+    with open(a.scene, "rb") as f:
+        doc = tomllib.load(f)
+    c, s = doc["common"], doc[a.kind]
+    steps = a.steps if a.steps > 0 else c["steps"]
+    iterations = a.iterations if a.iterations > 0 else c[iterations_key]
+    return a, c, s, steps, iterations
 
 
 def positions(s, n):
