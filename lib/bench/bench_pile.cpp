@@ -243,7 +243,7 @@ struct PileSubstep {
 
 // One frame of w through simulate_frame (no applied forces, no control: the pile only falls).
 StepCost step_world(PileWorld& w, const FrameConfig& f, bool collide_once, bool named = false) {
-  PileSubstep sub{w, collide_once, named};
+  PileSubstep sub{w, collide_once, named, 0, StepCost{}};
   real t = 0;
   simulate_frame(sub, w.s0, w.s1, w.control, f, t, [](State&, real) {}, [](Control&, real) {});
   return sub.c;

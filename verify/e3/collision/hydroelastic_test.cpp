@@ -18,6 +18,7 @@
 #include "core/device.h"
 #include "e1/model.h"
 #include "e3/collision/collision_pipeline.h"
+#include "e3/collision/hydro_backends.h"
 #include "e3/collision/hydroelastic_contact.h"
 #include "e3/contacts/contact_materials.h"
 #include "e3/solvers/generalized/solver_featherstone.h"
@@ -255,29 +256,10 @@ TEST(E3_3_hydro_consumers, XpbdIgnoresTheStiffnessThatSemiImplicitReads) {
 // the CPU's (count, shapes, stiffness and gaps; tolerances for the different float contraction).
 TEST(E3_2_geometry_routes, GpuHydroelasticRowsMatchCpu) {
   if (!cuda_built() || cuda_device_count() == 0) GTEST_SKIP() << "no CUDA GPU";
-  auto rows = [](Device d) {
-    ModelBuilder b;
-    ShapeConfig ground, ball;
-    ground.is_hydroelastic = ball.is_hydroelastic = true;
-    ground.sdf_max_resolution = ball.sdf_max_resolution = 64;
-    ground.kh = 1e14;
-    ball.kh = 1e7;
-    b.add_shape_box(-1, {{0, 0, -0.5}, quat_identity()}, 1, 1, 0.5, ground);
-    b.add_shape_sphere(b.add_body({{0.01, 0, 0.09}, quat_identity()}), transform_identity(), 0.1, ball);
-    Model m = b.finalize(d);
-    CollisionPipeline pipeline(m);
-    Contacts c = pipeline.contacts();
-    pipeline.collide(m.body_q.view(), c);
-    const ContactGeometrySnapshot g = snapshot_contact_geometry(m, m.body_q.view(), c);
-    return std::make_pair(g, c.rigid_contact_stiffness.to_host());
-  };
-  const auto [gc, kc] = rows(Device::cpu);
-  const auto [gg, kg] = rows(Device::cuda);
-  ASSERT_EQ(gc.count, gg.count);
-  for (int i = 0; i < gc.count; ++i) {
-    EXPECT_NEAR(gc.distance_m[i], gg.distance_m[i], 1e-9);
-    EXPECT_NEAR(kc[i], kg[i], 1e-9 * kc[i]);
-  }
+  expect_hydroelastic_rows_match_across_backends([](ModelBuilder& b, int body, ShapeConfig ball) {
+    ball.sdf_max_resolution = 64;
+    b.add_shape_sphere(body, transform_identity(), 0.1, ball);
+  });
 }
 
 // --- the cone's SDF (sdf_primitives.h: sdf_cone_local) --------------------------------------------
