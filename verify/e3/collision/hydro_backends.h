@@ -1,4 +1,5 @@
-// Route (c) on both backends, for the GPU tests of hydroelastic_test.cpp and mesh_sdf_test.cpp: a
+// What the route (c) tests of hydroelastic_test.cpp and mesh_sdf_test.cpp share: one collide read
+// out as rows (collided_rows), and route (c) on both backends for the GPU tests: a
 // compliant ball (kh 1e7 N/m^3, centre 10 mm lower than resting, 10 mm off the axis) on a nearly
 // rigid box (kh 1e14 N/m^3, sdf_max_resolution 64), both hydroelastic, collided once on the CPU and
 // once on CUDA; the records must agree in count, gaps and stiffness (tolerances for the different
@@ -16,6 +17,23 @@
 #include "e3/contacts/contacts.h"
 
 namespace impulse {
+
+/// The record of one collide of m at its initial poses: the row count (checked), each row's gap,
+/// the pair stiffness column [N/m] and the route column.
+struct CollidedRows {
+  int n = 0;
+  ContactGeometrySnapshot g;
+  std::vector<real> k;
+  std::vector<int> route;
+};
+
+inline CollidedRows collided_rows(const Model& m) {
+  CollisionPipeline pipeline(m);
+  Contacts contacts = pipeline.contacts();
+  pipeline.collide(m.body_q.view(), contacts);
+  return {contacts.checked_count(), snapshot_contact_geometry(m, m.body_q.view(), contacts),
+          contacts.rigid_contact_stiffness.to_host(), contacts.rigid_contact_route.to_host()};
+}
 
 /// add_ball(builder, body, config) adds the ball's shape to body with config (is_hydroelastic and
 /// kh already set; the SDF resolution is the caller's).

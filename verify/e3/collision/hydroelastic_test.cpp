@@ -188,14 +188,9 @@ real rest_depth(Model& m, real R, SolverPath path, real h, int steps) {
 TEST(E3_2_geometry_routes, HydroelasticPairWritesReducedRowsWithStiffness) {
   const real R = 0.1, kh = 1e7, e = 0.01;
   Model m = sphere_on_box_model(R, kh, e);
-  CollisionPipeline pipeline(m);
-  Contacts contacts = pipeline.contacts();
-  pipeline.collide(m.body_q.view(), contacts);
-  const int n = contacts.checked_count();
+  const auto [n, g, k, route] = collided_rows(m);
   ASSERT_GE(n, 1);
   ASSERT_LE(n, kMaxPairContacts);
-  const ContactGeometrySnapshot g = snapshot_contact_geometry(m, m.body_q.view(), contacts);
-  const std::vector<real> k = contacts.rigid_contact_stiffness.to_host();
   real F = 0;
   for (int i = 0; i < n; ++i) {
     EXPECT_LT(g.distance_m[i], 0);
@@ -373,15 +368,9 @@ TEST(E3_3_hydro_keq, ConeOnBoxRowsCarryTheUnreducedForce) {
   const int body = b.add_body(X);
   ASSERT_NO_THROW(b.add_shape_cone(body, transform_identity(), r, h, cone));
   Model m = b.finalize();
-  CollisionPipeline pipeline(m);
-  Contacts contacts = pipeline.contacts();
-  pipeline.collide(m.body_q.view(), contacts);
-  const int n = contacts.checked_count();
+  const auto [n, g, k, route] = collided_rows(m);
   ASSERT_GE(n, 1);
   ASSERT_LE(n, kMaxPairContacts);
-  const ContactGeometrySnapshot g = snapshot_contact_geometry(m, m.body_q.view(), contacts);
-  const std::vector<real> k = contacts.rigid_contact_stiffness.to_host();
-  const std::vector<int> route = contacts.rigid_contact_route.to_host();
   vec3 F{};
   for (int i = 0; i < n; ++i) {
     EXPECT_EQ(route[i], static_cast<int>(GeometryRoute::hydroelastic));

@@ -202,15 +202,9 @@ TEST(E3_2_geometry_routes, HydroelasticMeshOnABodyWritesRouteCRows) {
   b.add_shape_mesh(body, transform_identity(), mesh.v, mesh.t, {1, 1, 1}, ball);
   Model m = b.finalize();
   ASSERT_EQ(m.shape_sdf_volume.to_host()[1], 0);
-  CollisionPipeline pipeline(m);
-  Contacts contacts = pipeline.contacts();
-  pipeline.collide(m.body_q.view(), contacts);
-  const int n = contacts.checked_count();
+  const auto [n, g, k, route] = collided_rows(m);
   ASSERT_GE(n, 1);
   ASSERT_LE(n, kMaxPairContacts);
-  const ContactGeometrySnapshot g = snapshot_contact_geometry(m, m.body_q.view(), contacts);
-  const std::vector<real> k = contacts.rigid_contact_stiffness.to_host();
-  const std::vector<int> route = contacts.rigid_contact_route.to_host();
   real F = 0;
   for (int i = 0; i < n; ++i) {
     EXPECT_EQ(route[i], static_cast<int>(GeometryRoute::hydroelastic));
