@@ -579,6 +579,24 @@ TEST(E3_6_advance_order, VelocityFirstAndUnitQuaternion) {
   EXPECT_NEAR(std::sqrt(q[3] * q[3] + q[4] * q[4] + q[5] * q[5] + q[6] * q[6]), 1.0, 1e-12);
 }
 
+namespace {
+
+// A 0.2 m box sunk by its static penalty depth m g / k_e into a penalty ground (k_e 1e5 N/m), with
+// its contact rows generated at the initial pose: what the parent-force and allocation tests step.
+struct RestingPenaltyBox {
+  Model m = ground_box_model(1, {0.1, 0.1, 0.1}, {0, 0, 0.1 - 9.81 / 4e5});
+  State s0 = m.state(), s1 = m.state();
+  Control c = m.control();
+  GroundContactFixture fx{m.device, 16, 0.01, PenaltyMaterial{1e5, 300, 100, 0, 0.5}, true};
+  ContactsView v;
+  RestingPenaltyBox() {
+    fx.generate(m, s0);
+    v = fx.view();
+  }
+};
+
+}  // namespace
+
 // body_parent_f is a joint wrench: a hanging pendulum at rest receives m g upward from its joint,
 // a box resting on the ground through a FREE joint receives nothing from it, although its contacts
 // carry m g; neither is a per-contact force, and update_contacts stays an error.
@@ -591,12 +609,11 @@ TEST(E3_6_no_update_contacts, FeatherstoneJointWrenchIsNotAContactForce) {
   EXPECT_VEC3_NEAR(pend.body_parent_f().to_host()[0].lin, (vec3{0, 0, 2 * 9.81}), 1e-9);
   EXPECT_VEC3_NEAR(pend.body_parent_f().to_host()[0].ang, (vec3{}), 1e-9);
 
-  Model m = ground_box_model(1, {0.1, 0.1, 0.1}, {0, 0, 0.1 - 9.81 / 4e5});
-  State s0 = m.state(), s1 = m.state();
-  Control c = m.control();
-  GroundContactFixture fx(m.device, 16, 0.01, PenaltyMaterial{1e5, 300, 100, 0, 0.5}, true);
-  fx.generate(m, s0);
-  ContactsView v = fx.view();
+  RestingPenaltyBox box;
+  Model& m = box.m;
+  State &s0 = box.s0, &s1 = box.s1;
+  Control& c = box.c;
+  ContactsView& v = box.v;
   SolverFeatherstone fs(m);
   fs.step(s0, s1, c, &v, 1e-3);
   EXPECT_VEC3_NEAR(fs.body_parent_f().to_host()[0].lin, (vec3{}), 1e-9);
@@ -761,12 +778,11 @@ RC_GTEST_PROP(E3_6_featherstone, OracleDenseCholeskyEqualsEigen, ()) {
 // Buffers are sized at construction (the contact scratch on the first step): later steps, with
 // contacts and a refactored H every step, allocate no Buffer (core/alloc_count.h counts each one).
 TEST(E3_6_featherstone, StepsAfterTheFirstAllocateNoBuffer) {
-  Model m = ground_box_model(1, {0.1, 0.1, 0.1}, {0, 0, 0.1 - 9.81 / 4e5});
-  State s0 = m.state(), s1 = m.state();
-  Control c = m.control();
-  GroundContactFixture fx(m.device, 16, 0.01, PenaltyMaterial{1e5, 300, 100, 0, 0.5}, true);
-  fx.generate(m, s0);
-  ContactsView v = fx.view();
+  RestingPenaltyBox box;
+  Model& m = box.m;
+  State &s0 = box.s0, &s1 = box.s1;
+  Control& c = box.c;
+  ContactsView& v = box.v;
   SolverFeatherstone fs(m);
   fs.step(s0, s1, c, &v, 1e-3);
   const std::uint64_t before = allocation_count();
