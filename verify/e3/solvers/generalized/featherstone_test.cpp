@@ -610,17 +610,13 @@ TEST(E3_6_no_update_contacts, FeatherstoneJointWrenchIsNotAContactForce) {
   EXPECT_VEC3_NEAR(pend.body_parent_f().to_host()[0].ang, (vec3{}), 1e-9);
 
   RestingPenaltyBox box;
-  Model& m = box.m;
-  State &s0 = box.s0, &s1 = box.s1;
-  Control& c = box.c;
-  ContactsView& v = box.v;
-  SolverFeatherstone fs(m);
-  fs.step(s0, s1, c, &v, 1e-3);
+  SolverFeatherstone fs(box.m);
+  fs.step(box.s0, box.s1, box.c, &box.v, 1e-3);
   EXPECT_VEC3_NEAR(fs.body_parent_f().to_host()[0].lin, (vec3{}), 1e-9);
-  Buffer<spatial_vector> w(m.device, 1);
-  fs.assemble_body_forces(s0, &v, w.view());
+  Buffer<spatial_vector> w(box.m.device, 1);
+  fs.assemble_body_forces(box.s0, &box.v, w.view());
   EXPECT_NEAR(w.to_host()[0].lin.z, 9.81, 1e-6);
-  EXPECT_THROW(fs.update_contacts(v), UpdateContactsNotImplemented);
+  EXPECT_THROW(fs.update_contacts(box.v), UpdateContactsNotImplemented);
 }
 
 // Oracle: the parent-joint wrenches of a random tree agree with the generalized force balance: the
@@ -779,16 +775,12 @@ RC_GTEST_PROP(E3_6_featherstone, OracleDenseCholeskyEqualsEigen, ()) {
 // contacts and a refactored H every step, allocate no Buffer (core/alloc_count.h counts each one).
 TEST(E3_6_featherstone, StepsAfterTheFirstAllocateNoBuffer) {
   RestingPenaltyBox box;
-  Model& m = box.m;
-  State &s0 = box.s0, &s1 = box.s1;
-  Control& c = box.c;
-  ContactsView& v = box.v;
-  SolverFeatherstone fs(m);
-  fs.step(s0, s1, c, &v, 1e-3);
+  SolverFeatherstone fs(box.m);
+  fs.step(box.s0, box.s1, box.c, &box.v, 1e-3);
   const std::uint64_t before = allocation_count();
   for (int i = 0; i < 3; ++i) {
-    fs.step(s1, s0, c, &v, 1e-3);
-    std::swap(s0, s1);
+    fs.step(box.s1, box.s0, box.c, &box.v, 1e-3);
+    std::swap(box.s0, box.s1);
   }
   EXPECT_EQ(allocation_count(), before);
   EXPECT_EQ(fs.mass_matrix_updates(), 4);
