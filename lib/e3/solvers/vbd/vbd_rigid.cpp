@@ -294,7 +294,8 @@ void SolverVBD::update_contacts(ContactsView&) const {
 }
 
 // The step, stage by stage (course E3 §6). The one readback (read_back) brings the colour starts
-// and the record's status to the host before the first pose is written.
+// and the record's status to the host before the first pose is written (a second one only on a step
+// whose colour count outgrew the relaxation rounds, see colour_bodies).
 void SolverVBD::step(const State& in, State& out, const Control& control, const ContactsView* contacts, real h) {
   check_step(in, out, control, contacts, h);
   gather_forces(in, control);                  // body_f, and joint_f as wrenches on the start poses
@@ -302,6 +303,7 @@ void SolverVBD::step(const State& in, State& out, const Control& control, const 
   joint_metrics(h);                            // each joint row's metric from its bodies' inertial support
   colour_bodies();                             // colours: no two neighbours share one
   read_back(launch, contacts);                 // colour starts, the record's count and first bad row
+  while (extend_colours()) read_back(launch, contacts);  // only when the colour count outgrew the rounds
   predict_targets(in, out, h);                 // inertial targets, the initial guess
   for (int it = 0; it < iterations; ++it) {
     sweep_bodies(out, h);                      // one sweep of per-body 6x6 Newton steps, colour by colour
@@ -472,38 +474,87 @@ void SolverVBD::joint_metrics(real h) {
 // -1 for a body the sweep skips. Neighbours never share a colour, and every lower-numbered neighbour
 // of b is in an earlier colour and every higher-numbered one in a later colour, so solving colour by
 // colour reads exactly the poses the sweep in body order read: the same result, bit for bit, with
-// each colour's bodies free to run in any order. One item walks the bodies in order (each colour
-// depends on the lower ones); then build_segments_on lists each colour's bodies.
+// each colour's bodies free to run in any order.
+//
+// colour(b) is the length of the longest chain of neighbours b_0 < b_1 < ... < b_k = b: the
+// longest-path level of the graph with its edges pointing to the higher number. It is found by
+// relaxation rounds, each one pass over the bodies reading the previous round's colours:
+//   c_0(b) = 0,   c_(r+1)(b) = max(0, max over lower dynamic neighbours o of c_r(o) + 1)
+// By induction c_r(b) = min(colour(b), r), so after R rounds every body below R has its colour,
+// and the colouring is complete exactly when no body reached R (the colour starts, read back with
+// the step's readback, say so). R is the last step's colour count plus two; a step whose count
+// outgrew it runs as many rounds again and reads back once more (extend_colours).
 void SolverVBD::colour_bodies() {
   const Model& m = *model_;
   const Device d = m.device;
   const int nb = m.body_count;
   grow_to(s_.colour, d, nb);
+  grow_to(s_.colour_next, d, nb);
   grow_to(s_.colour_entry, d, nb);
   const Views v = views(nullptr, nullptr);
   auto colour = s_.colour.view();
-  parallel_for(d, 1, IMPULSE_KERNEL((std::int64_t), {
-    for (int b = 0; b < nb; ++b) {
+  parallel_for(d, nb, IMPULSE_KERNEL((std::int64_t b), { colour[b] = v.dynamic(int(b)) ? 0 : -1; }));
+  colour_rounds_done_ = 0;
+  relax_colours(colour_rounds_next_);
+}
+
+// Relaxation rounds (an even number, at least `rounds`, so the colours end in s_.colour), then each
+// colour's bodies listed by build_segments_on; the colour starts go to the readback.
+void SolverVBD::relax_colours(int rounds) {
+  const Model& m = *model_;
+  const Device d = m.device;
+  const int nb = m.body_count;
+  const Views v = views(nullptr, nullptr);
+  for (int r = 0; r < rounds + rounds % 2; ++r) {
+    const View<const int> in = (r % 2 ? s_.colour_next : s_.colour).view();
+    const View<int> out = (r % 2 ? s_.colour : s_.colour_next).view();
+    parallel_for(d, nb, IMPULSE_KERNEL((std::int64_t i), {
+      const int b = int(i);
       if (!v.dynamic(b)) {
-        colour[b] = -1;
-        continue;
+        out[b] = -1;
+        return;
       }
       int c = 0;
       for (std::int64_t k = v.row_start[b]; k < v.row_start[b + 1]; ++k) {
-        const VbdRow& r = v.rows[v.row_entry[k] >> 1];
-        const int o = r.body0 == b ? r.body1 : r.body0;
-        if (o >= 0 && o < b && v.dynamic(o) && colour[o] + 1 > c) c = colour[o] + 1;
+        const VbdRow& row = v.rows[v.row_entry[k] >> 1];
+        const int o = row.body0 == b ? row.body1 : row.body0;
+        if (o >= 0 && o < b && v.dynamic(o) && in[o] + 1 > c) c = in[o] + 1;
       }
       for (std::int64_t k = v.joint_start[b]; k < v.joint_start[b + 1]; ++k) {
         const int j = int(v.joint_entry[k] >> 1);
         const int o = v.jchild[j] == b ? v.jparent[j] : v.jchild[j];
-        if (o >= 0 && o < b && v.dynamic(o) && colour[o] + 1 > c) c = colour[o] + 1;
+        if (o >= 0 && o < b && v.dynamic(o) && in[o] + 1 > c) c = in[o] + 1;
       }
-      colour[b] = c;
-    }
-  }));
-  build_segments_on(d, nb, View<const int>(colour), View<std::int64_t>{s_.readback.data(), std::int64_t(nb) + 1},
+      out[b] = c;
+    }));
+  }
+  colour_rounds_done_ += rounds + rounds % 2;
+  build_segments_on(d, nb, View<const int>(s_.colour.view()), View<std::int64_t>{s_.readback.data(), std::int64_t(nb) + 1},
                     s_.colour_entry.view(), s_.fill.view());
+}
+
+// After a readback: false when the colouring is complete (no body reached the round count R, or R
+// covers the longest possible chain, nb - 1), remembering the count for the next step's rounds;
+// otherwise runs R more rounds and returns true (the caller reads back again).
+bool SolverVBD::extend_colours() {
+  const int nb = model_->body_count;
+  const std::int64_t* start = s_.readback_host.data();
+  const int R = colour_rounds_done_;
+  if (R >= nb - 1 || start[R] == start[nb]) {
+    int count = 0;
+    while (count < nb && start[count] < start[nb]) ++count;
+    colour_rounds_next_ = count + 2;
+    return false;
+  }
+  relax_colours(R);
+  return true;
+}
+
+std::vector<int> SolverVBD::body_colours() const {
+  if (!has_prev_) return {};
+  std::vector<int> c = s_.colour.to_host();
+  c.resize(std::size_t(model_->body_count));
+  return c;
 }
 
 // The step's one readback: the colour starts (bodies + 1 entries), the record's count, its first row

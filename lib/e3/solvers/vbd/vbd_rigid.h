@@ -118,6 +118,9 @@ class SolverVBD {
   spatial_vector joint_lambda(int j) const;
   /// Clears the multiplier histories (contacts and joints) and the pose history.
   void reset();
+  /// The colour of each body in the last step (colour_bodies; -1 for a body the sweep skips), a
+  /// host copy (empty before the first step).
+  std::vector<int> body_colours() const;
 
   /// The arrays one step's passes read, as views (defined in vbd_rigid.cpp).
   struct Views;
@@ -131,7 +134,9 @@ class SolverVBD {
   int prepare_rows(const ContactsView* contacts) const;
   void joint_metrics(real h);
   void colour_bodies();
+  void relax_colours(int rounds);
   void read_back(int launch, const ContactsView* contacts);
+  bool extend_colours();
   void predict_targets(const State& in, State& out, real h);
   void sweep_bodies(State& out, real h);
   void dual_update(State& out, int launch, const ContactsView* contacts, real h);
@@ -150,6 +155,10 @@ class SolverVBD {
   Buffer<std::int64_t> hist_key_;
   Buffer<real> hist_lam_;
   Buffer<int> hist_count_;
+  // Colour rounds (colour_bodies): how many the next step starts with (from the last step's colour
+  // count) and how many this step has run.
+  int colour_rounds_next_ = 8;
+  int colour_rounds_done_ = 0;
   // One step's arrays, sized at the first step and grown only when a capacity grows (mutable: the
   // readback collect_rigid_contact_forces rebuilds the rows in them).
   struct Scratch {
@@ -160,7 +169,7 @@ class SolverVBD {
     Buffer<VbdRow> rows;
     Buffer<real> lam;                         // [N] per row
     Buffer<std::int64_t> sorted, row_key;     // rows by (pair, row); each row's history key
-    Buffer<int> sides, colour;
+    Buffer<int> sides, colour, colour_next;   // colour_next: the other half of a relaxation round
     Buffer<std::int64_t> row_start, row_entry, fill, colour_entry;
     Buffer<std::int64_t> readback;            // colour starts (bodies + 1), count, bad row, bad shape
     std::vector<std::int64_t> readback_host;

@@ -19,6 +19,7 @@
 #include "e3/contacts/contact_materials.h"
 #include "e3/solvers/vbd/vbd_block.h"
 #include "e3/solvers/vbd/vbd_rigid.h"
+#include "e3/solvers/vbd/vbd_colour_oracle.h"
 #include "support/generators.h"
 #include "support/golden.h"
 #include "support/tolerance.h"
@@ -252,6 +253,109 @@ TEST(E3_6_vbd_structure, GpuModelAcceptedAndMatchesCpu) {
     EXPECT_NEAR(cpu[b].p.y, gpu[b].p.y, 1e-9) << b;
     EXPECT_NEAR(cpu[b].p.z, gpu[b].p.z, 1e-9) << b;
   }
+}
+
+namespace {
+
+// The solver's colours after each of `steps` VBD steps (h = 1 ms) under pipeline contacts, against
+// the walk in body order (vbd_colour_oracle.h) over the same contact rows and joints; stops at the
+// first step where they differ. allocations: as towers_run.
+struct ColourRun {
+  std::vector<int> solver, oracle;
+  int step = 0;
+};
+ColourRun colours_against_oracle(Model& m, int steps, std::uint64_t* allocations = nullptr) {
+  CollisionPipeline pipeline(m);
+  Contacts c = pipeline.contacts();
+  State s0 = m.state(), s1 = m.state();
+  Control control = m.control();
+  SolverVBD solver(m);
+  ColourRun r;
+  for (r.step = 0; r.step < steps; ++r.step) {
+    pipeline.collide(s0.body_q.view(), c);
+    fill_contact_materials(m, SolverPath::vbd, c);
+    const ContactsView v = c.view();
+    const std::uint64_t before = allocation_count();
+    solver.step(s0, s1, control, &v, 1e-3);
+    if (allocations && r.step > 0) *allocations += allocation_count() - before;
+    std::swap(s0, s1);
+    r.solver = solver.body_colours();
+    r.oracle = colour_in_body_order(m, vbd_coupled_pairs(m, &v));
+    if (r.solver != r.oracle) break;
+  }
+  return r;
+}
+
+// A column of n spheres (r = 0.1 m) on the ground, each overlapping the one below by 0.1 mm.
+Model sphere_column(int n) {
+  ModelBuilder b;
+  b.add_shape_plane();
+  ShapeConfig massless;
+  massless.density = 0;
+  const real r = 0.1, I = real(0.4) * r * r;
+  for (int i = 0; i < n; ++i) {
+    int body = b.add_body({vec3{0, 0, r + i * (2 * r - real(1e-4))}, quat_identity()},
+                          MassProperties{1, vec3{}, mat33_diag({I, I, I})}, true);
+    b.add_shape_sphere(body, transform_identity(), r, massless);
+  }
+  return b.finalize();
+}
+
+}  // namespace
+
+// Oracle: the relaxation rounds give the walk in body order's colours on random scenes: a cloud of
+// 2..40 spheres in a 1 m box (about one in eight kinematic), many touching, and a chain of 0..6
+// ball-jointed links whose bodies are numbered in a shuffled order among the spheres. A cloud's
+// longest chain often passes the first step's 8 rounds, so the extension is exercised too.
+RC_GTEST_PROP(E3_6_vbd_structure, OracleColoursEqualTheWalkInBodyOrder, ()) {
+  ModelBuilder b;
+  b.add_shape_plane();
+  ShapeConfig massless;
+  massless.density = 0;
+  const real r = 0.1, I = real(0.4) * r * r;
+  const int spheres = *rc::gen::inRange(2, 41), links = *rc::gen::inRange(0, 7);
+  const auto is_link = *rc::gen::container<std::vector<bool>>(std::size_t(spheres + links), rc::gen::arbitrary<bool>());
+  std::vector<int> link_bodies;
+  int made_spheres = 0;
+  for (std::size_t k = 0; k < is_link.size(); ++k) {
+    const bool link = int(link_bodies.size()) < links && (is_link[k] || made_spheres == spheres);
+    if (link) {
+      link_bodies.push_back(b.add_link({vec3{real(3 + link_bodies.size()), 0, 1}, quat_identity()},
+                                       MassProperties{1, vec3{}, mat33_diag({I, I, I})}, true));
+      continue;
+    }
+    if (made_spheres == spheres) continue;
+    ++made_spheres;
+    const vec3 p{*gen::in_range(-0.5, 0.5), *gen::in_range(-0.5, 0.5), *gen::in_range(0.1, 1.0)};
+    const bool kinematic = *rc::gen::inRange(0, 8) == 0;
+    int body = b.add_body({p, quat_identity()}, MassProperties{1, vec3{}, mat33_diag({I, I, I})}, true, kinematic);
+    b.add_shape_sphere(body, transform_identity(), r, massless);
+  }
+  const auto order = *rc::gen::arbitrary<std::uint32_t>();
+  for (std::size_t k = 1; k < link_bodies.size(); ++k)
+    std::swap(link_bodies[k], link_bodies[(order >> k) % (k + 1)]);
+  std::vector<int> joints;
+  for (std::size_t k = 0; k < link_bodies.size(); ++k)
+    joints.push_back(b.add_joint_ball(k ? link_bodies[k - 1] : -1, link_bodies[k],
+                                      {vec3{k ? real(0) : real(3), 0, k ? real(-0.5) : real(1)}, quat_identity()},
+                                      transform_identity()));
+  if (!joints.empty()) b.add_articulation(joints);
+  Model m = b.finalize();
+  const ColourRun run = colours_against_oracle(m, 2);
+  RC_ASSERT(run.solver == run.oracle);
+}
+
+// A column of 30 spheres needs colours 0..29: the first step's 8 rounds are extended twice (8 + 8 +
+// 16), the next steps start from the last count; each step's colours equal the walk's, and no step
+// after the first allocates.
+TEST(E3_6_vbd_structure, OracleTallColumnColoursAcrossExtendedRounds) {
+  Model m = sphere_column(30);
+  std::uint64_t allocations = 0;
+  const ColourRun run = colours_against_oracle(m, 5, &allocations);
+  EXPECT_EQ(run.solver, run.oracle) << "step " << run.step;
+  ASSERT_EQ(run.solver.size(), 30u);
+  for (int i = 0; i < 30; ++i) EXPECT_EQ(run.solver[std::size_t(i)], i);
+  EXPECT_EQ(allocations, 0u);
 }
 
 // One path: the solver's sources never compare a Device nor test __CUDA_ARCH__ (lib/core's
