@@ -10,6 +10,7 @@
 #include "course/e3/solver_compare.h"
 #include "e3/solvers/padmm/padmm.h"
 #include "e3/solvers/generalized/solver_featherstone.h"
+#include "e3/solvers/generalized/generalized_dynamics.h"
 #include "e3/solvers/generalized/solver_generalized_integrator.h"
 #include "e3/solvers/vbd/vbd_rigid.h"
 #include "e3/solvers/shared/penalty_contact.h"
@@ -106,7 +107,7 @@ void register_generalized(Registry& r) {
   r.add(rule("E3.6-implicit-vs-implicitfast", "rule",
              "implicit adds the RNE velocity derivative and solves by LU; implicitfast keeps the symmetric part", "E3 §6",
              "lib/e3/solvers/generalized/solver_generalized_integrator.h: SolverGeneralizedIntegrator::step"));
-  r.add(formula("E3.6-velocity-implicit", "(M - h D) dv = h r, velocity-implicit update", "E3 §6", "lib/e3/solvers/generalized/solver_generalized_integrator.h: velocity_implicit_step",
+  r.add(formula("E3.6-velocity-implicit", "(M - h D) dv = h r, velocity-implicit update", "E3 §6", "lib/e3/solvers/generalized/velocity_implicit.h: velocity_implicit_solve",
          {scalar_q("M", "kg", "mass (1 DOF)"), scalar_q("D", "kg/s", "force derivative df/dv"), scalar_q("h", "s", "step"), scalar_q("r", "N", "total force")},
          {scalar_q("dv", "m/s", "velocity change")},
          [](const Values& x) {
@@ -117,7 +118,7 @@ void register_generalized(Registry& r) {
            r << real(scalar(x, "r"));
            return Values{{"dv", {velocity_implicit_step(M, D, r, scalar(x, "h"), false)[0]}}};
          }));
-  r.add(item("E3.6-linear-damping", "example", "linear damping f = -B v puts M + h B in the matrix", "E3 §6", "lib/e3/solvers/generalized/solver_generalized_integrator.h: velocity_implicit_step (D = -B)",
+  r.add(item("E3.6-linear-damping", "example", "linear damping f = -B v puts M + h B in the matrix", "E3 §6", "lib/e3/solvers/generalized/velocity_implicit.h: velocity_implicit_solve (D = -B)",
          {scalar_q("M", "kg", "mass"), scalar_q("B", "kg/s", "damping coefficient"), scalar_q("h", "s", "step"), scalar_q("r", "N", "total force")},
          {scalar_q("dv", "m/s", "velocity change")},
          [](const Values& x) {

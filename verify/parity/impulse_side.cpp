@@ -499,10 +499,8 @@ json measure(const toml::table& c) {
     for (int r = 0; r < H.rows(); ++r)
       for (int k = 0; k < H.cols(); ++k) h.push_back(H(r, k));
     SolverGeneralizedIntegrator integ(m, "euler");
-    Eigen::VectorXd v(qd.size());
-    for (std::size_t i = 0; i < qd.size(); ++i) v[Eigen::Index(i)] = qd[i];
-    Eigen::VectorXd a = integ.forward(q, v);
-    return {{"mass_matrix", h}, {"qdd", Series(a.data(), a.data() + a.size())}};
+    const std::vector<real> a = integ.forward(q, qd);
+    return {{"mass_matrix", h}, {"qdd", to_series(a)}};
   }
   if (kind == "collide") return measure_collide(c, sc);
   if (kind == "simulate") return measure_simulate(c, sc);

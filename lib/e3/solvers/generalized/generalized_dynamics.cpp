@@ -9,6 +9,7 @@
 #include "e1/integrator.h"
 #include "e3/solvers/generalized/featherstone_terms.h"
 #include "e3/solvers/generalized/generalized_layout.h"
+#include "e3/solvers/generalized/velocity_implicit.h"
 
 namespace impulse {
 
@@ -203,6 +204,18 @@ VectorXr BlockCholesky::solve(const VectorXr& b) const {
     const int n = int(llt_[a].rows());
     if (n > 0) x.segment(begin_[a], n) = llt_[a].solve(b.segment(begin_[a], n));
   }
+  return x;
+}
+
+VectorXr velocity_implicit_step(const MatrixXr& M, const MatrixXr& D, const VectorXr& r, real h, bool symmetric,
+                                int articulation) {
+  const int n = int(M.rows());
+  using RowMajor = Eigen::Matrix<real, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
+  RowMajor A = M, Dr = D;
+  VectorXr x = r;
+  std::vector<int> piv(static_cast<std::size_t>(n));
+  if (!velocity_implicit_solve(A.data(), Dr.data(), h, symmetric, n, x.data(), piv.data()))
+    throw std::runtime_error(not_spd_message(articulation));
   return x;
 }
 

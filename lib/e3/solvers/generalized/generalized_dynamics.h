@@ -111,6 +111,13 @@ class GeneralizedDynamics {
   std::vector<real> armature_;
 };
 
+/// The course calculator of E3.6-velocity-implicit on Eigen matrices: dv of (M - h D) dv = h r by
+/// velocity_implicit_solve (velocity_implicit.h), the function the integrator's pass calls.
+/// symmetric: Cholesky, else LU. Throws std::runtime_error (not_spd_message, naming articulation
+/// when >= 0) when symmetric and M - h D is not positive definite.
+VectorXr velocity_implicit_step(const MatrixXr& M, const MatrixXr& D, const VectorXr& r, real h, bool symmetric,
+                                int articulation = -1);
+
 /// Cholesky of H; throws std::runtime_error("... not symmetric positive definite ...") when it fails:
 /// no regularisation is added that the caller did not ask for (armature is the caller's).
 /// articulation >= 0 names the articulation whose block H is.

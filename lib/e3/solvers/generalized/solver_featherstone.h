@@ -1,9 +1,7 @@
 // SolverFeatherstone (course E3 §6): generalized-coordinate stepping with penalty contacts, as a
 // list of passes over core/parallel_for, one item per articulation (or per body where a pass is
-// per body), so the same source runs on the CPU and on a GPU. Newton lays its Featherstone matrices
-// out the same way (articulation_J_start / articulation_H_start offsets into flat J and H arrays,
-// newton/_src/solvers/featherstone/solver_featherstone.py) and factors one articulation per thread
-// (eval_dense_cholesky_batched in kernels.py).
+// per body), so the same source runs on the CPU and on a GPU. The passes it shares with
+// SolverGeneralizedIntegrator are articulation_passes.h's.
 #pragma once
 
 #include <cstdint>
@@ -12,6 +10,7 @@
 #include "core/buffer.h"
 #include "e1/model.h"
 #include "e3/contacts/contacts_view.h"
+#include "e3/solvers/generalized/articulation_passes.h"
 #include "e3/solvers/shared/penalty_contact_kernels.h"
 
 namespace impulse {
@@ -51,12 +50,8 @@ class SolverFeatherstone {
   /// How many times H was assembled and factored.
   long mass_matrix_updates() const { return mass_matrix_updates_; }
 
-  // The step's passes (solver_featherstone.cpp), in the order step() calls them. nvcc allows its
-  // device lambdas only in public member functions; call step(), which runs them in this order.
-  void forward_kinematics(const State& s);                    // fk_q_, fk_qd_ from s.joint_q/qd
-  void eval_jacobians(const State& s);                        // J_ from fk_q_ and s.joint_q
-  void factor_mass_matrix();                                  // H_ = J^T I J + armature, then L in place
-  void eval_generalized_force(const State& s, const Control& control);  // a0_, tau -> qdd_ = H^-1 tau
+  // The passes of its own (solver_featherstone.cpp); step() calls them after the shared ones of
+  // articulation_passes.h. nvcc allows its device lambdas only in public member functions.
   void eval_parent_joint_wrenches();                          // body_parent_f_
   void integrate(const State& in, State& out, real h);        // joint_q/qd of out, then FK
 
@@ -64,24 +59,10 @@ class SolverFeatherstone {
 
   const Model* model_;
   long steps_ = 0, mass_matrix_updates_ = 0;
-  int articulation_count_ = 0;
-  // Per articulation (articulation_count + 1 offsets): where its J (6 joints x DOF) and its H / L
-  // (DOF x DOF) start in J_ and H_.
-  Buffer<std::int64_t> J_start_, H_start_;
-  Buffer<int> art_dof_begin_, art_dof_end_;  // (articulation_count) DOF range [begin, end) of each
-  Buffer<int> body_art_, body_row_;  // (body_count) articulation of each body (-1: none), first row in J_a
-  Buffer<real> armature_;       // (dof) [kg or kg m^2]
-  Buffer<real> J_;              // per articulation, row-major: rows 6 per joint, columns its DOF [m/s or rad/s per DOF]
-  Buffer<real> H_;              // per articulation, row-major; after factor_mass_matrix its Cholesky factor L
-  Buffer<real> qdd_;            // (dof) tau, then H^-1 tau [m/s^2 or rad/s^2]
-  Buffer<spatial_vector> unit_v_;  // (body_count) twists of one Jacobian column's FK
-  Buffer<spatial_vector> a0_;      // (body_count) bias accelerations (a_C [m/s^2], alpha [rad/s^2])
-  Buffer<int> spd_failed_;         // (articulation_count) 1 where the last factorization failed
-  Buffer<std::int64_t> spd_offsets_;  // (articulation_count + 1) exclusive scan of spd_failed_: the last entry is read back
+  ArticulationArrays A_;  // the layout, J, H (then L), tau (then qdd), the FK and the bias accelerations
   Buffer<spatial_vector> body_parent_f_;
   PenaltyContactScratch contact_scratch_;  // apply_penalty_contacts' arrays, kept between steps
-  Buffer<transform> fk_q_;
-  Buffer<spatial_vector> fk_qd_, wrench_;
+  Buffer<spatial_vector> wrench_;          // (body_count) body_f + penalty contacts [N, N m]
 };
 
 }  // namespace impulse

@@ -16,6 +16,9 @@
 #include "course/e3/penalty_contact_fixture.h"
 #include "e3/solvers/generalized/solver_featherstone.h"
 #include "e3/solvers/generalized/solver_generalized_integrator.h"
+#include "e3/solvers/generalized/generalized_dynamics.h"
+#include "e3/solvers/generalized/dense_lu.h"
+#include "e3/solvers/generalized/generalized_integrator_oracle.h"
 #include "e3/solvers/generalized/dense_cholesky.h"
 #include "course/e3/solver_fixture_scenes.h"
 #include "e3/solvers/penalty/solver_semi_implicit.h"
@@ -784,4 +787,118 @@ TEST(E3_6_featherstone, StepsAfterTheFirstAllocateNoBuffer) {
   }
   EXPECT_EQ(allocation_count(), before);
   EXPECT_EQ(fs.mass_matrix_updates(), 4);
+}
+
+namespace {
+
+// joint_q and joint_qd after `steps` steps of h = 1 ms of a three-link chain (0.5 m links) swinging
+// from 0.4 rad with damping 0.2 per DOF and joint_f = 0.3 N m on the first joint, on device d.
+// allocations: if not null, the Buffer allocations of the steps after the first.
+std::vector<real> chain_integrated(const char* integrator, Device d, int steps, std::uint64_t* allocations = nullptr) {
+  Model m = pendulum_chain_model(3, 1, 0.5, 0.05, 0.4, d);
+  State s0 = m.state(), s1 = m.state();
+  Control c = m.control();
+  const real tau = real(0.3);
+  device_copy(c.joint_f.data, d, &tau, Device::cpu, sizeof(real));
+  SolverGeneralizedIntegrator solver(m, integrator, {0.2, 0.2, 0.2});
+  for (int i = 0; i < steps; ++i) {
+    const std::uint64_t before = allocation_count();
+    solver.step(s0, s1, c, 1e-3);
+    if (allocations && i > 0) *allocations += allocation_count() - before;
+    std::swap(s0, s1);
+  }
+  std::vector<real> out = s0.joint_q.to_host(), qd = s0.joint_qd.to_host();
+  out.insert(out.end(), qd.begin(), qd.end());
+  return out;
+}
+
+}  // namespace
+
+// Oracle: one step of each integrator (the passes, run here on the CPU) on a random forest of 2..3
+// trees with armature, damping, body_f and joint_f, against the host step it ran before on Eigen
+// (generalized_integrator_oracle.h). They agree to rounding, not bit for bit: the passes sum
+// J^T I J and J^T F joint by joint and factor with dense_cholesky.h / dense_lu.h, where Eigen
+// evaluates its products and factorizations in its own order. Bound: 1e-9 relative.
+RC_GTEST_PROP(E3_6_integrator_table, OracleStepEqualsHostPathOnRandomForests, ()) {
+  ModelBuilder b;
+  const int trees = *rc::gen::inRange(2, 4);
+  for (int t = 0; t < trees; ++t) add_random_tree(b);
+  Model m = b.finalize();
+  const int nd = m.joint_dof_count;
+  std::vector<real> arm(nd), damping(nd);
+  for (real& a : arm) a = *gen::in_range(0, 0.5);
+  for (real& x : damping) x = *gen::in_range(0, 2);
+  auto q = random_q(m), qd = random_qd(m);
+  std::vector<spatial_vector> body_f = ForwardProblem::random_wrenches(m.body_count);
+  std::vector<real> joint_f = ForwardProblem::random_joint_forces(nd);
+  const real h = 1e-3;
+  for (const char* name : {"euler", "implicitfast", "implicit", "rk4"}) {
+    const GeneralizedStep ref = generalized_integrator_oracle_step(m, name, damping, arm, q, qd, body_f, joint_f, h);
+    State s0 = m.state(), s1 = m.state();
+    s0.joint_q.copy_from_host(q.data());
+    s0.joint_qd.copy_from_host(qd.data());
+    s0.body_f.copy_from_host(body_f.data());
+    Control c = m.control();
+    for (int k = 0; k < nd; ++k) c.joint_f[k] = joint_f[k];
+    SolverGeneralizedIntegrator solver(m, name, damping, arm);
+    solver.step(s0, s1, c, h);
+    const auto q_out = s1.joint_q.to_host(), qd_out = s1.joint_qd.to_host();
+    for (int k = 0; k < nd; ++k)
+      RC_ASSERT(std::abs(qd_out[k] - ref.qd[k]) <= 1e-9 * (1 + std::abs(ref.qd[k])));
+    for (std::size_t k = 0; k < q_out.size(); ++k)
+      RC_ASSERT(std::abs(q_out[k] - ref.q[k]) <= 1e-9 * (1 + std::abs(ref.q[k])));
+  }
+}
+
+// No step after the first allocates, for each integrator: every array is sized at construction.
+TEST(E3_6_integrator_table, StepsAfterTheFirstAllocateNoBuffer) {
+  for (const char* name : {"euler", "implicitfast", "implicit", "rk4"}) {
+    std::uint64_t allocations = 0;
+    chain_integrated(name, Device::cpu, 5, &allocations);
+    EXPECT_EQ(allocations, 0u) << name;
+  }
+}
+
+// Both backends from one source: a model finalised for CUDA is stepped there by each integrator;
+// 200 steps of the damped chain agree with the CPU run to 1e-9 (the GPU contracts products into
+// fused multiply-adds, so roundoff differs). Skips without a GPU.
+TEST(E3_6_integrator_table, GpuModelIsAcceptedAndMatchesCpu) {
+  if (!cuda_built() || cuda_device_count() == 0) GTEST_SKIP() << "no CUDA GPU";
+  for (const char* name : {"euler", "implicitfast", "implicit", "rk4"}) {
+    const std::vector<real> cpu = chain_integrated(name, Device::cpu, 200), gpu = chain_integrated(name, Device::cuda, 200);
+    ASSERT_EQ(cpu.size(), gpu.size());
+    for (std::size_t k = 0; k < cpu.size(); ++k) EXPECT_NEAR(gpu[k], cpu[k], 1e-9) << name << " [" << k << "]";
+  }
+}
+
+// One path: the integrator's sources and the passes it shares never ask which backend they run on.
+TEST(E3_6_integrator_table, SolverSourcesCompareNoDevice) {
+  const std::regex device_test(R"((==|!=)\s*Device::|Device::\w+\s*(==|!=)|__CUDA_ARCH__)");
+  for (const char* f : {"solver_generalized_integrator.h", "solver_generalized_integrator.cpp", "articulation_passes.h",
+                        "articulation_passes.cpp", "velocity_implicit.h", "dense_lu.h"}) {
+    std::ifstream in(std::string(IMPULSE_SOURCE_DIR) + "/lib/e3/solvers/generalized/" + f);
+    ASSERT_TRUE(in) << f;
+    std::string line;
+    for (int n = 1; std::getline(in, line); ++n) EXPECT_FALSE(std::regex_search(line, device_test)) << f << ":" << n << ": " << line;
+  }
+}
+
+// Oracle: the hand-written partial-pivoting LU (dense_lu.h, what the implicit integrator's item
+// runs) against Eigen's partialPivLu on random non-symmetric matrices A = B + n I / 2 (B entries in
+// [-1, 1], so pivoting is exercised), solving one right-hand side.
+RC_GTEST_PROP(E3_6_velocity_implicit, OracleDenseLuEqualsEigen, ()) {
+  const int n = *rc::gen::inRange(1, 13);
+  Eigen::MatrixXd A(n, n);
+  for (int i = 0; i < n; ++i)
+    for (int j = 0; j < n; ++j) A(i, j) = *gen::in_range(-1, 1) + (i == j ? 0.5 * n : 0.0);
+  Eigen::VectorXd rhs(n);
+  for (int i = 0; i < n; ++i) rhs[i] = *gen::in_range(-5, 5);
+  std::vector<real> flat(n * n), x(rhs.data(), rhs.data() + n);
+  std::vector<int> piv(n);
+  for (int i = 0; i < n; ++i)
+    for (int j = 0; j < n; ++j) flat[i * n + j] = A(i, j);
+  lu_factor(flat.data(), n, piv.data());
+  lu_solve(flat.data(), piv.data(), n, x.data());
+  Eigen::VectorXd ref = A.partialPivLu().solve(rhs);
+  for (int i = 0; i < n; ++i) RC_ASSERT(std::abs(x[i] - ref[i]) <= 1e-10 * (1 + ref.norm()));
 }
