@@ -111,7 +111,7 @@ void articulation_forward_kinematics(const Model& m, ArticulationArrays& A, View
 /// J_a column k: the twist of every body of articulation a for qd = e_k, one FK walk per column on
 /// the poses A.X of the last forward_kinematics (which must have read the same q).
 void articulation_jacobians(const Model& m, ArticulationArrays& A, View<const real> q);
-/// @formula E3.6-featherstone (tagged on GeneralizedDynamics::mass_matrix)
+/// Part of E3.6-featherstone (tagged on GeneralizedDynamics::mass_matrix) (course E3 §6):
 ///   H_a = diag(armature_a) + sum_b J_b^T I_b J_b,  I_b = diag(m_b 1, R I_B R^T)   [kg, kg m^2]
 void articulation_mass_matrix(const Model& m, ArticulationArrays& A);
 /// The bias accelerations A.a0 (parents first) at (q, qd) and the generalized force (course E3 §6)
