@@ -42,6 +42,8 @@ IMPULSE_HD inline std::int64_t lower_bound_key(const std::int64_t* keys, std::in
 // Rotation vector of q relative to p (q = exp(theta) p), shortest way round.
 IMPULSE_HD inline vec3 rotation_between(quat p, quat q) { return quat_rotation_vector(quat_mul(q, quat_conjugate(p))); }
 
+IMPULSE_HD inline int max_int(int a, int b) { return a > b ? a : b; }
+
 // Skew matrix S(r) with S(r) w = r x w.
 IMPULSE_HD inline mat33 skew(vec3 r) {
   mat33 S;
@@ -482,8 +484,9 @@ void SolverVBD::joint_metrics(real h) {
 //   c_0(b) = 0,   c_(r+1)(b) = max(0, max over lower dynamic neighbours o of c_r(o) + 1)
 // By induction c_r(b) = min(colour(b), r), so after R rounds every body below R has its colour,
 // and the colouring is complete exactly when no body reached R (the colour starts, read back with
-// the step's readback, say so). R is the last step's colour count plus two; a step whose count
-// outgrew it runs as many rounds again and reads back once more (extend_colours).
+// the step's readback, say so). R is the last step's colour count plus one, rounded up to even (a
+// count grown by one or two still completes); a step whose count outgrew it runs as many rounds
+// again and reads back once more (extend_colours).
 void SolverVBD::colour_bodies() {
   const Model& m = *model_;
   const Device d = m.device;
@@ -491,21 +494,20 @@ void SolverVBD::colour_bodies() {
   grow_to(s_.colour, d, nb);
   grow_to(s_.colour_next, d, nb);
   grow_to(s_.colour_entry, d, nb);
-  const Views v = views(nullptr, nullptr);
-  auto colour = s_.colour.view();
-  parallel_for(d, nb, IMPULSE_KERNEL((std::int64_t b), { colour[b] = v.dynamic(int(b)) ? 0 : -1; }));
   colour_rounds_done_ = 0;
   relax_colours(colour_rounds_next_);
 }
 
 // Relaxation rounds (an even number, at least `rounds`, so the colours end in s_.colour), then each
-// colour's bodies listed by build_segments_on; the colour starts go to the readback.
+// colour's bodies listed by build_segments_on; the colour starts go to the readback. The step's
+// first round reads c_0 = 0 for every dynamic body without an array holding it.
 void SolverVBD::relax_colours(int rounds) {
   const Model& m = *model_;
   const Device d = m.device;
   const int nb = m.body_count;
   const Views v = views(nullptr, nullptr);
   for (int r = 0; r < rounds + rounds % 2; ++r) {
+    const bool from_zero = colour_rounds_done_ + r == 0;
     const View<const int> in = (r % 2 ? s_.colour_next : s_.colour).view();
     const View<int> out = (r % 2 ? s_.colour : s_.colour_next).view();
     parallel_for(d, nb, IMPULSE_KERNEL((std::int64_t i), {
@@ -518,12 +520,12 @@ void SolverVBD::relax_colours(int rounds) {
       for (std::int64_t k = v.row_start[b]; k < v.row_start[b + 1]; ++k) {
         const VbdRow& row = v.rows[v.row_entry[k] >> 1];
         const int o = row.body0 == b ? row.body1 : row.body0;
-        if (o >= 0 && o < b && v.dynamic(o) && in[o] + 1 > c) c = in[o] + 1;
+        if (o >= 0 && o < b && v.dynamic(o)) c = max_int(c, (from_zero ? 0 : in[o]) + 1);
       }
       for (std::int64_t k = v.joint_start[b]; k < v.joint_start[b + 1]; ++k) {
         const int j = int(v.joint_entry[k] >> 1);
         const int o = v.jchild[j] == b ? v.jparent[j] : v.jchild[j];
-        if (o >= 0 && o < b && v.dynamic(o) && in[o] + 1 > c) c = in[o] + 1;
+        if (o >= 0 && o < b && v.dynamic(o)) c = max_int(c, (from_zero ? 0 : in[o]) + 1);
       }
       out[b] = c;
     }));
@@ -543,7 +545,7 @@ bool SolverVBD::extend_colours() {
   if (R >= nb - 1 || start[R] == start[nb]) {
     int count = 0;
     while (count < nb && start[count] < start[nb]) ++count;
-    colour_rounds_next_ = count + 2;
+    colour_rounds_next_ = count + 1;
     return false;
   }
   relax_colours(R);
