@@ -286,8 +286,8 @@ ColourRun colours_against_oracle(Model& m, int steps, std::uint64_t* allocations
   return r;
 }
 
-// A column of n spheres (r = 0.1 m) on the ground, each overlapping the one below by 0.1 mm.
-Model sphere_column(int n) {
+// A column of n spheres (r = 0.1 m) on the ground, each overlapping the one below by 0.1 mm, on device d.
+Model sphere_column(int n, Device d = Device::cpu) {
   ModelBuilder b;
   b.add_shape_plane();
   ShapeConfig massless;
@@ -298,7 +298,7 @@ Model sphere_column(int n) {
                           MassProperties{1, vec3{}, mat33_diag({I, I, I})}, true);
     b.add_shape_sphere(body, transform_identity(), r, massless);
   }
-  return b.finalize();
+  return b.finalize(d);
 }
 
 }  // namespace
@@ -356,6 +356,35 @@ TEST(E3_6_vbd_structure, OracleTallColumnColoursAcrossExtendedRounds) {
   ASSERT_EQ(run.solver.size(), 30u);
   for (int i = 0; i < 30; ++i) EXPECT_EQ(run.solver[std::size_t(i)], i);
   EXPECT_EQ(allocations, 0u);
+}
+
+// The colouring's rounds and their extension on a GPU: the 30-sphere column (first step 8 + 8 + 16
+// rounds) gets the CPU's colours there, 0..29, and ends 5 steps where the CPU's ends, within
+// rounding. Skips without a GPU.
+TEST(E3_6_vbd_structure, GpuTallColumnColoursMatchCpu) {
+  if (!cuda_built() || cuda_device_count() == 0) GTEST_SKIP() << "no CUDA GPU in this build/machine";
+  std::vector<int> colours[2];
+  std::vector<transform> poses[2];
+  for (int k = 0; k < 2; ++k) {
+    Model m = sphere_column(30, k == 0 ? Device::cpu : Device::cuda);
+    CollisionPipeline pipeline(m);
+    Contacts c = pipeline.contacts();
+    State s0 = m.state(), s1 = m.state();
+    Control control = m.control();
+    SolverVBD solver(m);
+    for (int i = 0; i < 5; ++i) {
+      pipeline.collide(s0.body_q.view(), c);
+      fill_contact_materials(m, SolverPath::vbd, c);
+      const ContactsView v = c.view();
+      solver.step(s0, s1, control, &v, 1e-3);
+      std::swap(s0, s1);
+    }
+    colours[k] = solver.body_colours();
+    poses[k] = s0.body_q.to_host();
+  }
+  EXPECT_EQ(colours[1], colours[0]);
+  ASSERT_EQ(poses[0].size(), poses[1].size());
+  for (std::size_t b = 0; b < poses[0].size(); ++b) EXPECT_NEAR(poses[1][b].p.z, poses[0][b].p.z, 1e-9) << b;
 }
 
 // One path: the solver's sources never compare a Device nor test __CUDA_ARCH__ (lib/core's
