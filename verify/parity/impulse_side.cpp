@@ -494,14 +494,14 @@ json measure(const toml::table& c) {
     if (int(q.size()) != m.joint_coord_count || int(qd.size()) != m.joint_dof_count)
       throw CaseError("joint_q/joint_qd sizes do not match the model");
     GeneralizedDynamics dyn(m);
-    Eigen::MatrixXd H = dyn.mass_matrix(q).dense();
+    MatrixXr H = dyn.mass_matrix(q).dense();
     Series h;
     for (int r = 0; r < H.rows(); ++r)
       for (int k = 0; k < H.cols(); ++k) h.push_back(H(r, k));
     SolverGeneralizedIntegrator integ(m, "euler");
-    Eigen::VectorXd v(qd.size());
+    VectorXr v(qd.size());
     for (std::size_t i = 0; i < qd.size(); ++i) v[Eigen::Index(i)] = qd[i];
-    Eigen::VectorXd a = integ.forward(q, v);
+    VectorXr a = integ.forward(q, v);
     return {{"mass_matrix", h}, {"qdd", Series(a.data(), a.data() + a.size())}};
   }
   if (kind == "collide") return measure_collide(c, sc);
