@@ -1,6 +1,7 @@
 """Writes the book's "Newton parity" page and its figures from build/parity/report.json.
 
 Usage: parity_page.py --report build/parity/report.json [--report-archived docs/parity/report.json]
+                      [--drake build/drake/report.json] [--f32 build/f32/parity/report.json]
                       --out SRC/generated
 The report is written by verify/parity/parity.py and oracles.py (./run parity). Without one (Newton
 could not be installed, e.g. offline) the page shows the archived report, committed in the
@@ -148,11 +149,40 @@ def drake_section(path):
     return L + [""]
 
 
+def float32_section(path):
+    """impulse's float32 build against Newton 1.6.1 (verify/parity/parity_f32.py): counts and what
+    changes from double, or one line when not run."""
+    L = ["## impulse in float32", "",
+         "Newton computes in float32; impulse's float32 build (`IMPULSE_SINGLE_PRECISION`) runs the same cases against",
+         "the same Newton outputs (`./run float32`, `verify/parity/parity_f32.py`). The table lists every entry whose",
+         "verdict or tolerance changes from the double build, whose difference becomes exactly zero, or whose",
+         "difference moves by more than a quarter of its tolerance, with the reason.", ""]
+    if not path or not os.path.exists(path):
+        return L + ["*The float32 parity run was not made when this book was built (`./run float32` makes it).*", ""]
+    with open(path) as f:
+        d = json.load(f)
+    counts = {k: sum(e["verdict"] == k for e in d["entries"]) for k in ("agree", "differ", "not_comparable")}
+    changed = sum(c["verdict_double"] != c["verdict_f32"] for c in d["changes"])
+    holds = sum(e["impulse"]["holds"] is True for e in d["expects"])
+    L += [f"Newton {d['baseline']}: {counts['agree']} agree, {counts['differ']} differ (known differences: "
+          f"{sum(bool(e.get('known_difference')) for e in d['entries'])}), {counts['not_comparable']} not comparable; "
+          f"{changed} verdicts change from double; {holds} of {len(d['expects'])} expectations hold in float32.", "",
+          "| case | quantity | verdict (double → float32) | difference double | difference float32 | tolerance | why |",
+          "|---|---|---|---|---|---|---|"]
+    for c in d["changes"]:
+        verdict = c["verdict_double"] + ("" if c["verdict_f32"] == c["verdict_double"] else " → " + c["verdict_f32"])
+        tol = fmt(c["tolerance_double"]) + ("" if c["tolerance_f32"] == c["tolerance_double"] else " → " + fmt(c["tolerance_f32"]))
+        L.append(f"| `{c['case']}` | {c['quantity']} | {verdict} | {fmt(c['difference_double'])} | "
+                 f"{fmt(c['difference_f32'])} | {tol} | {esc(c['why'])} |")
+    return L + [""]
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--report", required=True)
     ap.add_argument("--report-archived", default="", help="a committed report, shown when --report is missing")
     ap.add_argument("--drake", default="", help="build/drake/report.json of verify/parity/drake_hydro.py")
+    ap.add_argument("--f32", default="", help="build/f32/parity/report.json of verify/parity/parity_f32.py")
     ap.add_argument("--out", required=True)
     args = ap.parse_args()
     os.makedirs(os.path.join(args.out, "figures"), exist_ok=True)
@@ -387,6 +417,7 @@ def main():
             L += [f"```{{figure}} figures/{name}", f":width: 100%", "", f"{title}: |impulse - Newton {base}| per step "
                   "for every trajectory case; dotted lines are the cases' tolerances.", "```", ""]
     L += drake_section(args.drake)
+    L += float32_section(args.f32)
     L += ["## Tolerances", "", "Each case's tolerance and its reason, as the case file states them:", "",
           "| case | quantity | tolerance | reason |", "|---|---|---|---|"]
     for case, q in keys:

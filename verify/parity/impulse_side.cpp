@@ -494,7 +494,7 @@ json measure(const toml::table& c) {
     if (int(q.size()) != m.joint_coord_count || int(qd.size()) != m.joint_dof_count)
       throw CaseError("joint_q/joint_qd sizes do not match the model");
     GeneralizedDynamics dyn(m);
-    Eigen::MatrixXd H = dyn.mass_matrix(q).dense();
+    MatrixXr H = dyn.mass_matrix(q).dense();
     Series h;
     for (int r = 0; r < H.rows(); ++r)
       for (int k = 0; k < H.cols(); ++k) h.push_back(H(r, k));

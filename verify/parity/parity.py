@@ -119,8 +119,11 @@ def expect_entry(case, ex, imp_all, new_all, version):
     return entry
 
 
-def compare_entry(case, cmp, imp, new, version, baseline):
+def compare_entry(case, cmp, imp, new, version, baseline, f32=False):
+    """One report entry; f32: impulse ran in float32, and the table's tolerance_f32 / reason_f32
+    (where float32 needs its own) replace tolerance / reason."""
     q = cmp["quantity"]
+    tol_key, reason_key = ("tolerance_f32", "reason_f32") if f32 and "tolerance_f32" in cmp else ("tolerance", "reason")
     entry = {
         "id": cmp.get("id", case["id"]),
         "case": case["name"],
@@ -128,8 +131,8 @@ def compare_entry(case, cmp, imp, new, version, baseline):
         "newton_version": version,
         "quantity": q,
         "reduce": cmp.get("reduce", "max_abs"),
-        "tolerance": cmp.get("tolerance"),
-        "tolerance_reason": cmp.get("reason", ""),
+        "tolerance": cmp.get(tol_key),
+        "tolerance_reason": cmp.get(reason_key, ""),
         "impulse": None,
         "newton": None,
         "difference": None,
@@ -154,7 +157,7 @@ def compare_entry(case, cmp, imp, new, version, baseline):
         entry["difference"] = d
         if sa is not None:
             entry["impulse_reduced"], entry["newton_reduced"] = sa, sb
-        tol = float(cmp["tolerance"])
+        tol = float(cmp[tol_key])
         if d <= tol:
             entry.update(verdict="agree", reason=f"|difference| {d:.3g} <= {tol:.3g}")
         else:
@@ -243,6 +246,44 @@ def claims_summary(claims, baseline):
     return failures
 
 
+def load_cases(folder):
+    """The case files of folder (sorted) and their cases, each checked and tagged with its file."""
+    files = sorted(glob.glob(os.path.join(folder, "*.toml")))
+    if not files:
+        fail(f"no case files in {folder}")
+    cases, names = [], set()
+    for f in files:
+        with open(f, "rb") as fh:
+            try:
+                doc = tomllib.load(fh)
+            except tomllib.TOMLDecodeError as e:
+                fail(f"{f}: {e}")
+        for c in doc.get("case", []):
+            for key in ("name", "id", "kind", "compare"):
+                if key not in c:
+                    fail(f"{f}: a case lacks '{key}' ({c.get('name', '?')})")
+            if c["name"] in names:
+                fail(f"{f}: case name '{c['name']}' is used twice")
+            names.add(c["name"])
+            for cmp in c["compare"]:
+                if "quantity" not in cmp or "tolerance" not in cmp or "reason" not in cmp:
+                    fail(f"{f}: case {c['name']}: every [[case.compare]] needs quantity, tolerance and reason")
+                if cmp.get("known_difference") and cmp.get("difference_kind") not in DIFFERENCE_KINDS:
+                    fail(f"{f}: case {c['name']}: a known_difference needs difference_kind, one of "
+                         f"{', '.join(DIFFERENCE_KINDS)} (got {cmp.get('difference_kind')!r})")
+                for key in ("tolerance", "tolerance_f32"):
+                    if key in cmp and not (float(cmp[key]) >= 0):
+                        fail(f"{f}: case {c['name']}: {key} must be >= 0, got {cmp[key]}")
+                if ("tolerance_f32" in cmp) != ("reason_f32" in cmp):
+                    fail(f"{f}: case {c['name']}: tolerance_f32 and reason_f32 go together ({cmp['quantity']})")
+            for ex in c.get("expect", []):
+                if "quantity" not in ex or "reason" not in ex or ("at_least" in ex) == ("at_most" in ex):
+                    fail(f"{f}: case {c['name']}: every [[case.expect]] needs quantity, reason and one of at_least / at_most")
+            c["_file"] = f
+            cases.append(c)
+    return files, cases
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--impulse", required=True, help="path of the parity_impulse executable")
@@ -276,38 +317,8 @@ def main():
             for ident in e.get("ids", []):
                 if ident not in inventory:
                     fail(f"course_api.toml: {e['name']} names '{ident}', not an inventory ID")
-    files = sorted(glob.glob(os.path.join(args.cases, "*.toml")))
-    if not files:
-        fail(f"no case files in {args.cases}")
+    files, cases = load_cases(args.cases)
     os.makedirs(args.out, exist_ok=True)
-
-    cases, names = [], set()
-    for f in files:
-        with open(f, "rb") as fh:
-            try:
-                doc = tomllib.load(fh)
-            except tomllib.TOMLDecodeError as e:
-                fail(f"{f}: {e}")
-        for c in doc.get("case", []):
-            for key in ("name", "id", "kind", "compare"):
-                if key not in c:
-                    fail(f"{f}: a case lacks '{key}' ({c.get('name', '?')})")
-            if c["name"] in names:
-                fail(f"{f}: case name '{c['name']}' is used twice")
-            names.add(c["name"])
-            for cmp in c["compare"]:
-                if "quantity" not in cmp or "tolerance" not in cmp or "reason" not in cmp:
-                    fail(f"{f}: case {c['name']}: every [[case.compare]] needs quantity, tolerance and reason")
-                if cmp.get("known_difference") and cmp.get("difference_kind") not in DIFFERENCE_KINDS:
-                    fail(f"{f}: case {c['name']}: a known_difference needs difference_kind, one of "
-                         f"{', '.join(DIFFERENCE_KINDS)} (got {cmp.get('difference_kind')!r})")
-                if not (float(cmp["tolerance"]) >= 0):
-                    fail(f"{f}: case {c['name']}: tolerance must be >= 0, got {cmp['tolerance']}")
-            for ex in c.get("expect", []):
-                if "quantity" not in ex or "reason" not in ex or ("at_least" in ex) == ("at_most" in ex):
-                    fail(f"{f}: case {c['name']}: every [[case.expect]] needs quantity, reason and one of at_least / at_most")
-            c["_file"] = f
-            cases.append(c)
 
     # impulse once per file; Newton once per file and version. A release between the baseline and
     # the last one (--middle subset, the default) runs only the cases whose verdict changed from the

@@ -36,11 +36,16 @@ constexpr real kFlatEdgeTolerance = real(1e-6);
 /// vertex d (MeshEdgeClass, relative to the winding normal cross(b - a, c - a)). The neighbour's
 /// normal is taken with the orientation consistent with (a, b, c), so the class does not depend on
 /// the neighbour's own winding: flat when the normals agree to kFlatEdgeTolerance, convex when d
-/// lies behind the triangle's plane, concave otherwise.
+/// lies behind the triangle's plane, concave otherwise. In float32 the vertices' rounding (eps times
+/// their coordinates) turns a face normal by up to that over the shortest edge, so flat is then
+/// within a few times that angle (precision_tolerance): a tilted 7.5 m floor of 5 cm cells has
+/// normals apart by 1e-6..1e-5.
 IMPULSE_HD inline int classify_mesh_edge(vec3 a, vec3 b, vec3 c, vec3 d) {
   const vec3 n1 = normalize(cross(b - a, c - a));
   const vec3 n2 = normalize(cross(a - b, d - b));
-  if (dot(n1, n2) > 0 && length(cross(n1, n2)) <= kFlatEdgeTolerance) return EDGE_FLAT;
+  const real shortest = rmin(length(b - a), rmin(length(c - a), length(d - b)));
+  const real flat = precision_tolerance(kFlatEdgeTolerance, real(4), (rabs(a.x) + rabs(a.y) + rabs(a.z)) / shortest);
+  if (dot(n1, n2) > 0 && length(cross(n1, n2)) <= flat) return EDGE_FLAT;
   return dot(n1, d - a) < 0 ? EDGE_CONVEX : EDGE_CONCAVE;
 }
 
@@ -413,7 +418,11 @@ IMPULSE_HD inline int manifold_points(const ConvexCore& A, const ConvexCore& B, 
       B2[i] = {dot(FB[i] - o, t1), dot(FB[i] - o, t2)};
       size = rmax(size, rabs(B2[i].x) + rabs(B2[i].y));
     }
-    const real tol = real(1e-9) * (size * size + real(1e-30));
+    // Collinear and on-edge tests of the 2-D points: a cross product of coordinates of size `size`
+    // around o, which in float32 carries the rounding of the world coordinates (|o| + size) times
+    // size (precision_tolerance; double: the relative 1e-9 alone).
+    const real scale = rabs(o.x) + rabs(o.y) + rabs(o.z) + size;
+    const real tol = precision_tolerance(real(1e-9) * (size * size + real(1e-30)), real(16), scale * size);
     int ia[kMaxFeature], ib[kMaxFeature];
     const int ma = hull2(A2, na, ia, tol), mb = hull2(B2, nb, ib, tol);
     vec3 HA[kMaxFeature], HB[kMaxFeature];
@@ -422,7 +431,7 @@ IMPULSE_HD inline int manifold_points(const ConvexCore& A, const ConvexCore& B, 
     for (int i = 0; i < mb; ++i) HB[i] = FB[ib[i]], PB[i] = B2[ib[i]];
     P2 Q[kMaxFeature * 2 + kMaxFeature * kMaxFeature];
     int nq = 0;
-    const real ptol = real(1e-9) * size * size;
+    const real ptol = precision_tolerance(real(1e-9) * size * size, real(16), scale * size);
     for (int i = 0; i < ma; ++i)
       if (mb >= 3 ? inside_polygon(PA[i], PB, mb, ptol) : false) Q[nq++] = PA[i];
     for (int i = 0; i < mb; ++i)
@@ -433,7 +442,10 @@ IMPULSE_HD inline int manifold_points(const ConvexCore& A, const ConvexCore& B, 
         const P2 p = PA[i], p2 = PA[(i + 1) % ma], q = PB[j], q2 = PB[(j + 1) % mb];
         const P2 r{p2.x - p.x, p2.y - p.y}, sv{q2.x - q.x, q2.y - q.y};
         const real den = r.x * sv.y - r.y * sv.x;
-        if (rabs(den) <= real(1e-12) * (r.x * r.x + r.y * r.y + sv.x * sv.x + sv.y * sv.y)) continue;
+        // parallel edges (float32: den within the rounding of edges of length <= 2 size at |o|)
+        if (rabs(den) <= precision_tolerance(real(1e-12) * (r.x * r.x + r.y * r.y + sv.x * sv.x + sv.y * sv.y),
+                                             real(16), scale * size))
+          continue;
         const real t = ((q.x - p.x) * sv.y - (q.y - p.y) * sv.x) / den;
         const real u = ((q.x - p.x) * r.y - (q.y - p.y) * r.x) / den;
         if (t >= 0 && t <= 1 && u >= 0 && u <= 1) Q[nq++] = {p.x + t * r.x, p.y + t * r.y};
