@@ -108,11 +108,17 @@ void SolverFeatherstone::forward_kinematics(const State& s) {
 }
 
 void SolverFeatherstone::assemble_body_forces(const State& s, const ContactsView* c, View<spatial_vector> out) {
+  launch_body_forces(s, c, out);
+  if (c) read_penalty_contacts_check(*model_, *c, contact_scratch_);
+}
+
+// The record's check keeps one extra slot: the factorization's failure count, read with it.
+void SolverFeatherstone::launch_body_forces(const State& s, const ContactsView* c, View<spatial_vector> out) {
   forward_kinematics(s);
   auto f = s.body_f.view();
   parallel_for(model_->device, model_->body_count, IMPULSE_KERNEL((std::int64_t b), { out[b] = f[b]; }));
   if (!c) return;
-  apply_penalty_contacts(*model_, fk_q_.view(), fk_qd_.view(), *c, friction_smoothing, contact_scratch_, out);
+  apply_penalty_contacts(*model_, fk_q_.view(), fk_qd_.view(), *c, friction_smoothing, contact_scratch_, out, 1);
 }
 
 // Column k of J_a is the twist of every body of articulation a for qd = e_k (its k-th DOF): one FK
@@ -150,7 +156,8 @@ void SolverFeatherstone::eval_jacobians(const State& s) {
 }
 
 // H_a = diag(armature_a) + sum_b J_b^T I_b J_b (E3.6-featherstone), then its Cholesky factor in
-// place; an articulation whose H_a is not SPD flags itself, and the flags' count is the readback.
+// place; an articulation whose H_a is not SPD flags itself, and the flags' count (spd_offsets_'s
+// last entry, on the device) goes to the step's one readback (read_back).
 void SolverFeatherstone::factor_mass_matrix() {
   const Model& m = *model_;
   const Tree t = tree_of(m);
@@ -181,7 +188,24 @@ void SolverFeatherstone::factor_mass_matrix() {
     failed[a] = cholesky_factor(Ha, n) ? 0 : 1;
   }));
   exclusive_scan(m.device, View<const int>(spd_failed_.view()), spd_offsets_.view());
-  if (read_one(m.device, View<const std::int64_t>(spd_offsets_.view()), articulation_count_) == 0) return;
+}
+
+// The step's one readback: the record's check (apply_penalty_contacts) with the factorization's
+// failure count as its extra slot; without contacts, the count alone, on the steps that refactor.
+void SolverFeatherstone::read_back(const ContactsView* c, bool refactored) {
+  const Model& m = *model_;
+  int failed = 0;
+  if (c) {
+    View<int> extra = contact_scratch_.record.extra_slots();
+    View<const std::int64_t> off = spd_offsets_.view();
+    const int A = articulation_count_;
+    if (refactored) parallel_for(m.device, 1, IMPULSE_KERNEL((std::int64_t), { extra[0] = static_cast<int>(off[A]); }));
+    read_penalty_contacts_check(m, *c, contact_scratch_);
+    failed = contact_scratch_.record.extra(0);
+  } else if (refactored) {
+    failed = static_cast<int>(read_one(m.device, View<const std::int64_t>(spd_offsets_.view()), articulation_count_));
+  }
+  if (failed == 0) return;
   // The error path: which articulation failed first.
   const std::vector<int> flags = spd_failed_.to_host();
   int first = 0;
@@ -295,16 +319,18 @@ void SolverFeatherstone::step(const State& in, State& out, const Control& contro
       in.joint_qd.size() != m.joint_dof_count || out.joint_q.size() != m.joint_coord_count ||
       out.joint_qd.size() != m.joint_dof_count)
     throw std::invalid_argument("SolverFeatherstone.step: State arrays do not match the model");
-  assemble_body_forces(in, c, wrench_.view());   // FK(q, qd), body_f + penalty contacts
+  launch_body_forces(in, c, wrench_.view());     // FK(q, qd), body_f + penalty contacts
   eval_jacobians(in);                            // J per articulation
-  if (steps_ % update_mass_matrix_interval == 0) {  // the cached factorization is refreshed every interval
-    factor_mass_matrix();                        // H = J^T I J + armature -> L (the step's one readback)
+  const bool refactor = steps_ % update_mass_matrix_interval == 0;
+  if (refactor) {                                // the cached factorization is refreshed every interval
+    factor_mass_matrix();                        // H = J^T I J + armature -> L
     ++mass_matrix_updates_;
   }
   ++steps_;
   eval_generalized_force(in, control);           // bias accelerations, tau, qdd = H^-1 tau
   eval_parent_joint_wrenches();                  // body_parent_f
   integrate(in, out, h);                         // qd+, q+, body_q/qd = FK(q+, qd+)
+  read_back(c, refactor);                        // the step's one readback: record, SPD (state_out unspecified on a throw)
 }
 
 void SolverFeatherstone::update_contacts(ContactsView&) const {

@@ -37,7 +37,8 @@ class SolverFeatherstone {
   real friction_smoothing;  // [m/s]
 
   /// Throws std::runtime_error naming the first articulation whose H is not symmetric positive
-  /// definite (read back on the steps that refactor H: the step's one readback).
+  /// definite (read back on the steps that refactor H), and what apply_penalty_contacts' record
+  /// check throws, at the step's one readback (state_out then holds an unspecified step).
   void step(const State& state_in, State& state_out, const Control& control, const ContactsView* contacts,
             real dt);
   /// body_f + penalty contacts evaluated on the FK of state.joint_q/qd (world wrenches at each COM).
@@ -59,6 +60,8 @@ class SolverFeatherstone {
   void eval_generalized_force(const State& s, const Control& control);  // a0_, tau -> qdd_ = H^-1 tau
   void eval_parent_joint_wrenches();                          // body_parent_f_
   void integrate(const State& in, State& out, real h);        // joint_q/qd of out, then FK
+  void launch_body_forces(const State& s, const ContactsView* c, View<spatial_vector> out);  // assemble, no readback
+  void read_back(const ContactsView* c, bool refactored);    // the step's one readback
 
  private:
 
@@ -77,7 +80,7 @@ class SolverFeatherstone {
   Buffer<spatial_vector> unit_v_;  // (body_count) twists of one Jacobian column's FK
   Buffer<spatial_vector> a0_;      // (body_count) bias accelerations (a_C [m/s^2], alpha [rad/s^2])
   Buffer<int> spd_failed_;         // (articulation_count) 1 where the last factorization failed
-  Buffer<std::int64_t> spd_offsets_;  // (articulation_count + 1) exclusive scan of spd_failed_: the last entry is read back
+  Buffer<std::int64_t> spd_offsets_;  // (articulation_count + 1) exclusive scan of spd_failed_: the last entry is read back (read_back)
   Buffer<spatial_vector> body_parent_f_;
   PenaltyContactScratch contact_scratch_;  // apply_penalty_contacts' arrays, kept between steps
   Buffer<transform> fk_q_;
