@@ -4,6 +4,7 @@
 // SolverFeatherstone on a small pile under pipeline contacts.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <cstdint>
 #include <stdexcept>
 #include <string>
@@ -96,6 +97,41 @@ TEST(E3_step_readback, FeatherstoneStepWithCollideCopiesOnce) {
   Model m = small_pile();
   SolverFeatherstone solver(m);
   expect_at_most_one(copies_per_step(m, solver, SolverPath::featherstone), "SolverFeatherstone");
+}
+
+// A non-finite pose given to collide is flagged on the device and refused at each solver's one
+// readback, naming the body and the reader.
+template <class Solver>
+std::string non_finite_message(Model& m, Solver& solver, SolverPath path) {
+  CollisionPipeline pipeline(m);
+  Contacts c = pipeline.contacts();
+  State s0 = m.state(), s1 = m.state();
+  Control control = m.control();
+  std::vector<transform> q = s0.body_q.to_host();
+  q[2].p.x = NAN;
+  s0.body_q.copy_from_host(q.data());
+  pipeline.collide(s0.body_q.view(), c);
+  fill_contact_materials(m, path, c);
+  const ContactsView v = c.view();
+  try {
+    solver.step(s0, s1, control, &v, 1e-3);
+  } catch (const std::invalid_argument& e) {
+    return e.what();
+  }
+  return "no error";
+}
+
+TEST(E3_step_readback, NonFinitePoseIsRefusedAtEachSolversReadback) {
+  Model m = small_pile();
+  SolverXPBD xpbd(m, 4);
+  SolverSemiImplicit semi(m);
+  SolverVBD vbd(m);
+  SolverFeatherstone fs(m);
+  const std::string body = "collide: body 2 has a non-finite pose (reported by ";
+  EXPECT_EQ(non_finite_message(m, xpbd, SolverPath::xpbd), body + "SolverXPBD.step)");
+  EXPECT_EQ(non_finite_message(m, semi, SolverPath::semi_implicit), body + "apply_penalty_contacts)");
+  EXPECT_EQ(non_finite_message(m, vbd, SolverPath::vbd), body + "SolverVBD)");
+  EXPECT_EQ(non_finite_message(m, fs, SolverPath::featherstone), body + "apply_penalty_contacts)");
 }
 
 // The counter itself: a to_host, a read_one and an in-place host_readable on the CPU count one each;
