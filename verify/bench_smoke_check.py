@@ -6,13 +6,14 @@ impulse bench e3-pile-spheres / e3-pile-boxes (every column present and finite, 
 threads bitwise equal, no allocation per step after warm-up), impulse run (the CSV), and the peer drivers
 bullet_pile / ode_pile where the build made them (same columns, same layout checksum as impulse).
 Measured values are never compared with thresholds: this checks that the benchmarks work. The one
-count that is checked exactly is the allocations of a step after warm-up: none, in every build
+counts that are checked exactly are the allocations of a step after warm-up: none, in every build
 (for e3-hydro-consumers: of a collide of the hydroelastic pair, primitive and mesh-volume SDF).
 In a CUDA build that holds only because every launch body is an IMPULSE_KERNEL (lib/core/hd.h): a
 __host__ __device__ lambda made in host code allocates once, inside nvcc's wrapper (it copies the
 closure to the heap), so one such launch in a step fails this check there. Every launch is also
 listed by stage and name (launches.<stage>.<function>:<line>), and those per-site counts must add
-up to the stage's launches.
+up to the stage's launches. The host<->device copies of a step are counted too: none in collide,
+at most the solver step's one readback.
 
     bench_smoke_check.py IMPULSE BIN_DIR SOURCE_ROOT
 """
@@ -61,6 +62,12 @@ def main():
             named = sum(v for k, v in m.items() if k.startswith(f"launches.{s}."))
             if abs(named - launches) > 1e-9 * max(1.0, launches):
                 fail(f"e3-pile-{kind}: the named launches of {s} add up to {named}, not launches_{s}_per_step = {launches}")
+        # The step's one readback (core/host_copies.h): collide copies nothing, each solver step (one
+        # per substep of a frame) once.
+        copies = (m["host_copies_collide_per_step"], m["host_copies_solve_per_step"])
+        if copies[0] != 0 or copies[1] > m["substeps"]:
+            fail(f"e3-pile-{kind} {' '.join(frame)}: host copies per frame collide {copies[0]}, solve {copies[1]} "
+                 f"(expected 0 and at most one per substep, {m['substeps']})")
         with tempfile.TemporaryDirectory() as d:
             r = subprocess.run([impulse, "run", f"e3-pile-{kind}", "--n", "16", "--steps", "4", "--out", d],
                                capture_output=True, text=True)

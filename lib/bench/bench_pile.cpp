@@ -22,6 +22,7 @@
 #include <string>
 
 #include "core/alloc_count.h"
+#include "core/host_copies.h"
 #include "core/bare_copy.h"
 #include "core/device.h"
 #include "core/threads.h"
@@ -189,6 +190,7 @@ struct StepCost {
   double body_iterations = 0;       // bodies x iterations of steps with contact rows
   std::uint64_t alloc_collide = 0, alloc_solve = 0, alloc_readback = 0;
   std::uint64_t launch_collide = 0, launch_solve = 0, launch_readback = 0;
+  std::uint64_t copy_collide = 0, copy_solve = 0, copy_readback = 0;  // host<->device copies (core/host_copies.h)
 };
 
 // The solver that simulate_frame steps: E3's collide inserted before the E1 step (E1 §7), the
@@ -203,7 +205,7 @@ struct PileSubstep {
   StepCost c;
 
   void step(State& in, State& out, Control& control, real h) {
-    std::uint64_t a0 = allocation_count(), l0 = launch_count();
+    std::uint64_t a0 = allocation_count(), l0 = launch_count(), h0 = host_copy_count();
     const bool collide = !collide_once || substep == 0;
     set_launch_stage(named ? "pile.collide" : nullptr);
     if (collide) {
@@ -213,23 +215,24 @@ struct PileSubstep {
       c.s.narrow += cs.narrow;
       c.s.contacts += cs.contacts;
     }
-    std::uint64_t a1 = allocation_count(), l1 = launch_count();
+    std::uint64_t a1 = allocation_count(), l1 = launch_count(), h1 = host_copy_count();
     set_launch_stage(named ? "pile.solve" : nullptr);
     clock::time_point t = clock::now();
     if (collide) fill_contact_materials(*w.model, SolverPath::xpbd, *w.contacts);
     ContactsView v = w.contacts->view();
     w.solver->step(in, out, control, &v, h);
+    const std::uint64_t h2 = host_copy_count();  // the bench's own count read below is not the step's
     c.s.solve += since(t);
     c.contact_pass += w.solver->trace().contact_pass_seconds;
     const double rows = double(w.contacts->count());
     c.contact_iterations += rows * w.solver->iterations;
     if (rows > 0) c.body_iterations += double(w.model->body_count) * w.solver->iterations;
-    std::uint64_t a2 = allocation_count(), l2 = launch_count();
+    std::uint64_t a2 = allocation_count(), l2 = launch_count(), h2r = host_copy_count();
     set_launch_stage(named ? "pile.readback" : nullptr);
     t = clock::now();
     w.solver->update_contacts(v);
     c.s.readback += since(t);
-    std::uint64_t a3 = allocation_count(), l3 = launch_count();
+    std::uint64_t a3 = allocation_count(), l3 = launch_count(), h3 = host_copy_count();
     set_launch_stage(nullptr);
     c.alloc_collide += a1 - a0;
     c.alloc_solve += a2 - a1;
@@ -237,6 +240,9 @@ struct PileSubstep {
     c.launch_collide += l1 - l0;
     c.launch_solve += l2 - l1;
     c.launch_readback += l3 - l2;
+    c.copy_collide += h1 - h0;
+    c.copy_solve += h2 - h1;
+    c.copy_readback += h3 - h2r;
     ++substep;
   }
 };
@@ -327,7 +333,7 @@ PileRunResult run_pile(const PileSpec& spec, const PileRunOptions& o) {
   vec3 centre_start = centre_of(a.s0->body_q.to_host());  // the window's start when it is the whole run
   std::vector<double> speedup;
   double two = 0;
-  std::uint64_t al_c = 0, al_s = 0, al_r = 0, la_c = 0, la_s = 0, la_r = 0;
+  std::uint64_t al_c = 0, al_s = 0, al_r = 0, la_c = 0, la_s = 0, la_r = 0, hc_c = 0, hc_s = 0, hc_r = 0;
   const XpbdContactPassBytes pass_bytes = xpbd_contact_pass_bytes();
   // the bare copy: one item per contact row's share of the bytes (half read, half written)
   const std::int64_t per_item = std::max<std::int64_t>(1, (pass_bytes.per_row / 2 + 7) / 8);
@@ -351,6 +357,9 @@ PileRunResult run_pile(const PileSpec& spec, const PileRunOptions& o) {
       la_c += c.launch_collide;
       la_s += c.launch_solve;
       la_r += c.launch_readback;
+      hc_c += c.copy_collide;
+      hc_s += c.copy_solve;
+      hc_r += c.copy_readback;
       const double bytes = c.contact_iterations * double(pass_bytes.per_row) +
                            c.body_iterations * double(pass_bytes.per_body);
       r.contact_pass_seconds += c.contact_pass;
@@ -403,6 +412,9 @@ PileRunResult run_pile(const PileSpec& spec, const PileRunOptions& o) {
   r.launches_collide = double(la_c) / measured;
   r.launches_solve = double(la_s) / measured;
   r.launches_readback = double(la_r) / measured;
+  r.copies_collide = double(hc_c) / measured;
+  r.copies_solve = double(hc_s) / measured;
+  r.copies_readback = double(hc_r) / measured;
   for (LaunchSiteCount site : launch_site_counts()) {
     if (site.stage.rfind("pile.", 0) != 0) continue;
     for (const LaunchSiteCount& old : sites_before)
@@ -491,6 +503,9 @@ std::vector<Metric> bench_pile(const std::string& kind, const SceneArgs& a) {
       {"launches_collide_per_step", r.launches_collide, "-"},
       {"launches_solve_per_step", r.launches_solve, "-"},
       {"launches_readback_per_step", r.launches_readback, "-"},
+      {"host_copies_collide_per_step", r.copies_collide, "-"},
+      {"host_copies_solve_per_step", r.copies_solve, "-"},
+      {"host_copies_readback_per_step", r.copies_readback, "-"},
       {"cuda_built", cuda_built() ? 1.0 : 0.0, "-"},
       {"xpbd_contact_pass_seconds_per_step", r.contact_pass_seconds, "s"},
       {"xpbd_contact_iterations_per_step", r.contact_iterations, "-"},

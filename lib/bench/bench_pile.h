@@ -103,6 +103,9 @@ struct PileRunResult {
   double launches_collide = 0;         // parallel_for launches per step after warm-up [-]
   double launches_solve = 0;
   double launches_readback = 0;
+  double copies_collide = 0;           // host<->device copies per step after warm-up (core/host_copies.h) [-]
+  double copies_solve = 0;             // (the solver step's: at most its one readback)
+  double copies_readback = 0;          // (update_contacts, and the bench's own read of the count)
   std::vector<PileLaunchSite> launch_sites;  // each launch of a measured step by stage and name
   PileQuality quality;                 // at the end of the run
   PileWindowQuality window;            // over the quality window

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "core/alloc_count.h"
+#include "core/host_copies.h"
 
 #if defined(IMPULSE_WITH_CUDA)
 #include <cuda_runtime.h>
@@ -54,7 +55,9 @@ void device_free(Device d, void* p) {
 #endif
 }
 
-void device_copy(void* dst, Device dst_dev, const void* src, Device src_dev, std::size_t bytes) {
+namespace {
+// The copy itself, counted or not by its callers.
+void copy_bytes(void* dst, Device dst_dev, const void* src, Device src_dev, std::size_t bytes) {
   if (bytes == 0) return;
   if (dst_dev == Device::cpu && src_dev == Device::cpu) {
     std::memcpy(dst, src, bytes);
@@ -68,5 +71,15 @@ void device_copy(void* dst, Device dst_dev, const void* src, Device src_dev, std
   cuda_check(cudaMemcpy(dst, src, bytes, kind), "cudaMemcpy");
 #endif
 }
+}  // namespace
+
+// A copy with a side on the host (Device::cpu) counts as a host copy (core/host_copies.h).
+void device_copy(void* dst, Device dst_dev, const void* src, Device src_dev, std::size_t bytes) {
+  if (bytes == 0) return;
+  if (dst_dev == Device::cpu || src_dev == Device::cpu) count_host_copy();
+  copy_bytes(dst, dst_dev, src, src_dev, bytes);
+}
+
+void copy_on_device(Device d, void* dst, const void* src, std::size_t bytes) { copy_bytes(dst, d, src, d, bytes); }
 
 }  // namespace impulse

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "core/buffer.h"
+#include "core/host_copies.h"
 
 namespace impulse {
 
@@ -22,9 +23,14 @@ bool grow_to(Buffer<T>& b, Device d, std::int64_t n) {
 
 /// A host-readable pointer to the first n elements of v on device d: v.data itself on the CPU,
 /// where the device memory is host memory (no copy), else a copy into host (grown, never shrunk).
+/// Counts as a host copy either way (core/host_copies.h): a GPU would copy.
 template <class T>
 const T* host_readable(View<const T> v, Device d, std::int64_t n, std::vector<T>& host) {
-  if (d == Device::cpu || n <= 0) return v.data;
+  if (n <= 0) return v.data;
+  if (d == Device::cpu) {
+    count_host_copy();
+    return v.data;
+  }
   if (std::int64_t(host.size()) < n) host.resize(std::size_t(n));
   device_copy(host.data(), Device::cpu, v.data, d, sizeof(T) * n);
   return host.data();

@@ -226,7 +226,7 @@ void bind_engine(py::module_& m) {
         "Writes joint_q / joint_qd (NumPy arrays, in place) from state.body_q / body_qd.");
 
   py::class_<PyCollisionPipeline>(m, "CollisionPipeline")
-      .def(py::init([](py::object model, py::object broad_phase, py::object rigid_contact_max) {
+      .def(py::init([](py::object model, py::object broad_phase, py::object rigid_contact_max, py::object shape_pairs_max) {
              const char* fn = "CollisionPipeline";
              CollisionPipelineOptions po;
              const std::string bp = broad_phase.is_none() ? std::string("sap") : broad_phase.cast<std::string>();
@@ -238,9 +238,15 @@ void bind_engine(py::module_& m) {
                bad(std::string(fn) + ": rigid_contact_max must be None (estimate) or >= 1 [rows], got " +
                    std::to_string(max));
              po.rigid_contact_max = max;
+             const int pairs = shape_pairs_max.is_none() ? -1 : shape_pairs_max.cast<int>();
+             if (pairs < -1 || pairs == 0)
+               bad(std::string(fn) + ": shape_pairs_max must be None (estimate) or >= 1 [pairs], got " +
+                   std::to_string(pairs));
+             po.shape_pairs_max = pairs;
              return std::make_unique<PyCollisionPipeline>(model, po);
            }),
            py::arg("model"), py::kw_only(), py::arg("broad_phase") = py::none(), py::arg("rigid_contact_max") = py::none(),
+           py::arg("shape_pairs_max") = py::none(),
            py::keep_alive<1, 2>(),
            "The E3 §2 chain for model; each shape's material, margin and gap come from its ShapeConfig.")
       .def("contacts",

@@ -108,6 +108,20 @@ def test_E1_2_state_arrays_are_views_not_copies():
     assert contacts.rigid_contact_count > 0
 
 
+def test_E3_2_shape_pairs_max_is_the_broad_phase_capacity():
+    # Newton's CollisionPipeline(shape_pairs_max=...): the broad phase's candidate-pair capacity,
+    # None to estimate; the box on the ground is one pair, which a capacity of 1 holds.
+    model = _box_on_ground(0.02)
+    with pytest.raises(ValueError, match=r"shape_pairs_max must be None \(estimate\) or >= 1 \[pairs\], got 0"):
+        impulse.CollisionPipeline(model, shape_pairs_max=0)
+    pipeline = impulse.CollisionPipeline(model, shape_pairs_max=1)
+    contacts = pipeline.contacts()
+    s0, s1 = model.state(), model.state()
+    pipeline.collide(s0, contacts)
+    impulse.SolverXPBD(model).step(s0, s1, model.control(), contacts, 1e-3)
+    assert contacts.rigid_contact_count > 0
+
+
 def test_E1_1_engine_bad_arguments_raise_value_error_naming_them():
     b = impulse.ModelBuilder()
     with pytest.raises(ValueError, match=r"hx must be a finite number > 0 \[m\], got -1"):

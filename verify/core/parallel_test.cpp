@@ -109,6 +109,51 @@ RC_GTEST_PROP(CoreReduce, SegmentedSumIsBitwiseDeterministic, ()) {
   }
 }
 
+namespace {
+// Entry e of a grouped index: value e / 2 of side e % 2 (the two-sided layout of the penalty sums).
+struct TwoSided {
+  View<const spatial_vector> side0, side1;
+  spatial_vector operator()(std::int64_t e) const { return (e & 1) ? side1[e >> 1] : side0[e >> 1]; }
+};
+}  // namespace
+
+// segmented_sum_into adds each segment's gathered entries onto out's old value one by one, in
+// entry order: bitwise the serial left fold from that value (not old + (sum of the entries)), under
+// any schedule of the segments.
+RC_GTEST_PROP(CoreReduce, SegmentedSumIntoFoldsGatheredEntriesOntoOut, ()) {
+  const int items = *rc::gen::inRange(0, 30), segments = *rc::gen::inRange(1, 8);
+  auto random_sv = [] {
+    auto x = [] { return *gen::in_range(-1e3, 1e3) * std::pow(10.0, *rc::gen::inRange(-8, 8)); };
+    return spatial_vector{{x(), x(), x()}, {x(), x(), x()}};
+  };
+  std::vector<spatial_vector> side0, side1, init;
+  for (int i = 0; i < items; ++i) side0.push_back(random_sv()), side1.push_back(random_sv());
+  for (int s = 0; s < segments; ++s) init.push_back(random_sv());
+  // Every entry 2 i + side joins a random segment; a segment lists its entries in decreasing order.
+  std::vector<std::vector<std::int64_t>> members(static_cast<std::size_t>(segments));
+  for (std::int64_t e = 0; e < 2 * items; ++e) members[std::size_t(*rc::gen::inRange(0, segments))].push_back(e);
+  std::vector<std::int64_t> start{0}, entry;
+  for (auto& m : members) {
+    entry.insert(entry.end(), m.rbegin(), m.rend());
+    start.push_back(static_cast<std::int64_t>(entry.size()));
+  }
+  Buffer<spatial_vector> a(Device::cpu, side0), b(Device::cpu, side1), out(Device::cpu, init);
+  Buffer<std::int64_t> st(Device::cpu, start), en(Device::cpu, entry);
+  segmented_sum_into(Device::cpu, View<const std::int64_t>(st.view()), View<const std::int64_t>(en.view()),
+                     TwoSided{a.view(), b.view()}, out.view());
+  const std::vector<spatial_vector> got = out.to_host();
+  for (int s = 0; s < segments; ++s) {
+    spatial_vector acc = init[std::size_t(s)];
+    for (std::int64_t k = start[std::size_t(s)]; k < start[std::size_t(s) + 1]; ++k) {
+      const std::int64_t e = entry[std::size_t(k)];
+      const spatial_vector& w = (e & 1) ? side1[std::size_t(e >> 1)] : side0[std::size_t(e >> 1)];
+      acc.lin = acc.lin + w.lin;
+      acc.ang = acc.ang + w.ang;
+    }
+    RC_ASSERT(std::memcmp(&acc, &got[std::size_t(s)], sizeof(spatial_vector)) == 0);
+  }
+}
+
 // The batched kernel calls the same formula as the scalar function, element for element.
 TEST(E1_6_origin_velocity, BatchedKernelEqualsScalarFormula) {
   const int n = 1000;

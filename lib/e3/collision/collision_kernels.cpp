@@ -6,11 +6,13 @@
 #include "e3/collision/collision_kernels.h"
 
 #include <algorithm>
+#include <climits>
 #include <cmath>
 #include <numeric>
 #include <vector>
 
 #include "core/buffer_grow.h"
+#include "core/first_flagged.h"
 #include "core/parallel_for.h"
 #include "core/reduce.h"
 #include "core/scan.h"
@@ -41,11 +43,31 @@ void size_counts(BroadPhaseScratch& s, Device d, std::int64_t n) {
   grow_to(s.offsets, d, n + 1);
 }
 
-/// offsets[0, n] of the first n counts (core/scan.h) and their total, read back: the length of the
-/// pair list the next pass writes.
-std::int64_t scan_counts(Device d, BroadPhaseScratch& s, std::int64_t n) {
+/// offsets[0, n] of the first n counts (core/scan.h); their total offsets[n] stays on the device.
+void scan_counts(Device d, BroadPhaseScratch& s, std::int64_t n) {
   exclusive_scan(d, View<const std::int64_t>{s.counts.data(), n}, View<std::int64_t>{s.offsets.data(), n + 1});
-  return read_one(d, View<const std::int64_t>{s.offsets.data(), n + 1}, n);
+}
+
+/// found[0] = the total of the first n counts (offsets[n]), saturated at INT_MAX: the broad phase's
+/// pair count, on the device.
+void store_pair_count(Device d, BroadPhaseScratch& s, std::int64_t n) {
+  View<const std::int64_t> off{s.offsets.data(), n + 1};
+  View<int> found = s.found.view();
+  parallel_for(d, 1, IMPULSE_KERNEL((std::int64_t), {
+    found[0] = off[n] < std::int64_t(INT_MAX) ? static_cast<int>(off[n]) : INT_MAX;
+  }));
+}
+
+void sort_found_pairs(Device d, BroadPhaseScratch& s) {
+  // Canonical order (s0, s1), the same as the other broad phases: the pairs found are sorted over
+  // the launch extent, whose entries past the count (a GPU's) first become the largest key.
+  const std::int64_t n = s.launch(d);
+  View<std::int64_t> keys{s.pairs.data(), n};
+  View<const int> found = s.found.view();
+  parallel_for(d, n, IMPULSE_KERNEL((std::int64_t k), {
+    if (k >= found[0]) keys[k] = INT64_MAX;
+  }));
+  sort_keys(d, keys);
 }
 
 }  // namespace
@@ -64,17 +86,46 @@ void compute_shape_aabbs(const Model& m, View<const transform> body_q, View<cons
   }));
 }
 
-int find_non_finite_body(Device d, View<const transform> body_q, View<int> flag, std::vector<int>& host) {
-  View<int> out = flag;
+void find_non_finite_body(Device d, View<const transform> body_q, View<int> flag, View<int> blocks, View<int> first) {
+  View<int> out{flag.data, body_q.size};
   parallel_for(d, body_q.size, IMPULSE_KERNEL((std::int64_t b), {
     const transform t = body_q[b];
     const real sum = t.p.x + t.p.y + t.p.z + t.q.x + t.q.y + t.q.z + t.q.w;
     out[b] = (sum - sum == 0) ? 0 : 1;  // NaN or inf make sum - sum non-zero (NaN)
   }));
-  const int* h = host_readable(View<const int>(flag), d, body_q.size, host);
-  for (std::int64_t b = 0; b < body_q.size; ++b)
-    if (h[b]) return static_cast<int>(b);
-  return -1;
+  first_flagged(d, View<const int>(out), blocks, first);
+}
+
+BroadPhaseScratch::BroadPhaseScratch(Device d, std::int64_t capacity)
+    : pair_capacity(capacity), pairs(d, capacity), found(d, std::vector<int>{0}) {}
+
+std::int64_t BroadPhaseScratch::launch(Device d) const { return launch_extent(d, found.view(), pair_capacity); }
+
+std::int64_t estimate_shape_pairs_max(const Model& m) {
+  const std::vector<int> world = m.shape_world.to_host();
+  std::vector<std::int64_t> per_world;
+  std::int64_t shared = 0;
+  for (int w : world) {
+    if (w < 0) {
+      ++shared;
+      continue;
+    }
+    if (std::size_t(w) >= per_world.size()) per_world.resize(std::size_t(w) + 1, 0);
+    ++per_world[std::size_t(w)];
+  }
+  std::int64_t bound = shared * (shared - 1) / 2;
+  for (std::int64_t n : per_world)
+    if (n > 0) bound += (n + shared) * (n + shared - 1) / 2;
+  return std::min(bound, std::max<std::int64_t>(64, 16 * std::int64_t(m.shape_count)));
+}
+
+void write_broad_phase_status(Device d, const BroadPhaseScratch& s, View<int> status) {
+  View<const int> found = s.found.view();
+  const int cap = static_cast<int>(s.pair_capacity);
+  parallel_for(d, 1, IMPULSE_KERNEL((std::int64_t), {
+    status[1] = found[0];
+    status[2] = cap;
+  }));
 }
 
 void broad_phase_nxn(const Model& m, View<const aabb> boxes, BroadPhaseScratch& s) {
@@ -90,14 +141,14 @@ void broad_phase_nxn(const Model& m, View<const aabb> boxes, BroadPhaseScratch& 
       if (aabb_overlap(boxes[i], boxes[j]) && shape_pair_passes_filters(f, static_cast<int>(i), j)) ++c;
     cnt[i] = c;
   }));
-  const std::int64_t total = scan_counts(d, s, n);
-  grow_to(s.pairs, d, total);
-  s.pair_count = total;
-  View<std::int64_t> out{s.pairs.data(), total};
+  scan_counts(d, s, n);
+  store_pair_count(d, s, n);
+  const std::int64_t cap = s.pair_capacity;
+  View<std::int64_t> out = s.pairs.view();
   View<const std::int64_t> off{s.offsets.data(), n};
   parallel_for(d, n, IMPULSE_KERNEL((std::int64_t i), {
     std::int64_t w = off[i];
-    for (int j = static_cast<int>(i) + 1; j < n; ++j)
+    for (int j = static_cast<int>(i) + 1; j < n && w < cap; ++j)
       if (aabb_overlap(boxes[i], boxes[j]) && shape_pair_passes_filters(f, static_cast<int>(i), j))
         out[w++] = pair_key(static_cast<int>(i), j);
   }));
@@ -189,22 +240,21 @@ void broad_phase_sap(const Model& m, View<const aabb> boxes, BroadPhaseScratch& 
     }
     cnt[a] = c;
   }));
-  const std::int64_t total = scan_counts(d, s, ne);
-  grow_to(s.pairs, d, total);
-  s.pair_count = total;
-  View<std::int64_t> out{s.pairs.data(), total};
+  scan_counts(d, s, ne);
+  store_pair_count(d, s, ne);
+  const std::int64_t cap = s.pair_capacity;
+  View<std::int64_t> out = s.pairs.view();
   View<const std::int64_t> off{s.offsets.data(), ne};
   parallel_for(d, ne, IMPULSE_KERNEL((std::int64_t a), {
     std::int64_t w = off[a];
     const int i = shp[a];
-    for (std::int64_t b = a + 1; b < ne && seg[b] == seg[a] && vlo[b] <= vhi[a]; ++b) {
+    for (std::int64_t b = a + 1; b < ne && w < cap && seg[b] == seg[a] && vlo[b] <= vhi[a]; ++b) {
       const int j = shp[b];
       if (seg[a] >= 0 && wv[i] < 0 && wv[j] < 0) continue;
       if (aabb_overlap(boxes[i], boxes[j]) && shape_pair_passes_filters(f, i, j)) out[w++] = pair_key(i, j);
     }
   }));
-  // Canonical order (s0, s1), the same as the other broad phases.
-  sort_keys(d, out);
+  sort_found_pairs(d, s);
 }
 
 std::vector<std::int64_t> filter_passing_pairs(const Model& m) {
@@ -231,21 +281,26 @@ void broad_phase_explicit(const Model& m, View<const std::int64_t> list, View<co
   parallel_for(d, np, IMPULSE_KERNEL((std::int64_t p), {
     fl[p] = aabb_overlap(boxes[pair_key_first(list[p])], boxes[pair_key_second(list[p])]) ? 1 : 0;
   }));
-  const std::int64_t total = scan_counts(d, s, np);
-  grow_to(s.pairs, d, total);
-  s.pair_count = total;
-  View<std::int64_t> out{s.pairs.data(), total};
+  scan_counts(d, s, np);
+  store_pair_count(d, s, np);
+  const std::int64_t cap = s.pair_capacity;
+  View<std::int64_t> out = s.pairs.view();
   View<const std::int64_t> off{s.offsets.data(), np};
   View<const std::int64_t> flc = fl;
   parallel_for(d, np, IMPULSE_KERNEL((std::int64_t p), {
-    if (flc[p]) out[off[p]] = list[p];
+    if (flc[p] && off[p] < cap) out[off[p]] = list[p];
   }));
 }
 
 void narrow_phase(const Model& m, View<const transform> pose, View<const real> speed, real dt, real cap,
-                  View<const std::int64_t> pairs, View<PairContacts> out, View<int> count) {
+                  View<const std::int64_t> pairs, View<const int> found, View<PairContacts> out, View<int> count) {
   const ShapeView sv = shape_view(m);
   parallel_for_uneven(m.device, pairs.size, IMPULSE_KERNEL((std::int64_t p), {
+    if (p >= found[0]) {  // past the broad phase's count (a GPU launches over the capacity)
+      out[p].count = 0;
+      count[p] = 0;
+      return;
+    }
     const int s0 = pair_key_first(pairs[p]), s1 = pair_key_second(pairs[p]);
     const real accept = speculative_gap(sv.gap[s0] + sv.gap[s1], speed[s0] + speed[s1], dt, cap);
     out[p] = collide_shape_pair(sv, s0, s1, pose[s0], pose[s1], accept);
@@ -266,11 +321,12 @@ void write_contacts(const Model& m, View<const transform> body_q, View<const std
              fric = c.rigid_contact_friction.view();
   View<int> match = c.rigid_contact_match_index.view(), route = c.rigid_contact_route.view();
   parallel_for(m.device, pairs.size, IMPULSE_KERNEL((std::int64_t p), {
+    const PairContacts pcs = pc[p];
+    if (pcs.count == 0) return;  // (also every item past the broad phase's count)
     const int s0 = pair_key_first(pairs[p]), s1 = pair_key_second(pairs[p]);
     const int b0 = sv.body[s0], b1 = sv.body[s1];
     const real th0 = effective_thickness(core_radius(sv.type[s0], sv.scale[s0]), sv.margin[s0]);
     const real th1 = effective_thickness(core_radius(sv.type[s1], sv.scale[s1]), sv.margin[s1]);
-    const PairContacts pcs = pc[p];
     for (int k = 0; k < pcs.count; ++k) {
       const std::int64_t slot = offset[p] + k;  // the slot is taken (counted) first ...
       if (slot >= cap) continue;                // ... and the write skipped past capacity

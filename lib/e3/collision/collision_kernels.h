@@ -190,9 +190,10 @@ void compute_shape_aabbs(const Model& m, View<const transform> body_q, View<cons
                          real dt, real speculative_cap, View<transform> shape_world_pose_out, View<aabb> aabb_out,
                          View<real> shape_speed_out);
 
-/// Returns the first body index with a non-finite pose, or -1. flag: one int per body (scratch on
-/// d); host: read-back space when d is a GPU (grown when needed).
-int find_non_finite_body(Device d, View<const transform> body_q, View<int> flag, std::vector<int>& host);
+/// first[0] = the first body index with a non-finite pose, or -1, on the device (no readback: the
+/// step's one readback reports it). flag: one int per body, blocks: first_flagged_blocks(bodies)
+/// ints (core/first_flagged.h), both scratch on d.
+void find_non_finite_body(Device d, View<const transform> body_q, View<int> flag, View<int> blocks, View<int> first);
 
 /// Sums that choose the SAP sweep axis: the number of finite boxes, their centres and squared
 /// centres [m], [m^2] per axis (double, as the host sums were).
@@ -230,8 +231,14 @@ IMPULSE_HD inline real aabb_hi_on(const aabb& b, int axis) { return axis == 0 ? 
 /// The broad phases' working arrays, kept between calls by their owner (the pipeline) and grown
 /// only when a count grows, so that a broad phase allocates nothing once they are large enough.
 struct BroadPhaseScratch {
-  Buffer<std::int64_t> pairs;               // the result: pair_count sorted pair keys (capacity may be larger)
-  std::int64_t pair_count = 0;
+  /// Sets the pair capacity (shape_pairs_max) and allocates the result for it, once.
+  BroadPhaseScratch(Device d = Device::cpu, std::int64_t pair_capacity = 0);
+  // The result: the first min(found[0], pair_capacity) entries of pairs, sorted pair keys. The
+  // count stays on the device (no readback); a broad phase that finds more pairs than the capacity
+  // writes the first pair_capacity and counts them all (an overflow the step's readback reports).
+  std::int64_t pair_capacity = 0;           // [pairs]
+  Buffer<std::int64_t> pairs;               // (pair_capacity)
+  Buffer<int> found;                        // (1) pairs found, saturated at INT_MAX
   Buffer<std::int64_t> counts, offsets;     // per shape (nxn), sweep entry (sap) or listed pair (explicit)
   // SAP: the sweep entries (segment, shape) of the model, made once (prepare_broad_phase_sap), their
   // sort keys and order, the sorted entries (segment, shape, interval on the axis), and the
@@ -246,9 +253,20 @@ struct BroadPhaseScratch {
   Buffer<SapMoments> moments, moment_sum;
   Buffer<std::int64_t> moment_start;  // {0, shape_count}: one segment for segmented_sum
   Buffer<int> axis;                   // the sweep axis, 0..2, chosen on the device
-  /// The result as a view.
-  View<const std::int64_t> result() const { return {pairs.data(), pair_count}; }
+  /// The pairs a pass over the result launches over on d (core/scan.h's launch_extent of found):
+  /// the capacity on a GPU, the pairs found (at most the capacity) on the CPU; each item at or past
+  /// found[0] does nothing.
+  std::int64_t launch(Device d) const;
+  /// The result as a view of launch(d) entries.
+  View<const std::int64_t> result(Device d) const { return {pairs.data(), launch(d)}; }
 };
+
+/// Newton's default pair capacity for the nxn and SAP broad phases (_compute_per_world_shape_pairs_max
+/// in newton/_src/sim/collide.py), capped: sum over worlds w of n_w (n_w - 1) / 2, with n_w the
+/// world's shapes plus the shared ones (world -1), plus the shared shapes' own pairs; at most
+/// max(64, 16 shape_count), since a pile's boxes overlap a handful of neighbours each and the bound
+/// grows as shape_count^2 (Newton's docstring calls it "grossly wasteful" on large scenes).
+std::int64_t estimate_shape_pairs_max(const Model& m);
 
 /// Broad phases: sorted pair keys (pair_key(s0, s1), s0 < s1) of overlapping, filter-passing pairs,
 /// written to s.pairs (s.pair_count of them).
@@ -268,9 +286,11 @@ void broad_phase_explicit(const Model& m, View<const std::int64_t> list, View<co
 std::vector<std::int64_t> filter_passing_pairs(const Model& m);
 
 /// Narrow phase over all candidate pairs: one PairContacts per pair, and its count in count[p]
-/// (what the ordered prefix sum of the record reads).
+/// (what the ordered prefix sum of the record reads). Items at or past found[0] (the broad phase's
+/// device count) write count 0 and nothing else.
 void narrow_phase(const Model& m, View<const transform> shape_pose, View<const real> shape_speed, real dt,
-                  real speculative_cap, View<const std::int64_t> pairs, View<PairContacts> out, View<int> count);
+                  real speculative_cap, View<const std::int64_t> pairs, View<const int> found,
+                  View<PairContacts> out, View<int> count);
 
 struct Contacts;
 /// The record writer: pair p's k-th contact takes slot offset[p] + k (the ordered equivalent of
@@ -279,6 +299,11 @@ struct Contacts;
 /// is set on the device to the total offset[pairs.size], which may exceed the capacity.
 void write_contacts(const Model& m, View<const transform> body_q, View<const std::int64_t> pairs,
                     View<const PairContacts> pc, View<const std::int64_t> offset, Contacts& c);
+
+/// Contacts::collide_status (kCollideStatusSize ints on the device) from what collide found: the
+/// broad phase's pair count and capacity (slot 0, the non-finite body, is written by
+/// find_non_finite_body).
+void write_broad_phase_status(Device d, const BroadPhaseScratch& s, View<int> status);
 
 /// @formula E3.2-contact-matching  The matching history: the previous record's rows (device
 /// buffers of rigid_contact_max rows, allocated once) and their count.

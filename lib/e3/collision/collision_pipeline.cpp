@@ -7,6 +7,7 @@
 #include <iostream>
 #include <stdexcept>
 
+#include "core/first_flagged.h"
 #include "core/scan.h"
 #include "e3/collision/collision_kernels.h"
 
@@ -35,6 +36,9 @@ CollisionPipeline::CollisionPipeline(const Model& model, CollisionPipelineOption
     throw std::invalid_argument("CollisionPipeline: speculative_contact_gap_max must be >= 0 m");
   if (opt_.contact_matching_distance < 0)
     throw std::invalid_argument("CollisionPipeline: contact_matching_distance must be >= 0 m");
+  if (opt_.shape_pairs_max == 0 || opt_.shape_pairs_max < -1)
+    throw std::invalid_argument("CollisionPipeline: shape_pairs_max must be >= 1 (or -1 to estimate), got " +
+                                std::to_string(opt_.shape_pairs_max));
   // The pipeline takes infinite planes only.
   const std::vector<int> type = model.shape_type.to_host();
   const std::vector<vec3> scale = model.shape_scale.to_host();
@@ -46,6 +50,13 @@ CollisionPipeline::CollisionPipeline(const Model& model, CollisionPipelineOption
                                   ": the collision pipeline takes infinite planes only (width = length = 0)");
   if (opt_.broad_phase == BroadPhaseMode::explicit_pairs)
     shape_contact_pairs_ = Buffer<std::int64_t>(model.device, filter_passing_pairs(model));
+  const std::int64_t pairs = opt_.broad_phase == BroadPhaseMode::explicit_pairs ? shape_contact_pairs_.size()
+                             : opt_.shape_pairs_max > 0                          ? opt_.shape_pairs_max
+                                                                                 : estimate_shape_pairs_max(model);
+  broad_ = BroadPhaseScratch(model.device, pairs);
+  pc_ = Buffer<PairContacts>(model.device, pairs);
+  pair_count_ = Buffer<int>(model.device, pairs);
+  offset_ = Buffer<std::int64_t>(model.device, pairs + 1);
   if (opt_.broad_phase == BroadPhaseMode::sap) prepare_broad_phase_sap(model, broad_);
   max_ = opt_.rigid_contact_max >= 0 ? opt_.rigid_contact_max : std::max(64, 4 * kMaxPairContacts * model.shape_count);
   if (opt_.contact_matching != ContactMatching::disabled) previous_ = ContactHistory(model.device, max_);
@@ -53,6 +64,12 @@ CollisionPipeline::CollisionPipeline(const Model& model, CollisionPipelineOption
   aabb_ = Buffer<aabb>(model.device, model.shape_count);
   speed_ = Buffer<real>(model.device, model.shape_count);
   non_finite_ = Buffer<int>(model.device, model.body_count);
+  non_finite_blocks_ = Buffer<int>(model.device, first_flagged_blocks(model.body_count));
+}
+
+std::vector<std::int64_t> CollisionPipeline::last_candidate_pairs() const {
+  const std::int64_t found = broad_.found.to_host()[0];
+  return view_to_host(broad_.result(model_.device), model_.device, std::min(found, broad_.pair_capacity));
 }
 
 Contacts CollisionPipeline::contacts() const {
@@ -75,12 +92,14 @@ void CollisionPipeline::collide(View<const transform> body_q, Contacts& c, View<
     throw std::invalid_argument("collide: body_qd must be empty or hold one twist per body");
   if (!(dt >= 0)) throw std::invalid_argument("collide: dt must be >= 0 s");
   if (c.device != model_.device) throw std::invalid_argument("collide: Contacts live on another device");
-  const int bad = find_non_finite_body(model_.device, body_q, non_finite_.view(), host_non_finite_);
-  if (bad >= 0) throw std::invalid_argument("collide: body " + std::to_string(bad) + " has a non-finite pose");
+  if (c.collide_status.size() < kCollideStatusSize)
+    throw std::invalid_argument("collide: the Contacts record has no collide_status (make it with Contacts(...))");
   stages_.clear();
 
-  // clear / update AABB
+  // clear / update AABB; a non-finite pose is flagged on the device (the step's readback reports it)
   c.clear();
+  find_non_finite_body(model_.device, body_q, non_finite_.view(), non_finite_blocks_.view(),
+                       View<int>{c.collide_status.data(), 1});
   stages_.push_back("clear");
   compute_shape_aabbs(model_, body_q, body_qd, dt, opt_.speculative_contact_gap_max, pose_.view(), aabb_.view(),
                       speed_.view());
@@ -92,18 +111,18 @@ void CollisionPipeline::collide(View<const transform> body_q, Contacts& c, View<
     case BroadPhaseMode::sap: broad_phase_sap(model_, aabb_.view(), broad_); break;
     case BroadPhaseMode::explicit_pairs: broad_phase_explicit(model_, shape_contact_pairs_.view(), aabb_.view(), broad_); break;
   }
+  write_broad_phase_status(model_.device, broad_, c.collide_status.view());
   stages_.push_back("filter");
   stages_.push_back("broad_phase");
   const clock::time_point t1 = clock::now();
 
-  // narrow phase (with its per-pair reduction and contact counts)
-  const std::int64_t np = broad_.pair_count;
-  grow_to(pc_, model_.device, np);
-  grow_to(pair_count_, model_.device, np);
-  grow_to(offset_, model_.device, np + 1);
+  // narrow phase (with its per-pair reduction and contact counts), over the broad phase's launch
+  // extent: its count stays on the device
+  const std::int64_t np = broad_.launch(model_.device);
   const View<PairContacts> pc{pc_.data(), np};
   const View<int> count{pair_count_.data(), np};
-  narrow_phase(model_, pose_.view(), speed_.view(), dt, opt_.speculative_contact_gap_max, broad_.result(), pc, count);
+  narrow_phase(model_, pose_.view(), speed_.view(), dt, opt_.speculative_contact_gap_max,
+               broad_.result(model_.device), broad_.found.view(), pc, count);
   stages_.push_back("narrow_phase");
   stages_.push_back("reduction");
   const clock::time_point t2 = clock::now();
@@ -111,7 +130,7 @@ void CollisionPipeline::collide(View<const transform> body_q, Contacts& c, View<
   // the record: slots by an ordered count (core/scan.h's exclusive scan of the per-pair counts),
   // writes skipped past capacity; the total stays on the device as rigid_contact_count
   exclusive_scan(model_.device, View<const int>{pair_count_.data(), np}, View<std::int64_t>{offset_.data(), np + 1});
-  write_contacts(model_, body_q, broad_.result(), View<const PairContacts>{pc_.data(), np},
+  write_contacts(model_, body_q, View<const std::int64_t>{broad_.pairs.data(), np}, View<const PairContacts>{pc_.data(), np},
                  View<const std::int64_t>{offset_.data(), np + 1}, c);
   if (opt_.contact_matching != ContactMatching::disabled) {
     if (previous_.shape0.size() < c.rigid_contact_max)  // a record larger than contacts() makes

@@ -37,6 +37,8 @@ ContactMatching parse_contact_matching(const std::string& s);
 struct CollisionPipelineOptions {
   BroadPhaseMode broad_phase = BroadPhaseMode::sap;
   int rigid_contact_max = -1;                 // capacity [rows]; -1 = estimate (16 per shape, at least 64)
+  int shape_pairs_max = -1;                   // broad-phase candidate pairs [pairs]; -1 = estimate
+                                              // (estimate_shape_pairs_max; explicit: the listed pairs)
   ContactMatching contact_matching = ContactMatching::disabled;
   real contact_matching_distance = 0.01;      // [m] body-frame point0 distance for a match
   bool verify_buffers = false;                // warn on overflow after collide (no reallocation)
@@ -64,9 +66,11 @@ class CollisionPipeline {
   /// A Contacts record sized for this pipeline (rigid_contact_max rows), made for its Model.
   Contacts contacts() const;
 
-  /// Runs every stage on the poses it is given (not on any solver's post-step state).
+  /// Runs every stage on the poses it is given (not on any solver's post-step state), copying
+  /// nothing to the host: the record's count and Contacts::collide_status (a non-finite pose, more
+  /// candidate pairs than shape_pairs_max) stay on the device for the step's one readback.
   /// body_q: body poses in world (model.body_count); body_qd and dt: optional, for the speculative
-  /// gap. Throws std::invalid_argument for a non-finite pose (naming the body) or wrong sizes.
+  /// gap. Throws std::invalid_argument for wrong sizes.
   void collide(View<const transform> body_q, Contacts& contacts, View<const spatial_vector> body_qd = {},
                real dt = 0);
 
@@ -74,14 +78,13 @@ class CollisionPipeline {
   void reset_matching();
 
   int rigid_contact_max() const { return max_; }
+  std::int64_t shape_pairs_max() const { return broad_.pair_capacity; }
   const CollisionPipelineOptions& options() const { return opt_; }
   /// Stage names of the last collide, in order (an instrumented trace).
   const std::vector<std::string>& last_stages() const { return stages_; }
   const CollideStageSeconds& last_stage_seconds() const { return seconds_; }
-  /// Candidate pairs of the last collide, sorted pair keys (see pair_key).
-  std::vector<std::int64_t> last_candidate_pairs() const {
-    return view_to_host(broad_.result(), model_.device, broad_.pair_count);
-  }
+  /// Candidate pairs of the last collide, sorted pair keys (see pair_key); at most shape_pairs_max.
+  std::vector<std::int64_t> last_candidate_pairs() const;
 
  private:
   const Model& model_;
@@ -91,11 +94,11 @@ class CollisionPipeline {
   Buffer<aabb> aabb_;
   Buffer<real> speed_;
   Buffer<int> non_finite_;          // per body: non-finite pose flag
-  std::vector<int> host_non_finite_;
+  Buffer<int> non_finite_blocks_;   // first_flagged's scratch over the bodies
   Buffer<std::int64_t> shape_contact_pairs_;  // explicit broad phase: sorted filter-passing pairs
   BroadPhaseScratch broad_;         // candidate pairs and the broad phases' working arrays
-  // Narrow-phase output, per-pair counts and record offsets: grown (geometrically) only when the
-  // pair count grows, so that collide allocates nothing once they are large enough.
+  // Narrow-phase output, per-pair counts and record offsets: shape_pairs_max entries (the offsets
+  // one more), allocated once.
   Buffer<PairContacts> pc_;
   Buffer<int> pair_count_;
   Buffer<std::int64_t> offset_;

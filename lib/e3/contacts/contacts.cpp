@@ -3,6 +3,7 @@
 
 #include <stdexcept>
 
+#include "core/fill.h"
 #include "core/scan.h"
 #include "e1/model.h"
 #include "e3/collision/collision_kernels.h"
@@ -25,6 +26,7 @@ Contacts::Contacts(Device d, int max, bool request_force) : device(d), rigid_con
   IMPULSE_CONTACT_COLUMNS(IMPULSE_CONTACT_ALLOCATE)
 #undef IMPULSE_CONTACT_ALLOCATE
   if (request_force) force = Buffer<spatial_vector>(d, std::vector<spatial_vector>(std::size_t(max)));
+  collide_status = Buffer<int>(d, std::vector<int>{-1, 0, 0});
 }
 
 Contacts::Contacts(const Model& m, int max, bool request_force) : Contacts(m.device, max, request_force) {
@@ -42,6 +44,7 @@ ContactsView Contacts::view() {
 #undef IMPULSE_CONTACT_VIEW_OF
   v.material_path = material_path;
   v.force = force.view();
+  v.collide_status = collide_status.view();
   return v;
 }
 
@@ -65,6 +68,8 @@ int checked_contact_count(const ContactsView& c, const Model& model, const char*
   if (c.model != &model)
     throw std::invalid_argument(std::string(who) +
                                 ": the contact record was made for another Model (a foreign record)");
+  if (c.collide_status.size >= kCollideStatusSize)
+    check_collide_status(view_to_host(c.collide_status, c.device, kCollideStatusSize).data(), who);
   const int n = contact_count(c);
   if (n < 0 || n > c.rigid_contact_max)
     throw std::invalid_argument(std::string(who) + ": contact record overflowed (count " + std::to_string(n) +
@@ -75,10 +80,7 @@ int checked_contact_count(const ContactsView& c, const Model& model, const char*
   return n;
 }
 
-void Contacts::clear() {
-  const int zero = 0;
-  rigid_contact_count.copy_from_host(&zero);
-}
+void Contacts::clear() { fill(device, rigid_contact_count.view(), 0); }
 
 int Contacts::count() const {
   return read_one(rigid_contact_count.device(), rigid_contact_count.view(), 0);  // no allocation
@@ -90,7 +92,21 @@ std::string overflow_message(int count, int capacity) {
          std::to_string(count) + ") and collide again";
 }
 
+void check_collide_status(const int* status, const std::string& who) {
+  if (status[0] >= 0)
+    throw std::invalid_argument("collide: body " + std::to_string(status[0]) + " has a non-finite pose (reported by " +
+                                who + ")");
+  if (status[1] > status[2])
+    throw std::runtime_error("Broad-phase overflow: collide found " + std::to_string(status[1]) +
+                             " candidate pairs, more than shape_pairs_max = " + std::to_string(status[2]) +
+                             "; the record is incomplete (reported by " + who +
+                             "). Raise CollisionPipelineOptions::shape_pairs_max (at least " +
+                             std::to_string(status[1]) + ") and collide again");
+}
+
 int Contacts::checked_count() const {
+  if (collide_status.size() >= kCollideStatusSize)
+    check_collide_status(collide_status.to_host().data(), "Contacts.checked_count");
   const int n = count();
   if (n < 0 || n > rigid_contact_max) throw std::runtime_error(overflow_message(n, rigid_contact_max));
   return n;

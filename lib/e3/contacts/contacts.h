@@ -52,6 +52,10 @@ struct Contacts {
 #undef IMPULSE_CONTACT_BUFFER
   int material_path = -1;                      // SolverPath the material columns were filled for; -1: none recorded
   Buffer<spatial_vector> force;                // optional (f [N], tau [N m]) of body1 on body0; empty unless requested
+  /// What the last collide found wrong, on the device (kCollideStatusSize ints), reported at the
+  /// step's one readback (a solver's, or checked_count) by check_collide_status: collide itself
+  /// copies nothing to the host. {-1, 0, 0} until a collide writes it.
+  Buffer<int> collide_status;
 
   bool has_force() const { return force.size() > 0; }
 
@@ -67,12 +71,18 @@ struct Contacts {
 
   /// @formula E3.2-overflow-policy  The count of a complete record (course E3 §2). Throws
   /// std::runtime_error naming the count, the capacity and how to raise it when
-  /// not (0 <= count <= rigid_contact_max).
+  /// not (0 <= count <= rigid_contact_max), and what check_collide_status throws for a refused collide.
   int checked_count() const;
 };
 
 /// The message of an overflowed record.
 std::string overflow_message(int count, int capacity);
+
+/// Throws for a record whose collide was refused (status: the kCollideStatusSize ints of
+/// Contacts::collide_status, read back): std::invalid_argument naming the first body with a
+/// non-finite pose, or std::runtime_error naming the candidate pairs found, the broad phase's
+/// capacity and how to raise it. who: the reader that reports it.
+void check_collide_status(const int* status, const std::string& who);
 
 /// A host copy of the geometry of a complete record, in world frame (the course's §9 snapshot).
 struct ContactGeometrySnapshot {

@@ -39,7 +39,15 @@ struct ContactsView {
   /// Optional (f [N], tau [N m]) of body1 on body0, world, tau about body0's COM; size 0 when not
   /// requested. Only a solver's update_contacts writes it; an allocated array is not a result by itself.
   View<spatial_vector> force;
+  /// What the last collide found wrong (kCollideStatusSize ints, Contacts::collide_status); empty
+  /// for a view of arrays no collide writes. Read at the step's one readback.
+  View<const int> collide_status;
 };
+
+/// Contacts::collide_status: [0] the first body whose pose collide was given is not finite (-1:
+/// none), [1] the candidate pairs its broad phase found (at most INT_MAX; more than [2] is an
+/// overflow), [2] the broad phase's pair capacity (CollisionPipelineOptions::shape_pairs_max).
+constexpr int kCollideStatusSize = 3;
 
 /// Reads the record count of a view from its device (one int); may exceed rigid_contact_max.
 int contact_count(const ContactsView& c);

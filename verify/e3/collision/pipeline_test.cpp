@@ -836,13 +836,17 @@ TEST(E3_2_geometry_routes, DegenerateShapesAreErrorsNamingTheShape) {
   EXPECT_NE(message([&] { b.add_shape_sphere(body, bad, 0.1); }).find("not finite"), std::string::npos);
   b.add_link(bad, {}, false, false, "arm");
   EXPECT_NE(message([&] { b.finalize(); }).find("body 1 'arm'"), std::string::npos);
-  // A non-finite pose given to collide names the body.
+  // A non-finite pose given to collide names the body, at the readback (collide copies nothing back).
   SpherePair s(0.45);
   CollisionPipeline p(s.m);
   Contacts c = p.contacts();
   std::vector<transform> q = s.q;
   q[1].q.w = INFINITY;
-  EXPECT_NE(message([&] { p.collide(view_of(q), c); }).find("body 1 has a non-finite pose"), std::string::npos);
+  EXPECT_NE(message([&] {
+              p.collide(view_of(q), c);
+              c.checked_count();
+            }).find("collide: body 1 has a non-finite pose"),
+            std::string::npos);
 }
 
 // --- determinism and GPU parity --------------------------------------------------------------------

@@ -161,15 +161,22 @@ void solve_blocks(const Model& m, ArticulationArrays& A) {
   }));
 }
 
-void throw_if_not_spd(const Model& m, ArticulationArrays& A) {
-  const int na = A.articulation_count;
+void count_failures(const Model& m, ArticulationArrays& A) {
   exclusive_scan(m.device, View<const int>(A.spd_failed.view()), A.spd_offsets.view());
-  if (read_one(m.device, View<const std::int64_t>(A.spd_offsets.view()), na) == 0) return;
+}
+
+void throw_if_failed(const ArticulationArrays& A, std::int64_t failed) {
+  if (failed == 0) return;
   // The error path: which articulation failed first.
   const std::vector<int> flags = A.spd_failed.to_host();
   int first = 0;
-  while (first < na && flags[first] == 0) ++first;
+  while (first < A.articulation_count && flags[first] == 0) ++first;
   throw std::runtime_error(not_spd_message(first));
+}
+
+void throw_if_not_spd(const Model& m, ArticulationArrays& A) {
+  count_failures(m, A);
+  throw_if_failed(A, read_one(m.device, View<const std::int64_t>(A.spd_offsets.view()), A.articulation_count));
 }
 
 void articulation_integrate_coords(const Model& m, const ArticulationArrays& A, View<const real> q,

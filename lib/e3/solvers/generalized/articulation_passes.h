@@ -126,8 +126,12 @@ void clear_failures(const Model& m, ArticulationArrays& A);
 void factor_blocks(const Model& m, ArticulationArrays& A);
 /// A.x <- H_a^-1 A.x per articulation, with the factor of factor_blocks.
 void solve_blocks(const Model& m, ArticulationArrays& A);
-/// The step's one readback: the count of articulations flagged since clear_failures. Throws
-/// std::runtime_error naming the first (not_spd_message) when there is one.
+/// A.spd_offsets <- the exclusive scan of A.spd_failed: its last entry, on the device, counts the
+/// articulations flagged since clear_failures (for a readback that carries it).
+void count_failures(const Model& m, ArticulationArrays& A);
+/// Throws std::runtime_error naming the first flagged articulation (not_spd_message) when failed > 0.
+void throw_if_failed(const ArticulationArrays& A, std::int64_t failed);
+/// The step's one readback: count_failures, the count read, then throw_if_failed.
 void throw_if_not_spd(const Model& m, ArticulationArrays& A);
 /// q_out = q + h N(q) v per joint (E1's integrate_joint_coords), v [m/s or rad/s per DOF].
 void articulation_integrate_coords(const Model& m, const ArticulationArrays& A, View<const real> q,

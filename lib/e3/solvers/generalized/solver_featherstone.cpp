@@ -30,11 +30,36 @@ SolverFeatherstone::SolverFeatherstone(const Model& model, int interval, real sm
 }
 
 void SolverFeatherstone::assemble_body_forces(const State& s, const ContactsView* c, View<spatial_vector> out) {
+  launch_body_forces(s, c, out);
+  if (c) read_penalty_contacts_check(*model_, *c, contact_scratch_);
+}
+
+// The record's check keeps one extra slot: the factorization's failure count, read with it.
+void SolverFeatherstone::launch_body_forces(const State& s, const ContactsView* c, View<spatial_vector> out) {
   articulation_forward_kinematics(*model_, A_, s.joint_q.view(), s.joint_qd.view());
   auto f = s.body_f.view();
   parallel_for(model_->device, model_->body_count, IMPULSE_KERNEL((std::int64_t b), { out[b] = f[b]; }));
   if (!c) return;
-  apply_penalty_contacts(*model_, A_.X.view(), A_.V.view(), *c, friction_smoothing, contact_scratch_, out);
+  apply_penalty_contacts(*model_, A_.X.view(), A_.V.view(), *c, friction_smoothing, contact_scratch_, out, 1);
+}
+
+// The step's one readback: the record's check (apply_penalty_contacts) with the factorization's
+// failure count as its extra slot; without contacts, the count alone, on the steps that refactor.
+void SolverFeatherstone::read_back(const ContactsView* c, bool refactored) {
+  const Model& m = *model_;
+  if (!c) {
+    if (refactored) throw_if_not_spd(m, A_);
+    return;
+  }
+  if (refactored) {
+    count_failures(m, A_);
+    View<int> extra = contact_scratch_.record.extra_slots();
+    View<const std::int64_t> off = A_.spd_offsets.view();
+    const int na = A_.articulation_count;
+    parallel_for(m.device, 1, IMPULSE_KERNEL((std::int64_t), { extra[0] = static_cast<int>(off[na]); }));
+  }
+  read_penalty_contacts_check(m, *c, contact_scratch_);
+  throw_if_failed(A_, contact_scratch_.record.extra(0));
 }
 
 // Each body's Newton-Euler residual (per body), then each articulation carries its children's
@@ -93,13 +118,13 @@ void SolverFeatherstone::step(const State& in, State& out, const Control& contro
       in.joint_qd.size() != m.joint_dof_count || out.joint_q.size() != m.joint_coord_count ||
       out.joint_qd.size() != m.joint_dof_count)
     throw std::invalid_argument("SolverFeatherstone.step: State arrays do not match the model");
-  assemble_body_forces(in, c, wrench_.view());   // FK(q, qd), body_f + penalty contacts
+  launch_body_forces(in, c, wrench_.view());     // FK(q, qd), body_f + penalty contacts
   articulation_jacobians(m, A_, in.joint_q.view());  // J per articulation
-  if (steps_ % update_mass_matrix_interval == 0) {  // the cached factorization is refreshed every interval
+  const bool refactor = steps_ % update_mass_matrix_interval == 0;
+  if (refactor) {                                // the cached factorization is refreshed every interval
     articulation_mass_matrix(m, A_);             // H = J^T I J + armature
     clear_failures(m, A_);
     factor_blocks(m, A_);                        // H -> L in place
-    throw_if_not_spd(m, A_);                     // the step's one readback
     ++mass_matrix_updates_;
   }
   ++steps_;
@@ -107,6 +132,7 @@ void SolverFeatherstone::step(const State& in, State& out, const Control& contro
   solve_blocks(m, A_);                           // qdd = H^-1 tau
   eval_parent_joint_wrenches();                  // body_parent_f
   integrate(in, out, h);                         // qd+, q+, body_q/qd = FK(q+, qd+)
+  read_back(c, refactor);                        // the step's one readback: record, SPD (state_out unspecified on a throw)
 }
 
 void SolverFeatherstone::update_contacts(ContactsView&) const {

@@ -36,7 +36,8 @@ class SolverFeatherstone {
   real friction_smoothing;  // [m/s]
 
   /// Throws std::runtime_error naming the first articulation whose H is not symmetric positive
-  /// definite (read back on the steps that refactor H: the step's one readback).
+  /// definite (read back on the steps that refactor H), and what apply_penalty_contacts' record
+  /// check throws, at the step's one readback (state_out then holds an unspecified step).
   void step(const State& state_in, State& state_out, const Control& control, const ContactsView* contacts,
             real dt);
   /// body_f + penalty contacts evaluated on the FK of state.joint_q/qd (world wrenches at each COM).
@@ -54,6 +55,8 @@ class SolverFeatherstone {
   // articulation_passes.h. nvcc allows its device lambdas only in public member functions.
   void eval_parent_joint_wrenches();                          // body_parent_f_
   void integrate(const State& in, State& out, real h);        // joint_q/qd of out, then FK
+  void launch_body_forces(const State& s, const ContactsView* c, View<spatial_vector> out);  // assemble, no readback
+  void read_back(const ContactsView* c, bool refactored);    // the step's one readback
 
  private:
 

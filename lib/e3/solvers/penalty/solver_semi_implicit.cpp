@@ -37,6 +37,7 @@ void SolverSemiImplicit::assemble_body_forces(const State& s, const Control& con
                          joint_parent_w_.view(), joint_child_w_.view(), out);
   if (!c) return;
   apply_penalty_contacts(*model_, s.body_q.view(), s.body_qd.view(), *c, friction_smoothing, contact_scratch_, out);
+  read_penalty_contacts_check(*model_, *c, contact_scratch_);  // the step's one readback
   ++contact_passes_;
 }
 

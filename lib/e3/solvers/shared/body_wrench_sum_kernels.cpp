@@ -3,6 +3,7 @@
 #include <cstdint>
 
 #include "core/parallel_for.h"
+#include "core/reduce.h"
 #include "core/segments.h"
 
 namespace impulse {
@@ -16,19 +17,18 @@ void add_two_sided_wrenches(Device device, int body_count, const std::vector<int
   add_two_sided_wrenches_on(device, body_count, start.view(), entry.view(), side0, side1, wrench);
 }
 
+namespace {
+// Entry e of a body-grouped index of two-sided items: item e / 2's side e % 2.
+struct TwoSidedEntry {
+  View<const spatial_vector> side0, side1;
+  IMPULSE_HD spatial_vector operator()(std::int64_t e) const { return (e & 1) ? side1[e >> 1] : side0[e >> 1]; }
+};
+}  // namespace
+
 void add_two_sided_wrenches_on(Device device, int body_count, View<const std::int64_t> st,
                                View<const std::int64_t> en, View<const spatial_vector> side0,
                                View<const spatial_vector> side1, View<spatial_vector> wrench) {
-  parallel_for(device, body_count, IMPULSE_KERNEL((std::int64_t b), {
-    spatial_vector acc = wrench[b];
-    for (std::int64_t k = st[b]; k < st[b + 1]; ++k) {
-      const std::int64_t e = en[k];
-      const spatial_vector& w = (e & 1) ? side1[e >> 1] : side0[e >> 1];
-      acc.lin += w.lin;
-      acc.ang += w.ang;
-    }
-    wrench[b] = acc;
-  }));
+  segmented_sum_into(device, st, en, TwoSidedEntry{side0, side1}, View<spatial_vector>{wrench.data, body_count});
 }
 
 }  // namespace impulse

@@ -17,9 +17,12 @@ namespace impulse {
 
 void apply_penalty_contacts(const Model& m, View<const transform> body_q, View<const spatial_vector> body_qd,
                             const ContactsView& c, real delta, PenaltyContactScratch& scratch,
-                            View<spatial_vector> wrench) {
-  const int count = checked_contact_count(c, m, "apply_penalty_contacts");
+                            View<spatial_vector> wrench, int extra) {
+  if (c.model != &m)
+    throw std::invalid_argument("apply_penalty_contacts: the contact record was made for another Model (a foreign record)");
   check_contact_material_path(c, SolverPath::semi_implicit, SolverPath::featherstone, "apply_penalty_contacts");
+  scratch.record.launch(c, m.shape_count, extra);
+  const std::int64_t n = record_launch_extent(c);
   const Device d = m.device;
   grow_to(scratch.on_A, d, c.rigid_contact_max);
   grow_to(scratch.on_B, d, c.rigid_contact_max);
@@ -28,13 +31,24 @@ void apply_penalty_contacts(const Model& m, View<const transform> body_q, View<c
   grow_to(scratch.start, d, std::int64_t(m.body_count) + 1);
   grow_to(scratch.fill, d, m.body_count);
   View<spatial_vector> on_A = scratch.on_A.view(), on_B = scratch.on_B.view();
-  View<int> sides{scratch.sides.data(), 2 * std::int64_t(count)};
+  View<int> sides{scratch.sides.data(), 2 * n};
   auto shape_body = m.shape_body.view();
   auto com = m.body_com.view();
   ContactsView cv = c;
+  const std::int64_t cap = c.rigid_contact_max, S = m.shape_count;
   // The body of each side of every row (entry = 2 * contact + side), grouped by body below, so that
-  // each body sums its own contributions in contact order.
-  parallel_for(d, count, IMPULSE_KERNEL((std::int64_t i), {
+  // each body sums its own contributions in contact order. Rows past the count, every row of an
+  // overflowed record and a row naming a shape outside the Model add nothing (the readback refuses
+  // the last two).
+  parallel_for(d, n, IMPULSE_KERNEL((std::int64_t i), {
+    const int rows = (cv.rigid_contact_count[0] >= 0 && cv.rigid_contact_count[0] <= cap) ? cv.rigid_contact_count[0] : 0;
+    if (i >= rows || !contact_row_shapes_valid(cv.rigid_contact_shape0[i], cv.rigid_contact_shape1[i], S)) {
+      sides[2 * i] = -1;
+      sides[2 * i + 1] = -1;
+      on_A[i] = spatial_vector{};
+      on_B[i] = spatial_vector{};
+      return;
+    }
     const ContactRowBodies rb = contact_row_bodies(shape_body, cv.rigid_contact_shape0[i], cv.rigid_contact_shape1[i]);
     sides[2 * i] = rb.body0;
     sides[2 * i + 1] = rb.body1;
@@ -56,6 +70,10 @@ void apply_penalty_contacts(const Model& m, View<const transform> body_q, View<c
   build_segments_on(d, m.body_count, View<const int>(sides), scratch.start.view(), scratch.entry.view(),
                     scratch.fill.view());
   add_two_sided_wrenches_on(d, m.body_count, scratch.start.view(), scratch.entry.view(), on_A, on_B, wrench);
+}
+
+int read_penalty_contacts_check(const Model& m, const ContactsView& c, PenaltyContactScratch& scratch) {
+  return scratch.record.read(c, m.shape_count, "apply_penalty_contacts");
 }
 
 }  // namespace impulse

@@ -8,12 +8,14 @@
 #include <string>
 
 #include "core/buffer_grow.h"
+#include "core/host_copies.h"
 #include "core/parallel_for.h"
 #include "core/scan.h"
 #include "core/segments_device.h"
 #include "e1/integrator.h"
 #include "e3/contacts/contact_materials.h"
 #include "e3/contacts/contact_row.h"
+#include "e3/contacts/contacts.h"
 #include "e3/joints/maximal_joint.h"
 #include "e3/solvers/vbd/vbd_block.h"
 
@@ -247,8 +249,8 @@ SolverVBD::SolverVBD(const Model& model, int iters, real rho_, real eps_v)
   hist_count_ = Buffer<int>(d, 1);
   body_q_prev_ = Buffer<transform>(d, nb);
   build_joint_segments();
-  s_.readback = Buffer<std::int64_t>(d, std::int64_t(nb) + 4);
-  s_.readback_host.assign(std::size_t(nb) + 4, 0);
+  s_.readback = Buffer<std::int64_t>(d, std::int64_t(nb) + 4 + kCollideStatusSize);
+  s_.readback_host.assign(std::size_t(nb) + 4 + kCollideStatusSize, 0);
   reset();
 }
 
@@ -340,7 +342,7 @@ void SolverVBD::gather_forces(const State& in, const Control& control) {
   const Device d = m.device;
   grow_to(s_.f, d, m.body_count);
   gather_body_wrenches(m, in, control, s_.f.view());
-  device_copy(body_q_prev_.data(), d, in.body_q.data(), d, sizeof(transform) * std::size_t(m.body_count));
+  copy_on_device(d, body_q_prev_.data(), in.body_q.data(), sizeof(transform) * std::size_t(m.body_count));
   has_prev_ = true;
   if (control.joint_f.size == 0) return;
   // Each body sums the actuation wrenches of its joints on the start poses, in joint order.
@@ -381,6 +383,12 @@ int SolverVBD::prepare_rows(const ContactsView* contacts) const {
   grow_to(s_.row_entry, d, 2 * std::int64_t(cap));
   const int launch = contacts ? int(launch_extent(d, contacts->rigid_contact_count, cap)) : 0;
   auto rb = s_.readback.view();
+  // What collide found wrong (Contacts::collide_status), for the readback.
+  View<const int> collide_status = contacts ? contacts->collide_status : View<const int>{};
+  const bool collided = collide_status.size >= kCollideStatusSize;
+  parallel_for(d, kCollideStatusSize, IMPULSE_KERNEL((std::int64_t j), {
+    rb[nb + 4 + j] = collided ? collide_status[j] : (j == 0 ? -1 : 0);
+  }));
   if (launch == 0) {
     parallel_for(d, 1, IMPULSE_KERNEL((std::int64_t), { rb[nb + 1] = 0, rb[nb + 2] = -1, rb[nb + 3] = 0; }));
     build_segments_on(d, nb, View<const int>{s_.sides.data(), 0}, s_.row_start.view(), s_.row_entry.view(), s_.fill.view());
@@ -560,13 +568,17 @@ std::vector<int> SolverVBD::body_colours() const {
 }
 
 // The step's one readback: the colour starts (bodies + 1 entries), the record's count, its first row
-// naming a shape outside the Model and that shape. A record that overflowed or names such a shape is
-// refused here, before any pose is written.
+// naming a shape outside the Model and that shape, and what collide found wrong. A refused collide,
+// a record that overflowed or names such a shape is refused here, before any pose is written.
 void SolverVBD::read_back(int launch, const ContactsView* contacts) {
   const int nb = model_->body_count;
   device_copy(s_.readback_host.data(), Device::cpu, s_.readback.data(), model_->device,
               sizeof(std::int64_t) * s_.readback_host.size());
-  if (!contacts || launch == 0) return;
+  if (!contacts) return;
+  int collide[kCollideStatusSize];
+  for (int j = 0; j < kCollideStatusSize; ++j) collide[j] = int(s_.readback_host[std::size_t(nb + 4 + j)]);
+  check_collide_status(collide, "SolverVBD");
+  if (launch == 0) return;
   const std::int64_t count = s_.readback_host[nb + 1], bad = s_.readback_host[nb + 2];
   if (count < 0 || count > contacts->rigid_contact_max)
     throw std::invalid_argument("SolverVBD: contact record overflowed (count " + std::to_string(count) +
@@ -655,8 +667,8 @@ void SolverVBD::finish_step(const State& in, State& out, int launch, const Conta
     Buffer<std::int64_t> k(d, cap);
     Buffer<real> l(d, cap);
     if (hist_key_.size() > 0) {
-      device_copy(k.data(), d, hist_key_.data(), d, sizeof(std::int64_t) * std::size_t(hist_key_.size()));
-      device_copy(l.data(), d, hist_lam_.data(), d, sizeof(real) * std::size_t(hist_lam_.size()));
+      copy_on_device(d, k.data(), hist_key_.data(), sizeof(std::int64_t) * std::size_t(hist_key_.size()));
+      copy_on_device(d, l.data(), hist_lam_.data(), sizeof(real) * std::size_t(hist_lam_.size()));
     }
     hist_key_ = std::move(k);
     hist_lam_ = std::move(l);

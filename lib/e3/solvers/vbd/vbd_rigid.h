@@ -171,7 +171,7 @@ class SolverVBD {
     Buffer<std::int64_t> sorted, row_key;     // rows by (pair, row); each row's history key
     Buffer<int> sides, colour, colour_next;   // colour_next: the other half of a relaxation round
     Buffer<std::int64_t> row_start, row_entry, fill, colour_entry;
-    Buffer<std::int64_t> readback;            // colour starts (bodies + 1), count, bad row, bad shape
+    Buffer<std::int64_t> readback;            // colour starts (bodies + 1), count, bad row, bad shape, collide_status
     std::vector<std::int64_t> readback_host;
     Buffer<transform> q_now, q_then;          // collect_rigid_contact_forces' poses
     Buffer<VbdContactForce> forces;

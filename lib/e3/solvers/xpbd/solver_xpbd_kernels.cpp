@@ -4,6 +4,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "core/host_copies.h"
 #include "core/parallel_for.h"
 #include "core/segments.h"
 #include "core/segments_device.h"
@@ -11,6 +12,7 @@
 #include "e3/solvers/xpbd/solver_xpbd.h"
 #include "e3/contacts/contact_row.h"
 #include "e3/contacts/contact_materials.h"
+#include "e3/contacts/contacts.h"
 #include "e3/solvers/xpbd/xpbd_side.h"
 
 namespace impulse {
@@ -251,8 +253,8 @@ void SolverXPBD::predict(const State& in, const Control& control, State& out, re
   if (enable_restitution) {
     grow_to(step_.q_pred, m.device, m.body_count);
     grow_to(step_.qd_pred, m.device, m.body_count);
-    device_copy(step_.q_pred.data(), m.device, out.body_q.data(), m.device, sizeof(transform) * m.body_count);
-    device_copy(step_.qd_pred.data(), m.device, out.body_qd.data(), m.device, sizeof(spatial_vector) * m.body_count);
+    copy_on_device(m.device, step_.q_pred.data(), out.body_q.data(), sizeof(transform) * m.body_count);
+    copy_on_device(m.device, step_.qd_pred.data(), out.body_qd.data(), sizeof(spatial_vector) * m.body_count);
   }
 }
 
@@ -483,9 +485,10 @@ void SolverXPBD::restore_kinematic(const State& in, State& out) {
   }));
 }
 
-// The step's one readback. On the device, per block of rows: the first row naming a shape outside
-// the Model, the record's count and each iteration's active rows; on the host, an overflowed or bad
-// record is refused (state_out then holds an unspecified step) and the trace gets its counts.
+// The step's one readback. On the device, what collide found wrong (Contacts::collide_status, ahead
+// of the blocks) and per block of rows: the first row naming a shape outside the Model, the
+// record's count and each iteration's active rows; on the host, a refused collide, an overflowed or
+// bad record is refused (state_out then holds an unspecified step) and the trace gets its counts.
 void SolverXPBD::finish_trace(const ContactsView* contacts) {
   if (!contacts) return;
   const Device dev = model_->device;
@@ -494,13 +497,18 @@ void SolverXPBD::finish_trace(const ContactsView* contacts) {
   const int W = 2 + iters;
   const int launch = step_.launch;
   const std::int64_t blocks = launch > 0 ? (launch + kStatusBlock - 1) / kStatusBlock : 1;
-  grow_to(step_.status, dev, blocks * W);
+  const int C = kCollideStatusSize;
+  grow_to(step_.status, dev, C + blocks * W);
   auto st = step_.status.view();
   View<const int> record_count = contacts->rigid_contact_count;
+  View<const int> collide_status = contacts->collide_status;
+  const bool collided = collide_status.size >= C;
   View<const int> sd{step_.side.data(), 2 * std::int64_t(cap)};
   View<const int> act{step_.active.data(), std::int64_t(cap) * iters};
   parallel_for(dev, blocks, IMPULSE_KERNEL((std::int64_t k), {
-    int* out = &st[k * W];
+    if (k == 0)
+      for (int j = 0; j < C; ++j) st[j] = collided ? collide_status[j] : (j == 0 ? -1 : 0);
+    int* out = &st[C + k * W];
     const int n = record_count[0];
     const int rows = (n >= 0 && n <= cap) ? n : 0;
     out[0] = -1;
@@ -512,7 +520,10 @@ void SolverXPBD::finish_trace(const ContactsView* contacts) {
       for (int it = 0; it < iters; ++it) out[2 + it] += act[std::int64_t(it) * cap + i];
     }
   }));
-  const int* h = host_readable(View<const int>(st), dev, blocks * W, step_.host_status);
+  const int* h0 = host_readable(View<const int>(st), dev, C + blocks * W, step_.host_status);
+  if (h0[0] >= 0 || h0[1] > h0[2]) have_impulse_ = false;
+  check_collide_status(h0, "SolverXPBD.step");
+  const int* h = h0 + C;
   const int count = h[1];
   if (count < 0 || count > cap) {
     have_impulse_ = false;
