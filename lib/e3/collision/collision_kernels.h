@@ -105,7 +105,7 @@ IMPULSE_HD inline PairContacts collide_shape_pair(const ShapeView& sv, int s0, i
   const int t0 = sv.type[s0], t1 = sv.type[s1];
   const real th0 = effective_thickness(core_radius(t0, sv.scale[s0]), sv.margin[s0]);
   const real th1 = effective_thickness(core_radius(t1, sv.scale[s1]), sv.margin[s1]);
-  PairContact buf[kPairCandidateCap];
+  ScratchArray<PairContact, kPairCandidateCap> buf;
   int n = 0;
   const bool hydro0 = (sv.flags[s0] & shape_hydroelastic) != 0, hydro1 = (sv.flags[s1] & shape_hydroelastic) != 0;
   const GeometryRoute route = geometry_route(t0, t1, hydro0, hydro1);

@@ -398,7 +398,7 @@ IMPULSE_HD inline int manifold_points(const ConvexCore& A, const ConvexCore& B, 
                                       real accept, PairContact* out, int cap) {
   using namespace np_detail;
   int count = 0;
-  vec3 FA[kMaxFeature], FB[kMaxFeature];
+  ScratchArray<vec3, kMaxFeature> FA, FB;
   const int na = clip_feature(A, n, FA), nb = clip_feature(B, -n, FB);
   if (na > 1 && nb > 1) {
     vec3 t1, t2;
@@ -416,7 +416,7 @@ IMPULSE_HD inline int manifold_points(const ConvexCore& A, const ConvexCore& B, 
     const real tol = real(1e-9) * (size * size + real(1e-30));
     int ia[kMaxFeature], ib[kMaxFeature];
     const int ma = hull2(A2, na, ia, tol), mb = hull2(B2, nb, ib, tol);
-    vec3 HA[kMaxFeature], HB[kMaxFeature];
+    ScratchArray<vec3, kMaxFeature> HA, HB;
     P2 PA[kMaxFeature], PB[kMaxFeature];
     for (int i = 0; i < ma; ++i) HA[i] = FA[ia[i]], PA[i] = A2[ia[i]];
     for (int i = 0; i < mb; ++i) HB[i] = FB[ib[i]], PB[i] = B2[ib[i]];
@@ -694,7 +694,7 @@ IMPULSE_HD inline int plane_contact_candidates(const transform& plane, const Con
   if (C.type == SHAPE_CONVEX_HULL) {
     for (int i = 0; i < C.point_count; ++i) take(transform_point(C.X, mul_elem(C.points[i], C.scale)));
   } else {
-    vec3 V[kMaxPlaneVertices];
+    ScratchArray<vec3, kMaxPlaneVertices> V;
     const int nv = plane_vertices(C, -np, V);
     for (int i = 0; i < nv; ++i) take(V[i]);
   }
