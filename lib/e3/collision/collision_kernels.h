@@ -118,8 +118,12 @@ IMPULSE_HD inline PairContacts collide_shape_pair(const ShapeView& sv, int s0, i
       return out;
     }
     case GeometryRoute::convex:
-      n = convex_contact_candidates(shape_core(sv, s0, X0), shape_core(sv, s1, X1), th0 + th1, accept, buf,
-                                    kPairCandidateCap);
+      n = t0 == SHAPE_SPHERE && t1 == SHAPE_SPHERE
+              ? sphere_pair_candidates(X0, X1, th0 + th1, accept, buf, kPairCandidateCap)
+              : -1;
+      if (n < 0)
+        n = convex_contact_candidates(shape_core(sv, s0, X0), shape_core(sv, s1, X1), th0 + th1, accept, buf,
+                                      kPairCandidateCap);
       break;
     case GeometryRoute::plane_convex:
       n = t0 == SHAPE_PLANE
