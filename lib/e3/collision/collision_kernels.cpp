@@ -280,13 +280,13 @@ void write_contacts(const Model& m, View<const transform> body_q, View<const std
     const real th0 = effective_thickness(core_radius(sv.type[s0], sv.scale[s0]), sv.margin[s0]);
     const real th1 = effective_thickness(core_radius(sv.type[s1], sv.scale[s1]), sv.margin[s1]);
     const PairContacts& pcs = pc[p];  // a reference: its rows past count are never written
+    const transform X0 = b0 >= 0 ? body_q[b0] : transform_identity();  // once per pair, not per row
+    const transform X1 = b1 >= 0 ? body_q[b1] : transform_identity();
+    const transform I0 = transform_inverse(X0), I1 = transform_inverse(X1);
     for (int k = 0; k < pcs.count; ++k) {
       const std::int64_t slot = offset[p] + k;  // the slot is taken (counted) first ...
       if (slot >= cap) continue;                // ... and the write skipped past capacity
       const PairContact& q = pcs.c[k];
-      const transform X0 = b0 >= 0 ? body_q[b0] : transform_identity();
-      const transform X1 = b1 >= 0 ? body_q[b1] : transform_identity();
-      const transform I0 = transform_inverse(X0), I1 = transform_inverse(X1);
       shape0[slot] = s0;
       shape1[slot] = s1;
       point0[slot] = transform_point(I0, q.a);
