@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <numeric>
+#include <random>
 #include <stdexcept>
 #include <vector>
 
@@ -79,6 +80,22 @@ TEST(Scan, SortKeysAscending) {
   std::vector<std::int64_t> k = {5, -3, 9, 0, 5, 1};
   sort_keys(Device::cpu, View<std::int64_t>{k.data(), 6});
   EXPECT_EQ(k, (std::vector<std::int64_t>{-3, 0, 1, 5, 5, 9}));
+}
+
+// The CPU's radix sort against std::sort (an independent sort): keys spread over the whole int64
+// range (every digit of the sort varies, negative keys included), over a narrow range (passes
+// skipped), and with repeats, at sizes past the 2^11 buckets of a pass.
+TEST(Scan, SortKeysEqualsStdSort) {
+  std::mt19937_64 rng(26);
+  for (const std::uint64_t mask : {~std::uint64_t(0), std::uint64_t(0xfff00000fffull), std::uint64_t(7)})
+    for (const std::size_t n : {std::size_t(2), std::size_t(100), std::size_t(5000)}) {
+      std::vector<std::int64_t> k(n);
+      for (std::int64_t& x : k) x = std::int64_t(rng() & mask) - (mask == 7 ? 3 : 0);
+      std::vector<std::int64_t> want = k;
+      std::sort(want.begin(), want.end());
+      sort_keys(Device::cpu, View<std::int64_t>{k.data(), std::int64_t(n)});
+      EXPECT_EQ(k, want) << "mask " << mask << " n " << n;
+    }
 }
 
 // The extent of a pass over a record's rows: the count read in place on the CPU, clamped to the

@@ -70,6 +70,15 @@ void sort_found_pairs(Device d, BroadPhaseScratch& s) {
   sort_keys(d, keys);
 }
 
+/// Stores a pair's count, route and its count contacts, not the unused rest of c: the narrow
+/// phase's output is mostly one or two contacts of four, so the whole record (360 bytes a pair)
+/// was most of the narrow phase's memory traffic and of the record writer's reads.
+IMPULSE_HD inline void store_used_contacts(const PairContacts& from, PairContacts& to) {
+  to.count = from.count;
+  to.route = from.route;
+  for (int k = 0; k < from.count; ++k) to.c[k] = from.c[k];
+}
+
 }  // namespace
 
 void compute_shape_aabbs(const Model& m, View<const transform> body_q, View<const spatial_vector> body_qd,
@@ -303,7 +312,7 @@ void narrow_phase(const Model& m, View<const transform> pose, View<const real> s
     }
     const int s0 = pair_key_first(pairs[p]), s1 = pair_key_second(pairs[p]);
     const real accept = speculative_gap(sv.gap[s0] + sv.gap[s1], speed[s0] + speed[s1], dt, cap);
-    out[p] = collide_shape_pair(sv, s0, s1, pose[s0], pose[s1], accept);
+    store_used_contacts(collide_shape_pair(sv, s0, s1, pose[s0], pose[s1], accept), out[p]);
     count[p] = out[p].count;
   }));
 }
@@ -321,19 +330,19 @@ void write_contacts(const Model& m, View<const transform> body_q, View<const std
              fric = c.rigid_contact_friction.view();
   View<int> match = c.rigid_contact_match_index.view(), route = c.rigid_contact_route.view();
   parallel_for(m.device, pairs.size, IMPULSE_KERNEL((std::int64_t p), {
-    const PairContacts pcs = pc[p];
-    if (pcs.count == 0) return;  // (also every item past the broad phase's count)
+    const PairContacts& pcs = pc[p];  // a reference: its rows past count are never written
+    if (pcs.count == 0) return;       // (also every item past the broad phase's count)
     const int s0 = pair_key_first(pairs[p]), s1 = pair_key_second(pairs[p]);
     const int b0 = sv.body[s0], b1 = sv.body[s1];
     const real th0 = effective_thickness(core_radius(sv.type[s0], sv.scale[s0]), sv.margin[s0]);
     const real th1 = effective_thickness(core_radius(sv.type[s1], sv.scale[s1]), sv.margin[s1]);
+    const transform X0 = b0 >= 0 ? body_q[b0] : transform_identity();  // once per pair, not per row
+    const transform X1 = b1 >= 0 ? body_q[b1] : transform_identity();
+    const transform I0 = transform_inverse(X0), I1 = transform_inverse(X1);
     for (int k = 0; k < pcs.count; ++k) {
       const std::int64_t slot = offset[p] + k;  // the slot is taken (counted) first ...
       if (slot >= cap) continue;                // ... and the write skipped past capacity
       const PairContact& q = pcs.c[k];
-      const transform X0 = b0 >= 0 ? body_q[b0] : transform_identity();
-      const transform X1 = b1 >= 0 ? body_q[b1] : transform_identity();
-      const transform I0 = transform_inverse(X0), I1 = transform_inverse(X1);
       shape0[slot] = s0;
       shape1[slot] = s1;
       point0[slot] = transform_point(I0, q.a);

@@ -105,7 +105,7 @@ IMPULSE_HD inline PairContacts collide_shape_pair(const ShapeView& sv, int s0, i
   const int t0 = sv.type[s0], t1 = sv.type[s1];
   const real th0 = effective_thickness(core_radius(t0, sv.scale[s0]), sv.margin[s0]);
   const real th1 = effective_thickness(core_radius(t1, sv.scale[s1]), sv.margin[s1]);
-  PairContact buf[kPairCandidateCap];
+  ScratchArray<PairContact, kPairCandidateCap> buf;
   int n = 0;
   const bool hydro0 = (sv.flags[s0] & shape_hydroelastic) != 0, hydro1 = (sv.flags[s1] & shape_hydroelastic) != 0;
   const GeometryRoute route = geometry_route(t0, t1, hydro0, hydro1);
@@ -118,8 +118,12 @@ IMPULSE_HD inline PairContacts collide_shape_pair(const ShapeView& sv, int s0, i
       return out;
     }
     case GeometryRoute::convex:
-      n = convex_contact_candidates(shape_core(sv, s0, X0), shape_core(sv, s1, X1), th0 + th1, accept, buf,
-                                    kPairCandidateCap);
+      n = t0 == SHAPE_SPHERE && t1 == SHAPE_SPHERE
+              ? sphere_pair_candidates(X0, X1, th0 + th1, accept, buf, kPairCandidateCap)
+              : -1;
+      if (n < 0)
+        n = convex_contact_candidates(shape_core(sv, s0, X0), shape_core(sv, s1, X1), th0 + th1, accept, buf,
+                                      kPairCandidateCap);
       break;
     case GeometryRoute::plane_convex:
       n = t0 == SHAPE_PLANE

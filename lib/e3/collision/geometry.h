@@ -17,6 +17,7 @@
 
 #include "core/hd.h"
 #include "core/math.h"
+#include "e3/collision/scratch_array.h"
 
 namespace impulse {
 
@@ -434,7 +435,7 @@ IMPULSE_HD inline bool expand(SupportVertex* V, int p, Face* F, int& nf, real to
 IMPULSE_HD inline EpaResult epa_penetration(const ConvexCore& A, const ConvexCore& B, const GjkResult& g) {
   using namespace epa_detail;
   EpaResult out;
-  SupportVertex V[kMaxVerts];
+  ScratchArray<SupportVertex, kMaxVerts> V;
   int nv = 0;
   for (int i = 0; i < g.simplex_size; ++i) V[nv++] = g.simplex[i];
   const real q = real(0.57735026918962576);
@@ -469,7 +470,7 @@ IMPULSE_HD inline EpaResult epa_penetration(const ConvexCore& A, const ConvexCor
     if (d > best) best = d, i3 = i;
   }
   if (i3 < 0 || best <= tol * size * size) return out;
-  Face F[kMaxFaces];
+  ScratchArray<Face, kMaxFaces> F;
   int nf = 0;
   {
     int t[4] = {i0, i1, i2, i3};

@@ -403,7 +403,7 @@ IMPULSE_HD inline int manifold_points(const ConvexCore& A, const ConvexCore& B, 
                                       real accept, PairContact* out, int cap) {
   using namespace np_detail;
   int count = 0;
-  vec3 FA[kMaxFeature], FB[kMaxFeature];
+  ScratchArray<vec3, kMaxFeature> FA, FB;
   const int na = clip_feature(A, n, FA), nb = clip_feature(B, -n, FB);
   if (na > 1 && nb > 1) {
     vec3 t1, t2;
@@ -425,7 +425,7 @@ IMPULSE_HD inline int manifold_points(const ConvexCore& A, const ConvexCore& B, 
     const real tol = precision_tolerance(real(1e-9) * (size * size + real(1e-30)), real(16), scale * size);
     int ia[kMaxFeature], ib[kMaxFeature];
     const int ma = hull2(A2, na, ia, tol), mb = hull2(B2, nb, ib, tol);
-    vec3 HA[kMaxFeature], HB[kMaxFeature];
+    ScratchArray<vec3, kMaxFeature> HA, HB;
     P2 PA[kMaxFeature], PB[kMaxFeature];
     for (int i = 0; i < ma; ++i) HA[i] = FA[ia[i]], PA[i] = A2[ia[i]];
     for (int i = 0; i < mb; ++i) HB[i] = FB[ib[i]], PB[i] = B2[ib[i]];
@@ -519,6 +519,33 @@ IMPULSE_HD inline int convex_contact_candidates(const ConvexCore& A, const Conve
     }
   }
   return manifold_with_deepest(A, B, n, pa, pb, s, thickness_sum, accept, out, cap);
+}
+
+/// Route (a) for two sphere cores (points) at world poses XA, XB: convex_contact_candidates of the
+/// two cores, bit for bit, without its general machinery (most of a sphere pile's narrow phase).
+/// GJK on two points stops after its first support pair: support_A = c_A, support_B = c_B (the
+/// centres, transform_point of the core's origin), v = c_A - c_B, and no further progress is
+/// possible. So the cores are apart by s = |v| with closest points c_A, c_B, unless |v|^2 is within
+/// GJK's overlap tolerance (coincident centres): then this returns -1 and the caller takes the
+/// general route (EPA). Each core's clip feature is one point, so the manifold is the GJK pair:
+///   s = |c_A - c_B|;  n = (c_B - c_A) / s;  one point (c_A, c_B, n, s) when s - thickness_sum <= accept.
+/// The expressions are convex_contact_candidates' own, in its order (E3_2_geometry_routes test).
+IMPULSE_HD inline int sphere_pair_candidates(const transform& XA, const transform& XB, real thickness_sum,
+                                             real accept, PairContact* out, int cap) {
+  const vec3 a = transform_point(XA, vec3{}), b = transform_point(XB, vec3{});  // core_support of a point
+  const vec3 v = a - b;
+  const real eps_abs = precision_tolerance(real(1e-10), real(8), length(a) + length(b));
+  if (dot(v, v) <= eps_abs * eps_abs) return -1;  // overlapping cores: EPA
+  const vec3 pa = vec3{} + real(1) * a, pb = vec3{} + real(1) * b;  // GJK's weighted sum, weight 1
+  const real s = length(v);
+  if (!writer_accepts(s - thickness_sum, accept)) return 0;
+  const vec3 n = (pb - pa) / s;
+  const real tie = precision_tolerance(real(1e-9) * (rabs(s) + real(1e-3)), real(8), length(pa) + length(pb));
+  if (cap > 0 && writer_accepts(s - thickness_sum, accept) && real(1e300) > s + tie) {
+    out[0] = {pa, pb, n, s};
+    return 1;
+  }
+  return 0;
 }
 
 /// A static mesh as route (b) reads it: world pose, scale, vertices, triangles and adjacency
@@ -706,7 +733,7 @@ IMPULSE_HD inline int plane_contact_candidates(const transform& plane, const Con
   if (C.type == SHAPE_CONVEX_HULL) {
     for (int i = 0; i < C.point_count; ++i) take(transform_point(C.X, mul_elem(C.points[i], C.scale)));
   } else {
-    vec3 V[kMaxPlaneVertices];
+    ScratchArray<vec3, kMaxPlaneVertices> V;
     const int nv = plane_vertices(C, -np, V);
     for (int i = 0; i < nv; ++i) take(V[i]);
   }

@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <functional>
 #include <iomanip>
 #include <limits>
@@ -365,6 +366,35 @@ RC_GTEST_PROP(E3_2_geometry_routes, OracleConvexPairDistances, ()) {
   // with a cylinder (a curved core) are checked against the sampled support search: to 1e-5 m,
   // plus 0.1 % of the depth when the cores overlap (EPA refined along the sphere of directions).
   RC_ASSERT(std::abs(got - want) <= (smooth ? 1e-5 + 1e-3 * std::max(real(0), -want) : 1e-8));
+}
+
+// The sphere pair's closed form (sphere_pair_candidates) against the general convex route it
+// replaces in collide_shape_pair: the same contacts to the bit, or -1 exactly where GJK reports
+// overlapping cores. Poses within 0.05 m of each other, so pairs in contact, apart beyond the gap,
+// and (from a centre copied) coincident centres all occur.
+RC_GTEST_PROP(E3_2_geometry_routes, SpherePairClosedFormIsTheConvexRouteBitForBit, ()) {
+  const transform XA = *gen::rigid_transform(1.0);
+  transform XB = *gen::rigid_transform(1.0);
+  XB.p = *rc::gen::element(0, 1, 2) == 0 ? XA.p : XA.p + *gen::vector(0.05);
+  const real ra = *gen::in_range(0.01, 0.5), rb = *gen::in_range(0.01, 0.5);
+  const real thickness = ra + rb + *gen::in_range(0, 0.01), accept = *gen::in_range(0, 0.02);
+  auto core = [](const transform& X, real r) {
+    ConvexCore c;
+    c.type = SHAPE_SPHERE;
+    c.X = X;
+    c.scale = {r, 0, 0};
+    c.radius = r;
+    return c;
+  };
+  PairContact want[kPairCandidateCap], got[kPairCandidateCap];
+  const int n_got = sphere_pair_candidates(XA, XB, thickness, accept, got, kPairCandidateCap);
+  if (n_got < 0) {
+    RC_ASSERT(gjk_distance(core(XA, ra), core(XB, rb)).overlap);
+    return;
+  }
+  const int n_want = convex_contact_candidates(core(XA, ra), core(XB, rb), thickness, accept, want, kPairCandidateCap);
+  RC_ASSERT(n_got == n_want);
+  for (int k = 0; k < n_got; ++k) RC_ASSERT(std::memcmp(&got[k], &want[k], sizeof(PairContact)) == 0);
 }
 
 TEST(E3_2_geometry_routes, RegressionEpaOnCurvedCoresKeepsItsPolytopeAndFindsTheDeepestBasin) {

@@ -284,6 +284,7 @@ void SolverXPBD::solve_contacts(State& out, const ContactsView& c, int it, real 
   View<const int> cnt = body_count_.view();
   auto imp = contact_impulse_.view();
   auto sides = step_.sides.view();
+  const XpbdSide world{};  // the static side, made once here (per row it was 216 bytes cleared each time)
   parallel_for(m.device, m.body_count, IMPULSE_KERNEL((std::int64_t b), {
     if (live[0] == 0) return;
     sides[b] = make_side(int(b), q, qd, com_B, inv_m, inv_I, flags);
@@ -294,7 +295,6 @@ void SolverXPBD::solve_contacts(State& out, const ContactsView& c, int it, real 
     int ba = sd[2 * i], bb = sd[2 * i + 1];
     XpbdContactDelta r;
     if (c.rigid_contact_shape0[i] != c.rigid_contact_shape1[i] && ba != bb) {
-      const XpbdSide world{};
       r = xpbd_contact_delta(ba >= 0 ? sides[ba] : world, bb >= 0 ? sides[bb] : world, c.rigid_contact_point0[i], c.rigid_contact_point1[i], c.rigid_contact_offset0[i],
                              c.rigid_contact_offset1[i], c.rigid_contact_normal[i], c.rigid_contact_margin0[i],
                              c.rigid_contact_margin1[i], c.rigid_contact_mu[i], c.rigid_contact_mu_torsional[i],
