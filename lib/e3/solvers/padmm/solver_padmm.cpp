@@ -3,6 +3,7 @@
 // and iterates its island's block. The same source runs on the CPU and on a GPU.
 #include "e3/solvers/padmm/solver_padmm.h"
 
+#include <algorithm>
 #include <stdexcept>
 #include <string>
 
@@ -110,7 +111,7 @@ SolverPADMM::SolverPADMM(const Model& model, const PADMMSettings& settings)
   scratch_start_ = Buffer<std::int64_t>(d, nodes + 1);
   island_report_ = Buffer<PADMMIslandReport>(d, nodes);
   report_parts_ = Buffer<PADMMIslandReport>(d, (nodes + report_chunk - 1) / report_chunk + 1);
-  layout_ = Buffer<PADMMLayout>(d, 1);
+  report_ = Buffer<PADMMStepReport>(d, 1);
   grow(0);
 }
 
@@ -269,13 +270,16 @@ void SolverPADMM::build_rows(const State& in, const ContactsView* contacts, real
 
 // Islands: connected components of the movable bodies, two bodies joined by every row that moves
 // both. Each row belongs to the island of one of its movable bodies, or to the extra node nb when it
-// has none. Labels by rounds of (Jacobi, so independent of the order of items)
+// has none. start_islands writes each row's node and sides (build_segments_on lists each body's
+// rows) and label(k) = k; each label_batch then runs four rounds of (Jacobi, so independent of the
+// order of items)
 //   label'(k) = min(label(k), label(k') over rows joining k and k')   then   label(k) = label'(label'(k))
-// from label(k) = k, until every row's two movable bodies share a label and every label is its own
-// label: then each island's label is its smallest body, whatever the schedule. Rows are grouped by
-// that label (build_segments_on keeps row order: joint rows, then contacts), and each island's
-// unknown count n_i sizes its blocks of W (n_i^2) and scratch. The one readback is PADMMLayout.
-PADMMLayout SolverPADMM::find_islands() {
+// and lays the islands out: rows grouped by label (build_segments_on keeps row order: joint rows,
+// then contacts), each island's unknown count n_i, and by exclusive_scan the offsets of its blocks
+// of W (n_i^2) and scratch. The labels are final when every row's two movable bodies share a label
+// and every label is its own label (PADMMLayout::unsettled = 0): then each island's label is its
+// smallest body, whatever the schedule.
+void SolverPADMM::start_islands() {
   const Model& m = *model_;
   const Device d = m.device;
   const int nj = nj_, nb = nb_;
@@ -293,76 +297,81 @@ PADMMLayout SolverPADMM::find_islands() {
     side[2 * r + 1] = m1 ? b1 : -1;
   }));
   build_segments_on(d, nb, View<const int>{side.data, 2 * R}, side_start_.view(), side_entry_.view(), side_fill_.view());
+  auto label = label_.view();
+  parallel_for(d, nodes, IMPULSE_KERNEL((std::int64_t k), { label[k] = int(k); }));
+}
+
+void SolverPADMM::label_batch() {
+  const Model& m = *model_;
+  const Device d = m.device;
+  const int nj = nj_, nb = nb_;
+  const std::int64_t R = std::int64_t(nj) + nc_, nodes = std::int64_t(nb) + 1;
+  View<const int> row_node = row_node_.view(), side = side_key_.view();
   View<const std::int64_t> s_start = side_start_.view(), s_entry = side_entry_.view();
   auto label = label_.view();
   auto next = label_next_.view();
-  parallel_for(d, nodes, IMPULSE_KERNEL((std::int64_t k), { label[k] = int(k); }));
+  for (int round = 0; round < 4; ++round) {
+    parallel_for(d, nodes, IMPULSE_KERNEL((std::int64_t k), {
+      int l = label[k];
+      if (k < nb)
+        for (std::int64_t e = s_start[k]; e < s_start[k + 1]; ++e) {
+          const int other = side[s_entry[e] ^ 1];
+          if (other >= 0 && label[other] < l) l = label[other];
+        }
+      next[k] = l;
+    }));
+    parallel_for(d, nodes, IMPULSE_KERNEL((std::int64_t k), { label[k] = next[next[k]]; }));
+  }
   auto root = row_root_.view();
   auto flag = unsettled_.view();
+  parallel_for(d, R + nodes, IMPULSE_KERNEL((std::int64_t i), {
+    if (i < R) {
+      root[i] = label[row_node[i]];
+      flag[i] = side[2 * i] >= 0 && side[2 * i + 1] >= 0 && label[side[2 * i]] != label[side[2 * i + 1]] ? 1 : 0;
+    } else {
+      const std::int64_t k = i - R;
+      flag[i] = label[label[k]] != label[k] ? 1 : 0;
+    }
+  }));
+  exclusive_scan(d, View<const int>{flag.data, R + nodes}, View<std::int64_t>{unsettled_start_.view().data, R + nodes + 1});
+  build_segments_on(d, int(nodes), View<const int>{root.data, R}, node_start_.view(), row_entry_.view(), node_fill_.view());
+  View<const std::int64_t> n_start = node_start_.view(), entry = row_entry_.view();
   auto n_i = island_n_.view();
   auto w_i = island_w_.view();
   auto s_i = island_s_.view();
-  auto layout = layout_.view();
+  parallel_for(d, nodes, IMPULSE_KERNEL((std::int64_t k), {
+    std::int64_t n = 0;
+    for (std::int64_t e = n_start[k]; e < n_start[k + 1]; ++e) n += entry[e] < nj ? 1 : 3;
+    n_i[k] = n;
+    w_i[k] = n * n;
+    s_i[k] = padmm_block_scratch(n);
+  }));
+  exclusive_scan(d, View<const std::int64_t>(island_n_.view()), unknown_start_.view());
+  exclusive_scan(d, View<const std::int64_t>(island_w_.view()), w_start_.view());
+  exclusive_scan(d, View<const std::int64_t>(island_s_.view()), scratch_start_.view());
   View<const std::int64_t> flag_start = unsettled_start_.view(), u_start = unknown_start_.view(),
                            w_start = w_start_.view(), sc_start = scratch_start_.view();
-  View<const std::int64_t> n_start = node_start_.view(), entry = row_entry_.view();
-  for (;;) {
-    for (int round = 0; round < 4; ++round) {
-      parallel_for(d, nodes, IMPULSE_KERNEL((std::int64_t k), {
-        int l = label[k];
-        if (k < nb)
-          for (std::int64_t e = s_start[k]; e < s_start[k + 1]; ++e) {
-            const int other = side[s_entry[e] ^ 1];
-            if (other >= 0 && label[other] < l) l = label[other];
-          }
-        next[k] = l;
-      }));
-      parallel_for(d, nodes, IMPULSE_KERNEL((std::int64_t k), { label[k] = next[next[k]]; }));
-    }
-    parallel_for(d, R + nodes, IMPULSE_KERNEL((std::int64_t i), {
-      if (i < R) {
-        root[i] = label[row_node[i]];
-        flag[i] = side[2 * i] >= 0 && side[2 * i + 1] >= 0 && label[side[2 * i]] != label[side[2 * i + 1]] ? 1 : 0;
-      } else {
-        const std::int64_t k = i - R;
-        flag[i] = label[label[k]] != label[k] ? 1 : 0;
-      }
-    }));
-    exclusive_scan(d, View<const int>{flag.data, R + nodes}, View<std::int64_t>{unsettled_start_.view().data, R + nodes + 1});
-    build_segments_on(d, int(nodes), View<const int>{root.data, R}, node_start_.view(), row_entry_.view(), node_fill_.view());
-    parallel_for(d, nodes, IMPULSE_KERNEL((std::int64_t k), {
-      std::int64_t n = 0;
-      for (std::int64_t e = n_start[k]; e < n_start[k + 1]; ++e) n += entry[e] < nj ? 1 : 3;
-      n_i[k] = n;
-      w_i[k] = n * n;
-      s_i[k] = padmm_block_scratch(n);
-    }));
-    exclusive_scan(d, View<const std::int64_t>(island_n_.view()), unknown_start_.view());
-    exclusive_scan(d, View<const std::int64_t>(island_w_.view()), w_start_.view());
-    exclusive_scan(d, View<const std::int64_t>(island_s_.view()), scratch_start_.view());
-    parallel_for(d, 1, IMPULSE_KERNEL((std::int64_t), {
-      layout[0] = PADMMLayout{flag_start[R + nodes], u_start[nodes], w_start[nodes], sc_start[nodes]};
-    }));
-    const PADMMLayout out = read_one(d, View<const PADMMLayout>(layout_.view()), 0);
-    if (out.unsettled == 0) return out;
-  }
+  auto report = report_.view();
+  parallel_for(d, 1, IMPULSE_KERNEL((std::int64_t), {
+    report[0].layout = PADMMLayout{flag_start[R + nodes], u_start[nodes], w_start[nodes], sc_start[nodes]};
+  }));
 }
 
 // One item per island node: its unknowns in row order (joint rows, then 3 per contact), its block of
 // W entry by entry (delassus_entry), then the block solve (padmm_block.h) from the warm start; the
 // impulses go back to the world unknowns. Then the world's report: converged only when every island
-// is, iterations and residuals their maxima, the first failure in node order.
-void SolverPADMM::solve_islands(const PADMMLayout& layout) {
+// is, iterations and residuals their maxima, the first failure in node order. Nothing is solved
+// while the labels are unsettled or a flat array is short of the layout (the report then says so
+// and the step grows the arrays or runs another label batch). The report is the step's readback;
+// returns false when the step must retry.
+bool SolverPADMM::solve_islands() {
   const Model& m = *model_;
   const Device d = m.device;
   const int nj = nj_;
   const std::int64_t nodes = std::int64_t(nb_) + 1;
-  grow_to(W_, d, layout.w);
-  grow_to(scratch_, d, layout.scratch);
-  grow_to(island_b_, d, layout.unknowns);
-  grow_to(island_x_, d, layout.unknowns);
-  grow_to(island_mu_, d, layout.unknowns);
-  grow_to(island_at_, d, layout.unknowns);
+  const std::int64_t cap_w = W_.size(), cap_s = scratch_.size(),
+                     cap_u = std::min({island_b_.size(), island_x_.size(), island_mu_.size(), island_at_.size()});
+  auto step_report = report_.view();
   View<const PADMMBodyInverse> inv = inv_.view();
   View<const PADMMJointRow> joints = joint_rows_.view();
   View<const PADMMContactRow> contacts = rows_.view();
@@ -380,9 +389,10 @@ void SolverPADMM::solve_islands(const PADMMLayout& layout) {
   const PADMMSettings st = settings_;
   parallel_for(d, nodes, IMPULSE_KERNEL((std::int64_t k), {
     PADMMIslandReport rep;
+    const PADMMLayout lay = step_report[0].layout;
     const std::int64_t u0 = u_start[k];
     const int n = int(u_start[k + 1] - u0);
-    if (n == 0) {
+    if (n == 0 || lay.unsettled > 0 || lay.w > cap_w || lay.scratch > cap_s || lay.unknowns > cap_u) {
       report[k] = rep;
       return;
     }
@@ -423,11 +433,23 @@ void SolverPADMM::solve_islands(const PADMMLayout& layout) {
   parallel_for(d, 1, IMPULSE_KERNEL((std::int64_t), {
     PADMMIslandReport w = empty_world_report();
     for (std::int64_t p = 0; p < chunks; ++p) fold_report(w, parts[p]);
-    parts[chunks] = w;
+    step_report[0].world = w;
   }));
-  const PADMMIslandReport world = read_one(d, View<const PADMMIslandReport>(report_parts_.view()), chunks);
-  check_padmm_failure(world.failure, world.failed_iteration, st.rho);
-  status_[0] = world.status;
+  const PADMMStepReport r = read_one(d, View<const PADMMStepReport>(report_.view()), 0);
+  const PADMMLayout& lay = r.layout;
+  if (lay.unsettled > 0) return false;
+  if (lay.w > cap_w || lay.scratch > cap_s || lay.unknowns > cap_u) {
+    grow_to(W_, d, lay.w);
+    grow_to(scratch_, d, lay.scratch);
+    grow_to(island_b_, d, lay.unknowns);
+    grow_to(island_x_, d, lay.unknowns);
+    grow_to(island_mu_, d, lay.unknowns);
+    grow_to(island_at_, d, lay.unknowns);
+    return false;
+  }
+  check_padmm_failure(r.world.failure, r.world.failed_iteration, st.rho);
+  status_[0] = r.world.status;
+  return true;
 }
 
 // Velocities with the joint and contact impulses J^T x (each body's rows summed in row order),
@@ -479,9 +501,10 @@ void SolverPADMM::integrate(const State& in, State& out, real h) {
   }));
 }
 
-// The step, pass by pass (Kamino's Euler integration, course E3 §6). Reads back the island layout
-// and the world's report; a failed solve throws before anything is written to state_out or the
-// warm-start history.
+// The step, pass by pass (Kamino's Euler integration, course E3 §6). Besides the contact count
+// (checked_contact_count, as every solver reads it), it reads back one PADMMStepReport, more only
+// when the labels need another batch or the flat arrays must grow (then nothing was solved). A failed
+// solve throws before anything is written to state_out or the warm-start history.
 void SolverPADMM::step(const State& in, State& out, const Control& control, const ContactsView* contacts, real h) {
   if (&in == &out) throw std::invalid_argument("SolverPADMM.step: state_in and state_out must be different States");
   if (!(h > 0)) throw std::invalid_argument("SolverPADMM.step: dt must be > 0 s");
@@ -495,7 +518,10 @@ void SolverPADMM::step(const State& in, State& out, const Control& control, cons
   nc_ = nc;
   free_velocities(in, control, h);   // forward dynamics without joints and contacts
   build_rows(in, contacts, h);       // rows, b = J v_free + bias, warm start
-  solve_islands(find_islands());     // PADMM per island
+  start_islands();                   // rows' nodes and sides, labels
+  do label_batch();                  // label rounds and the island layout
+  while (!solve_islands());          // PADMM per island; the readback
+
   integrate(in, out, h);             // velocities with J^T x, then poses
   keep_history();                    // the impulses, the next step's warm start
   last_dt_ = h;

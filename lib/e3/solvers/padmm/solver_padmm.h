@@ -50,13 +50,19 @@ struct PADMMIslandReport {
   int solved = 0;          // 1 when the island had rows
 };
 
-/// The island layout a step reads back once: rows left unsettled by the labelling (0 when the
-/// islands are final), and the sizes of the flat per-island arrays.
+/// The island layout: rows and labels left unsettled by the labelling (0 when the islands are
+/// final), and the sizes of the flat per-island arrays.
 struct PADMMLayout {
   std::int64_t unsettled = 0;
   std::int64_t unknowns = 0;  // sum of n_i
   std::int64_t w = 0;         // sum of n_i^2
   std::int64_t scratch = 0;   // sum of padmm_block_scratch(n_i)
+};
+
+/// What a step reads back, once when the labels settle within one batch and the arrays suffice.
+struct PADMMStepReport {
+  PADMMLayout layout;
+  PADMMIslandReport world;
 };
 
 class SolverPADMM {
@@ -86,8 +92,9 @@ class SolverPADMM {
   // lambdas only in public member functions; call step(), which runs them in this order.
   void free_velocities(const State& in, const Control& control, real h);
   void build_rows(const State& in, const ContactsView* contacts, real h);
-  PADMMLayout find_islands();
-  void solve_islands(const PADMMLayout& layout);
+  void start_islands();
+  void label_batch();
+  bool solve_islands();
   void integrate(const State& in, State& out, real h);
   void keep_history();
 
@@ -116,7 +123,7 @@ class SolverPADMM {
   Buffer<std::int64_t> unknown_start_, w_start_, scratch_start_;  // per node (nb + 2)
   Buffer<PADMMIslandReport> island_report_;                     // per node (nb + 1)
   Buffer<PADMMIslandReport> report_parts_;                      // per chunk of nodes, then the world
-  Buffer<PADMMLayout> layout_;                                  // 1
+  Buffer<PADMMStepReport> report_;                              // 1
   // Grown with the contact count (rows R = nj + nc, unknowns nj + 3 nc).
   Buffer<PADMMContactRow> rows_;
   Buffer<std::int64_t> pair_key_, pair_sorted_, history_key_;   // (shape0, shape1) of each contact
