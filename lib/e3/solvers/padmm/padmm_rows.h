@@ -6,7 +6,6 @@
 
 #include <vector>
 
-#include "core/eigen.h"
 #include "core/hd.h"
 #include "core/math.h"
 #include "core/spatial.h"
@@ -130,13 +129,5 @@ IMPULSE_HD inline real delassus_entry(const PADMMScalarRow& a, const PADMMScalar
   }
   return w;
 }
-
-/// W = J M^-1 J^T of joint rows (first, one row each) and contact rows (then, three each), entry by
-/// entry (delassus_entry). Symmetric positive semidefinite. Throws std::invalid_argument for a row
-/// naming a body outside bodies.
-MatrixXr assemble_delassus(const std::vector<PADMMJointRow>& joints, const std::vector<PADMMContactRow>& rows,
-                           const std::vector<PADMMBodyInverse>& bodies);
-/// The same with contact rows only.
-MatrixXr assemble_delassus(const std::vector<PADMMContactRow>& rows, const std::vector<PADMMBodyInverse>& bodies);
 
 }  // namespace impulse

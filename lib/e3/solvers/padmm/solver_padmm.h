@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "core/buffer.h"
+#include "core/eigen.h"
 #include "e1/model.h"
 #include "e3/contacts/contacts_view.h"
 #include "e3/solvers/padmm/padmm.h"
@@ -41,6 +42,14 @@ namespace impulse {
 void append_joint_rows(int joint, JointType type, int body0, int body1, const transform& X_p_world,
                        const transform& X_c_world, vec3 c_p, vec3 c_c, const JointAxes& axes,
                        std::vector<PADMMJointRow>& out);
+
+/// W = J M^-1 J^T of joint rows (first, one row each) and contact rows (then, three each), entry by
+/// entry (delassus_entry). Symmetric positive semidefinite. Throws std::invalid_argument for a row
+/// naming a body outside bodies.
+MatrixXr assemble_delassus(const std::vector<PADMMJointRow>& joints, const std::vector<PADMMContactRow>& rows,
+                           const std::vector<PADMMBodyInverse>& bodies);
+/// The same with contact rows only.
+MatrixXr assemble_delassus(const std::vector<PADMMContactRow>& rows, const std::vector<PADMMBodyInverse>& bodies);
 
 /// What an island item reports: its status and why it failed (PADMMFailure, padmm_block.h).
 struct PADMMIslandReport {
