@@ -10,7 +10,7 @@
 #include "core/parallel_for.h"
 #include "core/scan.h"
 #include "e1/kinematics.h"
-#include "e3/solvers/generalized/dense_cholesky.h"
+#include "e3/solvers/shared/dense_cholesky.h"
 #include "e3/solvers/generalized/featherstone_terms.h"
 #include "e3/solvers/generalized/generalized_layout.h"
 

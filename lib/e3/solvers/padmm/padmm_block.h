@@ -4,7 +4,7 @@
 
 #include "core/hd.h"
 #include "core/math.h"
-#include "e3/solvers/generalized/dense_cholesky.h"
+#include "e3/solvers/shared/dense_cholesky.h"
 #include "e3/solvers/padmm/padmm.h"
 
 namespace impulse {

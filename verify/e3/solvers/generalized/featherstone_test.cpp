@@ -16,7 +16,7 @@
 #include "course/e3/penalty_contact_fixture.h"
 #include "e3/solvers/generalized/solver_featherstone.h"
 #include "e3/solvers/generalized/solver_generalized_integrator.h"
-#include "e3/solvers/generalized/dense_cholesky.h"
+#include "e3/solvers/shared/dense_cholesky.h"
 #include "course/e3/solver_fixture_scenes.h"
 #include "e3/solvers/penalty/solver_semi_implicit.h"
 #include "support/generators.h"
@@ -739,7 +739,7 @@ TEST(E3_6_featherstone, GpuModelIsAcceptedAndMatchesCpu) {
 TEST(E3_6_featherstone, SolverSourcesCompareNoDevice) {
   const std::regex device_test(R"((==|!=)\s*Device::|Device::\w+\s*(==|!=)|__CUDA_ARCH__)");
   for (const char* f : {"solver_featherstone.h", "solver_featherstone.cpp", "generalized_layout.h",
-                        "generalized_layout.cpp", "dense_cholesky.h", "featherstone_terms.h"}) {
+                        "generalized_layout.cpp", "../shared/dense_cholesky.h", "featherstone_terms.h"}) {
     std::ifstream in(std::string(IMPULSE_SOURCE_DIR) + "/lib/e3/solvers/generalized/" + f);
     ASSERT_TRUE(in) << f;
     std::string line;
