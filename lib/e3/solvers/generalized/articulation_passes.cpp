@@ -7,7 +7,7 @@
 
 #include "core/parallel_for.h"
 #include "core/scan.h"
-#include "e3/solvers/generalized/dense_cholesky.h"
+#include "e3/solvers/shared/dense_cholesky.h"
 #include "e3/solvers/generalized/generalized_layout.h"
 
 namespace impulse {

@@ -4,7 +4,7 @@
 #pragma once
 
 #include "core/hd.h"
-#include "e3/solvers/generalized/dense_cholesky.h"
+#include "e3/solvers/shared/dense_cholesky.h"
 #include "e3/solvers/generalized/dense_lu.h"
 
 namespace impulse {

@@ -1,10 +1,12 @@
-// PADMM solve loop and reporting (course E3 §6, §10 ex. 7). Host code: a dense Delassus problem
-// per world, factored with Eigen's LLT.
+// PADMM settings, reporting (course E3 §6, §10 ex. 7) and the host entry to the block solve
+// (padmm_block.h) on Eigen arrays.
 #include "e3/solvers/padmm/padmm.h"
+#include "e3/solvers/padmm/padmm_block.h"
 
 #include <cmath>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 namespace impulse {
 
@@ -43,54 +45,21 @@ PADMMStatus padmm_solve(const MatrixXr& W, const VectorXr& b, const std::vector<
                                 std::to_string(nc) + " rows");
   for (real m : mu)
     if (!(m >= 0)) throw std::invalid_argument("padmm_solve: friction coefficient mu must be >= 0");
-  PADMMStatus status;
-  if (n == 0) {
-    status.converged = true;
-    return status;
-  }
-  MatrixXr A = W;
-  A.diagonal().array() += st.rho + st.eta;
-  Eigen::LLT<MatrixXr> llt(A);
-  if (llt.info() != Eigen::Success) throw std::runtime_error("padmm_solve: W + (rho + eta) I is not positive definite");
-  auto project = [&](const VectorXr& v) {
-    VectorXr p = v;  // bilateral rows: the cone is R, nothing to project
-    for (int c = 0; c < nc; ++c) {
-      const int i = nj + 3 * c;
-      vec3 q = project_friction_cone({v[i], v[i + 1], v[i + 2]}, mu[c]);
-      p[i] = q.x; p[i + 1] = q.y; p[i + 2] = q.z;
-    }
-    return p;
-  };
-  const VectorXr x_start = x;  // given back unchanged when the iteration diverges
-  VectorXr y = project(x), z = VectorXr::Zero(n), s = VectorXr::Zero(n);
-  x = y;
-  for (int k = 1; k <= st.max_iterations; ++k) {
-    // De Saxce correction from the current velocity estimate.
-    VectorXr u = W * y + b;
-    for (int c = 0; c < nc; ++c) s[nj + 3 * c] = mu[c] * std::hypot(u[nj + 3 * c + 1], u[nj + 3 * c + 2]);
-    VectorXr x_prev = x, y_prev = y;
-    x = llt.solve(-(b + s) + st.eta * x_prev + st.rho * y_prev - z);
-    y = project(x + z / st.rho);
-    z += st.rho * (x - y);
-    status.iterations = k;
-    status.r_p = (x - y).cwiseAbs().maxCoeff();
-    status.r_d = (st.eta * (x - x_prev) + st.rho * (y - y_prev)).cwiseAbs().maxCoeff();
-    status.r_c = 0;
-    for (int c = 0; c < nc; ++c)
-      status.r_c = std::max(status.r_c, std::abs(x.segment<3>(nj + 3 * c).dot(z.segment<3>(nj + 3 * c))));
-    if (!std::isfinite(status.r_p) || !std::isfinite(status.r_d) || !std::isfinite(status.r_c)) {
-      x = x_start;
-      throw std::runtime_error("padmm_solve: the iteration diverged (non-finite residual at iteration " +
-                               std::to_string(k) + " with rho = " + std::to_string(st.rho) +
-                               "); no impulse is returned. A larger rho or a smaller step may converge");
-    }
-    status.converged = padmm_converged(k, status.r_p, status.r_d, status.r_c, st.primal_tolerance, st.dual_tolerance,
-                                       st.compl_tolerance);
-    if (status.converged) break;
-  }
-  x = y;
-  if (u_out) *u_out = W * y + b;
+  const Eigen::Matrix<real, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor> W_rows = W;
+  std::vector<real> scratch(std::size_t(padmm_block_scratch(n)));
+  int failure = padmm_ok;
+  const PADMMStatus status = padmm_solve_block(W_rows.data(), b.data(), mu.data(), nj, n, st, x.data(), scratch.data(), &failure);
+  check_padmm_failure(failure, status.iterations, st.rho);
+  if (u_out) *u_out = W * x + b;
   return status;
+}
+
+void check_padmm_failure(int failure, int iteration, real rho) {
+  if (failure == padmm_not_spd) throw std::runtime_error("padmm_solve: W + (rho + eta) I is not positive definite");
+  if (failure == padmm_diverged)
+    throw std::runtime_error("padmm_solve: the iteration diverged (non-finite residual at iteration " +
+                             std::to_string(iteration) + " with rho = " + std::to_string(rho) +
+                             "); no impulse is returned. A larger rho or a smaller step may converge");
 }
 
 }  // namespace impulse

@@ -74,11 +74,12 @@ IMPULSE_HD inline bool padmm_converged(int iterations, real r_p, real r_d, real 
 /// converged), or "not converged" — never "solve completed".
 std::string padmm_status_report(const PADMMStatus& s, int max_iterations);
 
-/// Solves one world's problem by proximal ADMM. The first `bilateral` rows of W, b and x are joint
+/// Solves one problem by proximal ADMM (padmm_solve_block of padmm_block.h, the iteration a
+/// SolverPADMM island runs). The first `bilateral` rows of W, b and x are joint
 /// rows, followed by 3 rows per entry of mu. x holds the warm start on entry and the projected
 /// impulses y on exit; u (optional) receives W x + b. Throws std::invalid_argument for mismatched
 /// sizes, a negative bilateral count or a negative mu. Per iteration, with A = W + (rho + eta) I
-/// factored once (LLT):
+/// factored once (Cholesky):
 ///   s   = (mu |u_t|, 0, 0) per contact, 0 on bilateral rows, u = W y + b   (De Saxce correction)
 ///   x+  = A^-1 (-(b + s) + eta x + rho y - z)
 ///   y+  = Proj_K(x+ + z / rho)     (identity on bilateral rows, the Coulomb cone on contacts)
@@ -91,6 +92,10 @@ std::string padmm_status_report(const PADMMStatus& s, int max_iterations);
 PADMMStatus padmm_solve(const MatrixXr& W, const VectorXr& b, const std::vector<real>& mu,
                         const PADMMSettings& settings, VectorXr& x, VectorXr* u = nullptr,
                         int bilateral = 0);
+
+/// Throws what padmm_solve throws for a failed block (padmm_block.h's PADMMFailure): std::runtime_error
+/// naming a W + (rho + eta) I that is not positive definite, or the iteration that diverged.
+void check_padmm_failure(int failure, int iteration, real rho);
 
 /// Velocity update of one rigid body in the explanatory model of course E3 §1 (E3.1-discrete-dynamics),
 /// as Kamino's Euler step uses it (E3.6-kamino-overview):  M (v_{n+1} - v_n) = h f_ext + J^T p,  i.e.

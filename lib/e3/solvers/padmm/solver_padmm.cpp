@@ -1,445 +1,574 @@
-// SolverPADMM (course E3 §6): host code.
+// SolverPADMM::step as passes over core primitives (course E3 §6): one item per body, joint, contact
+// or island; islands found by label propagation over the rows; one kernel item assembles, factors
+// and iterates its island's block. The same source runs on the CPU and on a GPU.
 #include "e3/solvers/padmm/solver_padmm.h"
-#include "e3/contacts/contact_row.h"
-#include "e3/contacts/contact_materials.h"
 
 #include <algorithm>
-#include <cmath>
 #include <stdexcept>
 #include <string>
 
-#include "core/eigen.h"
-#include "core/segments.h"
+#include "core/buffer_grow.h"
+#include "core/parallel_for.h"
+#include "core/scan.h"
+#include "core/segments_device.h"
+#include "core/sort_pairs.h"
 #include "e1/integrator.h"
-#include "e3/joints/maximal_joint.h"
+#include "e3/contacts/contact_materials.h"
+#include "e3/contacts/contact_row.h"
+#include "e3/solvers/padmm/padmm_block.h"
 
 namespace impulse {
 
 namespace {
 
-Matrix3r skew(vec3 r) {
-  Matrix3r s;
-  s << 0, -r.z, r.y, r.z, 0, -r.x, -r.y, r.x, 0;
-  return s;
+// Nodes per item of the status reduction's first pass.
+constexpr std::int64_t report_chunk = 256;
+
+IMPULSE_HD inline bool movable(const PADMMBodyInverse* inv, int k) { return k >= 0 && inv[k].inv_m > 0; }
+
+// g . V for a 1 x 6 block and a twist (v_C, omega), summed in order.
+IMPULSE_HD inline real twist_dot(const spatial_vector& g, const spatial_vector& V) {
+  return g.lin.x * V.lin.x + g.lin.y * V.lin.y + g.lin.z * V.lin.z + g.ang.x * V.ang.x + g.ang.y * V.ang.y +
+         g.ang.z * V.ang.z;
+}
+
+// The scalar row of world unknown i: joint row i (i < nj), else row (i - nj) % 3 of contact (i - nj) / 3.
+IMPULSE_HD inline PADMMScalarRow scalar_row(View<const PADMMJointRow> joints, View<const PADMMContactRow> rows, int nj,
+                                            int i) {
+  if (i < nj) return joint_scalar_row(joints[i]);
+  return contact_scalar_row(rows[(i - nj) / 3], (i - nj) % 3);
+}
+
+// Folds one island's report into the world's: converged only when all are; iterations and
+// residuals their maxima; the first failure kept.
+IMPULSE_HD inline void fold_report(PADMMIslandReport& w, const PADMMIslandReport& i) {
+  if (!i.solved) return;
+  w.solved = 1;
+  w.status.converged = w.status.converged && i.status.converged;
+  w.status.iterations = w.status.iterations > i.status.iterations ? w.status.iterations : i.status.iterations;
+  w.status.r_p = padmm_worse(w.status.r_p, i.status.r_p);
+  w.status.r_d = padmm_worse(w.status.r_d, i.status.r_d);
+  w.status.r_c = padmm_worse(w.status.r_c, i.status.r_c);
+  if (w.failure == padmm_ok && i.failure != padmm_ok) {
+    w.failure = i.failure;
+    w.failed_iteration = i.failed_iteration;
+  }
+}
+
+IMPULSE_HD inline PADMMIslandReport empty_world_report() {
+  PADMMIslandReport w;
+  w.status.converged = true;
+  return w;
+}
+
+// Binary search: the first position in keys[0, n) (ascending) whose key is not below k.
+IMPULSE_HD inline std::int64_t first_not_below(const std::int64_t* keys, std::int64_t n, std::int64_t k) {
+  std::int64_t lo = 0, hi = n;
+  while (lo < hi) {
+    const std::int64_t mid = lo + (hi - lo) / 2;
+    if (keys[mid] < k) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
 }
 
 }  // namespace
-
-Eigen::Matrix<real, 3, 6> contact_jacobian_block(const PADMMContactRow& c, int k) {
-  Eigen::Matrix<real, 3, 6> G = Eigen::Matrix<real, 3, 6>::Zero();
-  Matrix3r C;
-  C << c.n.x, c.n.y, c.n.z, c.t1.x, c.t1.y, c.t1.z, c.t2.x, c.t2.y, c.t2.z;
-  if (k >= 0 && k == c.body1) {
-    G.leftCols<3>() += C;
-    G.rightCols<3>() += -C * skew(c.r1);
-  }
-  if (k >= 0 && k == c.body0) {
-    G.leftCols<3>() -= C;
-    G.rightCols<3>() -= -C * skew(c.r0);
-  }
-  return G;
-}
-
-namespace {
-
-Eigen::Matrix<real, 1, 6> lin_row(vec3 e, vec3 r) {
-  vec3 rxe = cross(r, e);
-  Eigen::Matrix<real, 1, 6> g;
-  g << e.x, e.y, e.z, rxe.x, rxe.y, rxe.z;
-  return g;
-}
-
-Eigen::Matrix<real, 1, 6> ang_row(vec3 e) {
-  Eigen::Matrix<real, 1, 6> g;
-  g << 0, 0, 0, e.x, e.y, e.z;
-  return g;
-}
-
-
-}  // namespace
-
-void append_joint_rows(int joint, JointType type, int body0, int body1, const transform& Xp, const transform& Xc,
-                       vec3 c_p, vec3 c_c, const JointAxes& axes, std::vector<PADMMJointRow>& out) {
-  if (type == JointType::free) return;
-  if (!maximal_joint_supported(type))
-    throw std::invalid_argument("SolverPADMM: joint " + std::to_string(joint) + " has type " + joint_type_name(type) +
-                                "; supported: FREE, BALL, REVOLUTE, PRISMATIC, FIXED");
-  const vec3 r_p = Xp.p - c_p, r_c = Xc.p - c_c;
-  // The constrained errors C of the rows, shared with the penalty and VBD joints (maximal_joint.h).
-  const JointErrors err = joint_errors(type, axes, JointFrames{Xp, Xc, r_p, r_c});
-  auto add = [&](Eigen::Matrix<real, 1, 6> g1, Eigen::Matrix<real, 1, 6> g0, real c) {
-    PADMMJointRow r;
-    r.joint = joint;
-    r.body0 = body0;
-    r.body1 = body1;
-    if (body0 >= 0) r.g0 = g0;
-    r.g1 = g1;
-    r.c = c;
-    out.push_back(r);
-  };
-  const vec3 E[3] = {{1, 0, 0}, {0, 1, 0}, {0, 0, 1}};
-  if (type != JointType::prismatic)
-    for (vec3 e : E) add(lin_row(e, r_c), -lin_row(e, r_p), dot(e, err.lin));
-  if (type == JointType::revolute) {
-    vec3 b[2];
-    tangent_basis(err.axis_p, b[0], b[1]);
-    for (vec3 e : b) add(ang_row(e), -ang_row(e), dot(e, err.ang));
-  }
-  if (type == JointType::fixed || type == JointType::prismatic)
-    for (vec3 e : E) add(ang_row(e), -ang_row(e), dot(e, err.ang));
-  if (type == JointType::prismatic) {
-    vec3 b[2];
-    tangent_basis(err.axis_p, b[0], b[1]);
-    for (vec3 e : b) add(lin_row(e, r_c), -lin_row(e, Xc.p - c_p), dot(e, err.lin));
-  }
-}
-
-MatrixXr assemble_delassus(const std::vector<PADMMContactRow>& rows, const std::vector<PADMMBodyInverse>& bodies) {
-  return assemble_delassus({}, rows, bodies);
-}
-
-MatrixXr assemble_delassus(const std::vector<PADMMJointRow>& joints, const std::vector<PADMMContactRow>& rows,
-                                  const std::vector<PADMMBodyInverse>& bodies) {
-  const int nj = int(joints.size()), nc = int(rows.size()), n = nj + 3 * nc, nb = int(bodies.size());
-  // Every (body, row, J entry) of the rows, grouped by body below (stable: rows keep their order
-  // within a body). Only the bodies the rows touch are visited, so an island's cost does not grow
-  // with the size of the world.
-  struct Entry {
-    int body, row;
-    Eigen::Matrix<real, 1, 6> g;
-  };
-  std::vector<Entry> cols;
-  auto push = [&](int k, int row, const Eigen::Matrix<real, 1, 6>& g) {
-    if (k < 0) return;
-    if (k >= nb) throw std::invalid_argument("assemble_delassus: row " + std::to_string(row) + " names body " +
-                                             std::to_string(k) + " of " + std::to_string(nb));
-    cols.push_back({k, row, g});
-  };
-  for (int i = 0; i < nj; ++i) {
-    if (joints[i].body0 == joints[i].body1) continue;  // a body jointed to itself: no row
-    push(joints[i].body0, i, joints[i].g0);
-    push(joints[i].body1, i, joints[i].g1);
-  }
-  for (int i = 0; i < nc; ++i) {
-    if (rows[i].body0 == rows[i].body1) continue;  // a body in contact with itself: no row
-    for (int k : {rows[i].body0, rows[i].body1}) {
-      if (k < 0) continue;
-      Eigen::Matrix<real, 3, 6> G = contact_jacobian_block(rows[i], k);
-      for (int a = 0; a < 3; ++a) push(k, nj + 3 * i + a, G.row(a));
-    }
-  }
-  std::stable_sort(cols.begin(), cols.end(), [](const Entry& a, const Entry& b) { return a.body < b.body; });
-  MatrixXr W = MatrixXr::Zero(n, n);
-  for (std::size_t lo = 0, hi = 0; lo < cols.size(); lo = hi) {
-    const int k = cols[lo].body;
-    while (hi < cols.size() && cols[hi].body == k) ++hi;
-    const Matrix3r Iinv = to_eigen(bodies[k].inv_I_w);
-    for (std::size_t a = lo; a < hi; ++a) {
-      Eigen::Matrix<real, 6, 1> mg;
-      mg.head<3>() = bodies[k].inv_m * cols[a].g.head<3>().transpose();
-      mg.tail<3>() = Iinv * cols[a].g.tail<3>().transpose();
-      for (std::size_t c = lo; c < hi; ++c) W(cols[a].row, cols[c].row) += cols[c].g.dot(mg);
-    }
-  }
-  return W;
-}
 
 SolverPADMM::SolverPADMM(const Model& model, const PADMMSettings& settings)
     : model_(&model), settings_(settings), status_(1) {
   settings_.validate();
-  if (model.device != Device::cpu) throw std::invalid_argument("SolverPADMM: the model must be on the CPU (host solver)");
   require_maximal_joints(model, "SolverPADMM");
+  const Model& m = model;
+  const Device d = m.device;
+  nb_ = m.body_count;
+  // Joint rows: joint_row_count(type) per joint with a movable side (a property of the model), so
+  // their layout is fixed here.
+  const std::vector<int> type = m.joint_type.to_host(), parent = m.joint_parent.to_host(), child = m.joint_child.to_host();
+  const std::vector<int> flags = m.body_flags.to_host();
+  const std::vector<real> inv_mass = m.body_inv_mass.to_host();
+  auto host_movable = [&](int k) { return k >= 0 && !(flags[k] & int(BodyFlag::kinematic)) && inv_mass[k] > 0; };
+  std::vector<int> start(std::size_t(m.joint_count) + 1, 0);
+  for (int j = 0; j < m.joint_count; ++j)
+    start[j + 1] = start[j] + (host_movable(parent[j]) || host_movable(child[j]) ? joint_row_count(JointType(type[j])) : 0);
+  nj_ = start.back();
+  joint_row_start_ = Buffer<int>(d, start);
+  joint_rows_ = Buffer<PADMMJointRow>(d, nj_);
+  joint_history_ = Buffer<real>(d, nj_);
+  wrench_ = Buffer<spatial_vector>(d, nb_);
+  v_ = Buffer<spatial_vector>(d, nb_);
+  inv_ = Buffer<PADMMBodyInverse>(d, nb_);
+  c_w_ = Buffer<vec3>(d, nb_);
+  const std::int64_t nodes = std::int64_t(nb_) + 1;  // the bodies and one node for rows without a movable body
+  label_ = Buffer<int>(d, nodes);
+  label_next_ = Buffer<int>(d, nodes);
+  node_start_ = Buffer<std::int64_t>(d, nodes + 1);
+  node_fill_ = Buffer<std::int64_t>(d, nodes);
+  island_n_ = Buffer<std::int64_t>(d, nodes);
+  island_w_ = Buffer<std::int64_t>(d, nodes);
+  island_s_ = Buffer<std::int64_t>(d, nodes);
+  unknown_start_ = Buffer<std::int64_t>(d, nodes + 1);
+  w_start_ = Buffer<std::int64_t>(d, nodes + 1);
+  scratch_start_ = Buffer<std::int64_t>(d, nodes + 1);
+  island_report_ = Buffer<PADMMIslandReport>(d, nodes);
+  report_parts_ = Buffer<PADMMIslandReport>(d, (nodes + report_chunk - 1) / report_chunk + 1);
+  report_ = Buffer<PADMMStepReport>(d, 1);
+  grow(0);
 }
 
 void SolverPADMM::reset() {
-  history_.clear();
-  joint_history_.clear();
+  history_count_ = 0;
+  joint_warm_ = false;
   status_.assign(1, PADMMStatus{});
 }
 
-// The rows couple only the movable bodies they touch, so W is block-diagonal over the connected
-// components ("islands") of the body-row graph, and proximal ADMM on a block-diagonal problem
-// decouples: every block takes exactly the iterates it would take alone. Each island is therefore
-// assembled and solved on its own, and the world's status is the worst over its islands
-// (converged only when all are; iterations, r_p, r_d, r_c their maxima). The one difference from a
-// single solve is the stop test, which is applied per island. Rows without a movable body form one
-// island of their own.
-PADMMStatus SolverPADMM::solve_islands(const std::vector<PADMMBodyInverse>& inv, const VectorXr& b,
-                                       const std::vector<real>& mu) {
-  const int nb = int(inv.size()), nj = int(joint_rows_.size()), nc = int(rows_.size());
-  std::vector<int> root(std::size_t(nb) + 1);
-  for (int k = 0; k <= nb; ++k) root[k] = k;
-  auto find = [&](int k) {
-    while (root[k] != k) k = root[k] = root[root[k]];
-    return k;
-  };
-  auto node = [&](int b0, int b1) {  // the island node of a row: a movable body, else the extra node nb
-    const bool m0 = b0 >= 0 && inv[b0].inv_m > 0, m1 = b1 >= 0 && inv[b1].inv_m > 0;
-    if (m0 && m1) {
-      const int r0 = find(b0), r1 = find(b1);
-      if (r0 != r1) root[std::max(r0, r1)] = std::min(r0, r1);
-    }
-    return m0 ? b0 : m1 ? b1 : nb;
-  };
-  std::vector<int> row_node(std::size_t(nj + nc));
-  for (int i = 0; i < nj; ++i) row_node[i] = node(joint_rows_[i].body0, joint_rows_[i].body1);
-  for (int i = 0; i < nc; ++i) row_node[nj + i] = node(rows_[i].body0, rows_[i].body1);
-  std::vector<int> island_of_root(std::size_t(nb) + 1, -1), row_island(row_node.size());
-  int islands = 0;
-  for (std::size_t r = 0; r < row_node.size(); ++r) {
-    const int k = find(row_node[r]);
-    if (island_of_root[k] < 0) island_of_root[k] = islands++;
-    row_island[r] = island_of_root[k];
-  }
-  std::vector<std::int64_t> start, entry;  // rows of each island in row order: joints, then contacts
-  build_segments(islands, row_island, start, entry);
+std::vector<PADMMContactRow> SolverPADMM::last_rows() const {
+  std::vector<PADMMContactRow> out(static_cast<std::size_t>(nc_));
+  if (nc_ > 0) device_copy(out.data(), Device::cpu, rows_.view().data, model_->device, sizeof(PADMMContactRow) * nc_);
+  return out;
+}
 
-  PADMMStatus world;
-  world.converged = true;
-  for (int isl = 0; isl < islands; ++isl) {
-    std::vector<PADMMJointRow> jr;
-    std::vector<PADMMContactRow> cr;
-    std::vector<real> mu_i;
-    std::vector<int> at;  // position in the world vectors of each unknown of the island
-    for (std::int64_t k = start[isl]; k < start[isl + 1]; ++k) {
-      const int r = int(entry[k]);
-      if (r < nj) {
-        jr.push_back(joint_rows_[r]);
-        at.push_back(r);
+std::vector<PADMMJointRow> SolverPADMM::last_joint_rows() const { return joint_rows_.to_host(); }
+
+// Buffers sized by the contact count: grown, never shrunk, so a step whose count fits allocates nothing.
+void SolverPADMM::grow(int nc) {
+  const Device d = model_->device;
+  const std::int64_t rows = std::int64_t(nj_) + nc, unknowns = std::int64_t(nj_) + 3 * std::int64_t(nc);
+  grow_to(rows_, d, nc);
+  grow_to(pair_key_, d, nc);
+  grow_to(pair_sorted_, d, nc);
+  grow_to(pair_order_, d, nc);
+  grow_to(b_, d, unknowns);
+  grow_to(x_, d, unknowns);
+  grow_to(row_node_, d, rows);
+  grow_to(row_root_, d, rows);
+  grow_to(row_entry_, d, rows);
+  grow_to(side_key_, d, 2 * rows);
+  grow_to(side_entry_, d, 2 * rows);
+  grow_to(side_start_, d, std::int64_t(nb_) + 1);
+  grow_to(side_fill_, d, nb_);
+  grow_to(unsettled_, d, rows + nb_ + 1);
+  grow_to(unsettled_start_, d, rows + nb_ + 2);
+}
+
+// Free velocities (Euler: forward dynamics without joints and contacts), the bodies' inverse mass
+// data and world COMs. An immovable (kinematic or massless) body keeps its velocity and a zero inverse.
+void SolverPADMM::free_velocities(const State& in, const Control& control, real h) {
+  const Model& m = *model_;
+  gather_body_wrenches(m, in, control, wrench_.view());
+  View<const spatial_vector> f = wrench_.view(), qd = in.body_qd.view();
+  View<const transform> q = in.body_q.view();
+  View<const vec3> com = m.body_com.view();
+  View<const mat33> I = m.body_inertia.view(), I_inv = m.body_inv_inertia.view();
+  View<const real> inv_mass = m.body_inv_mass.view(), mass = m.body_mass.view();
+  View<const int> flags = m.body_flags.view();
+  auto inv = inv_.view();
+  auto v = v_.view();
+  auto c_w = c_w_.view();
+  const vec3 g = m.gravity;
+  parallel_for(m.device, nb_, IMPULSE_KERNEL((std::int64_t b), {
+    c_w[b] = world_com(q[b], com[b]);
+    v[b] = qd[b];
+    inv[b] = PADMMBodyInverse{};
+    if (flags[b] & int(BodyFlag::kinematic) || !(inv_mass[b] > 0)) return;
+    const mat33 R = quat_to_mat33(q[b].q);
+    inv[b] = PADMMBodyInverse{inv_mass[b], R * I_inv[b] * transpose(R)};
+    const mat33 I_w = R * I[b] * transpose(R);
+    const spatial_vector f_ext{f[b].lin + mass[b] * g, f[b].ang - cross(qd[b].ang, I_w * qd[b].ang)};
+    v[b] = discrete_velocity_update(qd[b], inv[b].inv_m, inv[b].inv_I_w, h, f_ext, spatial_vector{});
+  }));
+}
+
+// The rows and the problem's right-hand side with its warm start, world unknowns in the order
+// (joint rows, then 3 per contact):
+//   joint row:  b = g0 . v0 + g1 . v1 + alpha C / h
+//   contact:    b = G0 v0 + G1 v1 + (d / h if d >= 0, else contact_stabilization d / h on the normal)
+// A contact's warm start is the impulse of the last step's k-th contact of the same (shape0,
+// shape1) pair, k its rank among this step's contacts of that pair (the pairs sorted, stable).
+void SolverPADMM::build_rows(const State& in, const ContactsView* contacts, real h) {
+  const Model& m = *model_;
+  const Device d = m.device;
+  const int nj = nj_, nc = nc_;
+  View<const transform> q = in.body_q.view();
+  View<const spatial_vector> v = v_.view();
+  View<const vec3> c_w = c_w_.view();
+  const bool warm = settings_.warmstart_mode == WarmstartMode::containers;
+  const real scale = settings_.warmstart_scale, alpha = settings_.joint_stabilization,
+             beta = settings_.contact_stabilization;
+  auto b = b_.view();
+  auto x = x_.view();
+  {
+    View<const int> start = joint_row_start_.view(), type = m.joint_type.view(), parent = m.joint_parent.view(),
+                    child = m.joint_child.view();
+    View<const transform> X_p = m.joint_X_p.view(), X_c = m.joint_X_c.view();
+    View<const JointAxes> axes = m.joint_axes.view();
+    auto rows = joint_rows_.view();
+    View<const real> hist = joint_history_.view();
+    const bool joint_warm = warm && joint_warm_;
+    parallel_for(d, m.joint_count, IMPULSE_KERNEL((std::int64_t j), {
+      const int r0 = start[j], p = parent[j], c = child[j];
+      if (start[j + 1] == r0) return;
+      const transform X_wp = p >= 0 ? transform_multiply(q[p], X_p[j]) : X_p[j];
+      const transform X_wc = transform_multiply(q[c], X_c[j]);
+      write_joint_rows(int(j), JointType(type[j]), p, c, X_wp, X_wc, p >= 0 ? c_w[p] : vec3{}, c_w[c], axes[j], &rows[r0]);
+      for (int i = r0; i < start[j + 1]; ++i) {
+        const PADMMJointRow& r = rows[i];
+        b[i] = twist_dot(r.g1, v[r.body1]) + (r.body0 >= 0 ? twist_dot(r.g0, v[r.body0]) : real(0)) + alpha * r.c / h;
+        x[i] = joint_warm ? scale * hist[i] : real(0);
       }
-    }
-    for (std::int64_t k = start[isl]; k < start[isl + 1]; ++k) {
-      const int r = int(entry[k]);
-      if (r < nj) continue;
-      cr.push_back(rows_[r - nj]);
-      mu_i.push_back(mu[r - nj]);
-      for (int a = 0; a < 3; ++a) at.push_back(nj + 3 * (r - nj) + a);
-    }
-    const MatrixXr W = assemble_delassus(jr, cr, inv);
-    VectorXr b_i(Eigen::Index(at.size())), x_i(Eigen::Index(at.size()));
-    for (std::size_t a = 0; a < at.size(); ++a) {
-      b_i[Eigen::Index(a)] = b[at[a]];
-      x_i[Eigen::Index(a)] = x_[at[a]];
-    }
-    const PADMMStatus s = padmm_solve(W, b_i, mu_i, settings_, x_i, nullptr, int(jr.size()));
-    for (std::size_t a = 0; a < at.size(); ++a) x_[at[a]] = x_i[Eigen::Index(a)];
-    world.converged = world.converged && s.converged;
-    world.iterations = std::max(world.iterations, s.iterations);
-    world.r_p = std::max(world.r_p, s.r_p);
-    world.r_d = std::max(world.r_d, s.r_d);
-    world.r_c = std::max(world.r_c, s.r_c);
+    }));
   }
-  return world;
-}
-
-// One step's host copies and free velocities, shared by the stages of SolverPADMM::step.
-struct SolverPADMM::StepData {
-  const Model& m;
-  int nb = 0;
-  std::vector<spatial_vector> f, qd;  // external wrench [N, N m]; start velocities
-  std::vector<transform> q;           // start poses
-  std::vector<vec3> com;
-  std::vector<mat33> I, I_inv;
-  std::vector<real> inv_mass, mass;
-  std::vector<int> flags;
-  std::vector<PADMMBodyInverse> inv;  // per body: inverse mass and world inverse inertia (zero: immovable)
-  std::vector<spatial_vector> v;      // free velocities
-  std::vector<vec3> c_w;              // world COMs [m]
-  VectorXr b;                  // the Delassus right-hand side
-  std::vector<real> mu;               // per contact row
-
-  explicit StepData(const Model& model) : m(model) {}
-  Eigen::Matrix<real, 6, 1> twist(int k) const {
-    Eigen::Matrix<real, 6, 1> vk;
-    vk << v[k].lin.x, v[k].lin.y, v[k].lin.z, v[k].ang.x, v[k].ang.y, v[k].ang.z;
-    return vk;
-  }
-};
-
-// The step, stage by stage (Kamino's Euler integration, course E3 §6).
-void SolverPADMM::step(const State& in, State& out, const Control& control, const ContactsView* contacts,
-                       real h) {
-  if (&in == &out) throw std::invalid_argument("SolverPADMM.step: state_in and state_out must be different States");
-  if (!(h > 0)) throw std::invalid_argument("SolverPADMM.step: dt must be > 0 s");
-  StepData s(*model_);
-  free_velocities(s, in, control, h);  // forward dynamics without joints and contacts
-  build_joint_rows(s);                 // bilateral rows from the poses of state_in
-  build_contact_rows(s, contacts);     // contact rows from the record
-  assemble_problem(s, h);              // b = J v_free + bias, warm start
-  solve_problem(s);                    // PADMM per island; keep the impulse histories
-  integrate(s, out, h);                // velocities with J^T x, then poses
-}
-
-// Free velocities (Euler: forward dynamics without contacts).
-void SolverPADMM::free_velocities(StepData& s, const State& in, const Control& control, real h) const {
-  const Model& m = s.m;
-  const int nb = s.nb = m.body_count;
-  Buffer<spatial_vector> wrench(m.device, nb);
-  gather_body_wrenches(m, in, control, wrench.view());
-  s.f = wrench.to_host();
-  s.q = in.body_q.to_host();
-  s.qd = in.body_qd.to_host();
-  s.com = m.body_com.to_host();
-  s.I = m.body_inertia.to_host();
-  s.I_inv = m.body_inv_inertia.to_host();
-  s.inv_mass = m.body_inv_mass.to_host();
-  s.mass = m.body_mass.to_host();
-  s.flags = m.body_flags.to_host();
-  s.inv.assign(nb, PADMMBodyInverse{});
-  s.v.assign(nb, spatial_vector{});
-  s.c_w.assign(nb, vec3{});
-  for (int b = 0; b < nb; ++b) {
-    s.c_w[b] = world_com(s.q[b], s.com[b]);
-    s.v[b] = s.qd[b];
-    if (s.flags[b] & int(BodyFlag::kinematic) || !(s.inv_mass[b] > 0)) continue;
-    mat33 R = quat_to_mat33(s.q[b].q);
-    s.inv[b] = {s.inv_mass[b], R * s.I_inv[b] * transpose(R)};
-    mat33 I_w = R * s.I[b] * transpose(R);
-    spatial_vector f_ext{s.f[b].lin + s.mass[b] * m.gravity, s.f[b].ang - cross(s.qd[b].ang, I_w * s.qd[b].ang)};
-    s.v[b] = discrete_velocity_update(s.qd[b], s.inv[b].inv_m, s.inv[b].inv_I_w, h, f_ext, spatial_vector{});
-  }
-}
-
-// Joint rows from the poses of state_in (a joint between two immovable sides has none).
-void SolverPADMM::build_joint_rows(StepData& s) {
-  const Model& m = s.m;
-  auto j_type = m.joint_type.to_host();
-  auto j_parent = m.joint_parent.to_host(), j_child = m.joint_child.to_host();
-  auto j_X_p = m.joint_X_p.to_host(), j_X_c = m.joint_X_c.to_host();
-  auto j_axes = m.joint_axes.to_host();
-  auto movable = [&](int k) { return k >= 0 && s.inv[k].inv_m > 0; };
-  joint_rows_.clear();
-  for (int j = 0; j < m.joint_count; ++j) {
-    const int p = j_parent[j], c = j_child[j];
-    if (!movable(p) && !movable(c)) continue;
-    transform X_wp = p >= 0 ? transform_multiply(s.q[p], j_X_p[j]) : j_X_p[j];
-    transform X_wc = transform_multiply(s.q[c], j_X_c[j]);
-    append_joint_rows(j, JointType(j_type[j]), p, c, X_wp, X_wc, p >= 0 ? s.c_w[p] : vec3{}, s.c_w[c], j_axes[j],
-                      joint_rows_);
-  }
-}
-
-// Contact rows from the record.
-void SolverPADMM::build_contact_rows(StepData& s, const ContactsView* contacts) {
-  const Model& m = s.m;
-  rows_.clear();
-  keys_.clear();
-  if (!contacts) return;
-  Device d = m.device;
-  const int n = checked_contact_count(*contacts, m, "SolverPADMM.step");
-  check_contact_material_path(*contacts, SolverPath::semi_implicit, SolverPath::featherstone, "SolverPADMM.step");
-  auto s0 = view_to_host(contacts->rigid_contact_shape0, d, n), s1 = view_to_host(contacts->rigid_contact_shape1, d, n);
-  auto p0 = view_to_host(contacts->rigid_contact_point0, d, n), p1 = view_to_host(contacts->rigid_contact_point1, d, n);
-  auto nrm = view_to_host(contacts->rigid_contact_normal, d, n);
-  auto t0 = view_to_host(contacts->rigid_contact_margin0, d, n), t1 = view_to_host(contacts->rigid_contact_margin1, d, n);
-  auto mu = view_to_host(contacts->rigid_contact_mu, d, n);
-  const std::vector<int> shape_body = m.shape_body.to_host();
-  const View<const int> body{shape_body.data(), std::int64_t(shape_body.size())};
-  std::map<std::pair<int, int>, int> ordinal;
-  for (int i = 0; i < n; ++i) {
+  if (nc == 0) return;
+  const ContactRowColumns col = contact_row_columns(*contacts);
+  View<const int> shape_body = m.shape_body.view();
+  View<const real> mu = contacts->rigid_contact_mu;
+  const std::int64_t shapes = m.shape_count;
+  auto rows = rows_.view();
+  auto key = pair_key_.view();
+  auto sorted = pair_sorted_.view();
+  auto order = pair_order_.view();
+  parallel_for(d, nc, IMPULSE_KERNEL((std::int64_t i), {
     PADMMContactRow r;
-    const ContactRowBodies rb = contact_row_bodies(body, s0[i], s1[i]);  // shapes checked by checked_contact_count
+    const int s0 = col.shape0[i], s1 = col.shape1[i];
+    const ContactRowBodies rb = contact_row_bodies(shape_body, s0, s1);  // shapes checked by checked_contact_count
     r.body0 = rb.body0;
     r.body1 = rb.body1;
-    r.n = nrm[i];
+    r.n = col.normal[i];
     tangent_basis(r.n, r.t1, r.t2);
-    vec3 x0 = (r.body0 >= 0 ? transform_point(s.q[r.body0], p0[i]) : p0[i]) + t0[i] * r.n;
-    vec3 x1 = (r.body1 >= 0 ? transform_point(s.q[r.body1], p1[i]) : p1[i]) - t1[i] * r.n;
-    r.r0 = x0 - (r.body0 >= 0 ? s.c_w[r.body0] : vec3{});
-    r.r1 = x1 - (r.body1 >= 0 ? s.c_w[r.body1] : vec3{});
+    const vec3 x0 = (r.body0 >= 0 ? transform_point(q[r.body0], col.point0[i]) : col.point0[i]) + col.margin0[i] * r.n;
+    const vec3 x1 = (r.body1 >= 0 ? transform_point(q[r.body1], col.point1[i]) : col.point1[i]) - col.margin1[i] * r.n;
+    r.r0 = x0 - (r.body0 >= 0 ? c_w[r.body0] : vec3{});
+    r.r1 = x1 - (r.body1 >= 0 ? c_w[r.body1] : vec3{});
     r.d = dot(r.n, x1 - x0);
     r.mu = mu[i];
-    rows_.push_back(r);
-    keys_.emplace_back(s0[i], s1[i], ordinal[{s0[i], s1[i]}]++);
-  }
-}
-
-// The Delassus problem: b = J v_free + bias (joints: Baumgarte alpha C / h; contacts: speculative
-// approach d / h, stabilisation of penetration), joint rows first; the warm start from the histories.
-void SolverPADMM::assemble_problem(StepData& s, real h) {
-  const int nj = int(joint_rows_.size()), nc = int(rows_.size());
-  s.b = VectorXr(nj + 3 * nc);
-  s.mu.assign(nc, 0);
-  x_ = VectorXr::Zero(nj + 3 * nc);
-  const bool warm = settings_.warmstart_mode == WarmstartMode::containers;
-  for (int i = 0; i < nj; ++i) {
-    const PADMMJointRow& r = joint_rows_[i];
-    s.b[i] = r.g1.dot(s.twist(r.body1)) + (r.body0 >= 0 ? r.g0.dot(s.twist(r.body0)) : real(0)) +
-             settings_.joint_stabilization * r.c / h;
-    if (warm && int(joint_history_.size()) == nj) x_[i] = settings_.warmstart_scale * joint_history_[i];
-  }
-  for (int i = 0; i < nc; ++i) {
-    Vector3r u = Vector3r::Zero();
-    for (int k : {rows_[i].body0, rows_[i].body1}) {
-      if (k < 0) continue;
-      u += contact_jacobian_block(rows_[i], k) * s.twist(k);
+    rows[i] = r;
+    real u[3];
+    for (int a = 0; a < 3; ++a) {
+      const PADMMScalarRow s = contact_scalar_row(r, a);
+      u[a] = (r.body0 >= 0 ? twist_dot(s.g0, v[r.body0]) : real(0)) + (r.body1 >= 0 ? twist_dot(s.g1, v[r.body1]) : real(0));
     }
-    real d = rows_[i].d;
-    u[0] += (d >= 0 ? d : settings_.contact_stabilization * d) / h;
-    s.b.segment<3>(nj + 3 * i) = u;
-    s.mu[i] = rows_[i].mu;
-    if (warm) {
-      auto it = history_.find(keys_[i]);
-      if (it != history_.end())
-        x_.segment<3>(nj + 3 * i) = settings_.warmstart_scale * Vector3r(it->second.x, it->second.y, it->second.z);
+    u[0] += (r.d >= 0 ? r.d : beta * r.d) / h;
+    for (int a = 0; a < 3; ++a) b[nj + 3 * i + a] = u[a];
+    key[i] = std::int64_t(s0) * shapes + s1;
+    sorted[i] = key[i];
+    order[i] = int(i);
+  }));
+  sort_pairs(d, View<std::int64_t>{sorted.data, nc}, View<int>{order.data, nc});
+  View<const std::int64_t> hist_key = history_key_.view();
+  View<const vec3> hist = history_impulse_.view();
+  const std::int64_t hist_n = warm ? history_count_ : 0;
+  parallel_for(d, nc, IMPULSE_KERNEL((std::int64_t p), {
+    const std::int64_t k = sorted[p], rank = p - first_not_below(sorted.data, p, k);
+    const std::int64_t at = first_not_below(hist_key.data, hist_n, k) + rank;
+    const bool found = at < hist_n && hist_key[at] == k;
+    const vec3 x0 = found ? scale * hist[at] : vec3{};
+    const std::int64_t o = nj + 3 * std::int64_t(order[p]);
+    x[o] = x0.x;
+    x[o + 1] = x0.y;
+    x[o + 2] = x0.z;
+  }));
+}
+
+// Islands: connected components of the movable bodies, two bodies joined by every row that moves
+// both. Each row belongs to the island of one of its movable bodies, or to the extra node nb when it
+// has none. start_islands writes each row's node and sides (build_segments_on lists each body's
+// rows) and label(k) = k; each label_batch then runs four rounds of (Jacobi, so independent of the
+// order of items)
+//   label'(k) = min(label(k), label(k') over rows joining k and k')   then   label(k) = label'(label'(k))
+// and lays the islands out: rows grouped by label (build_segments_on keeps row order: joint rows,
+// then contacts), each island's unknown count n_i, and by exclusive_scan the offsets of its blocks
+// of W (n_i^2) and scratch. The labels are final when every row's two movable bodies share a label
+// and every label is its own label (PADMMLayout::unsettled = 0): then each island's label is its
+// smallest body, whatever the schedule.
+void SolverPADMM::start_islands() {
+  const Model& m = *model_;
+  const Device d = m.device;
+  const int nj = nj_, nb = nb_;
+  const std::int64_t R = std::int64_t(nj) + nc_, nodes = std::int64_t(nb) + 1;
+  View<const PADMMBodyInverse> inv = inv_.view();
+  View<const PADMMJointRow> joints = joint_rows_.view();
+  View<const PADMMContactRow> contacts = rows_.view();
+  auto row_node = row_node_.view();
+  auto side = side_key_.view();
+  parallel_for(d, R, IMPULSE_KERNEL((std::int64_t r), {
+    const int b0 = r < nj ? joints[r].body0 : contacts[r - nj].body0, b1 = r < nj ? joints[r].body1 : contacts[r - nj].body1;
+    const bool m0 = movable(inv.data, b0), m1 = movable(inv.data, b1);
+    row_node[r] = m0 ? b0 : m1 ? b1 : nb;
+    side[2 * r] = m0 ? b0 : -1;
+    side[2 * r + 1] = m1 ? b1 : -1;
+  }));
+  build_segments_on(d, nb, View<const int>{side.data, 2 * R}, side_start_.view(), side_entry_.view(), side_fill_.view());
+  auto label = label_.view();
+  parallel_for(d, nodes, IMPULSE_KERNEL((std::int64_t k), { label[k] = int(k); }));
+}
+
+void SolverPADMM::label_batch() {
+  const Model& m = *model_;
+  const Device d = m.device;
+  const int nj = nj_, nb = nb_;
+  const std::int64_t R = std::int64_t(nj) + nc_, nodes = std::int64_t(nb) + 1;
+  View<const int> row_node = row_node_.view(), side = side_key_.view();
+  View<const std::int64_t> s_start = side_start_.view(), s_entry = side_entry_.view();
+  auto label = label_.view();
+  auto next = label_next_.view();
+  for (int round = 0; round < 4; ++round) {
+    parallel_for(d, nodes, IMPULSE_KERNEL((std::int64_t k), {
+      int l = label[k];
+      if (k < nb)
+        for (std::int64_t e = s_start[k]; e < s_start[k + 1]; ++e) {
+          const int other = side[s_entry[e] ^ 1];
+          if (other >= 0 && label[other] < l) l = label[other];
+        }
+      next[k] = l;
+    }));
+    parallel_for(d, nodes, IMPULSE_KERNEL((std::int64_t k), { label[k] = next[next[k]]; }));
+  }
+  auto root = row_root_.view();
+  auto flag = unsettled_.view();
+  parallel_for(d, R + nodes, IMPULSE_KERNEL((std::int64_t i), {
+    if (i < R) {
+      root[i] = label[row_node[i]];
+      flag[i] = side[2 * i] >= 0 && side[2 * i + 1] >= 0 && label[side[2 * i]] != label[side[2 * i + 1]] ? 1 : 0;
+    } else {
+      const std::int64_t k = i - R;
+      flag[i] = label[label[k]] != label[k] ? 1 : 0;
     }
-  }
+  }));
+  exclusive_scan(d, View<const int>{flag.data, R + nodes}, View<std::int64_t>{unsettled_start_.view().data, R + nodes + 1});
+  build_segments_on(d, int(nodes), View<const int>{root.data, R}, node_start_.view(), row_entry_.view(), node_fill_.view());
+  View<const std::int64_t> n_start = node_start_.view(), entry = row_entry_.view();
+  auto n_i = island_n_.view();
+  auto w_i = island_w_.view();
+  auto s_i = island_s_.view();
+  parallel_for(d, nodes, IMPULSE_KERNEL((std::int64_t k), {
+    std::int64_t n = 0;
+    for (std::int64_t e = n_start[k]; e < n_start[k + 1]; ++e) n += entry[e] < nj ? 1 : 3;
+    n_i[k] = n;
+    w_i[k] = n * n;
+    s_i[k] = padmm_block_scratch(n);
+  }));
+  exclusive_scan(d, View<const std::int64_t>(island_n_.view()), unknown_start_.view());
+  exclusive_scan(d, View<const std::int64_t>(island_w_.view()), w_start_.view());
+  exclusive_scan(d, View<const std::int64_t>(island_s_.view()), scratch_start_.view());
+  View<const std::int64_t> flag_start = unsettled_start_.view(), u_start = unknown_start_.view(),
+                           w_start = w_start_.view(), sc_start = scratch_start_.view();
+  auto report = report_.view();
+  parallel_for(d, 1, IMPULSE_KERNEL((std::int64_t), {
+    report[0].layout = PADMMLayout{flag_start[R + nodes], u_start[nodes], w_start[nodes], sc_start[nodes]};
+  }));
 }
 
-// PADMM on each island; the impulses are kept as the next step's warm start.
-void SolverPADMM::solve_problem(StepData& s) {
-  const int nj = int(joint_rows_.size()), nc = int(rows_.size());
-  status_[0] = solve_islands(s.inv, s.b, s.mu);
-  joint_history_.assign(x_.data(), x_.data() + nj);
-  history_.clear();
-  for (int i = 0; i < nc; ++i) history_[keys_[i]] = {x_[nj + 3 * i], x_[nj + 3 * i + 1], x_[nj + 3 * i + 2]};
+// One item per island node: its unknowns in row order (joint rows, then 3 per contact), its block of
+// W entry by entry (delassus_entry), then the block solve (padmm_block.h) from the warm start; the
+// impulses go back to the world unknowns. Then the world's report: converged only when every island
+// is, iterations and residuals their maxima, the first failure in node order. Nothing is solved
+// while the labels are unsettled or a flat array is short of the layout (the report then says so
+// and the step grows the arrays or runs another label batch). The report is the step's readback;
+// returns false when the step must retry.
+bool SolverPADMM::solve_islands() {
+  const Model& m = *model_;
+  const Device d = m.device;
+  const int nj = nj_;
+  const std::int64_t nodes = std::int64_t(nb_) + 1;
+  const std::int64_t cap_w = W_.size(), cap_s = scratch_.size(),
+                     cap_u = std::min({island_b_.size(), island_x_.size(), island_mu_.size(), island_at_.size()});
+  auto step_report = report_.view();
+  View<const PADMMBodyInverse> inv = inv_.view();
+  View<const PADMMJointRow> joints = joint_rows_.view();
+  View<const PADMMContactRow> contacts = rows_.view();
+  View<const std::int64_t> n_start = node_start_.view(), entry = row_entry_.view(), u_start = unknown_start_.view(),
+                           w_start = w_start_.view(), sc_start = scratch_start_.view();
+  View<const real> b = b_.view();
+  auto x = x_.view();
+  auto W = W_.view();
+  auto scratch = scratch_.view();
+  auto ib = island_b_.view();
+  auto ix = island_x_.view();
+  auto imu = island_mu_.view();
+  auto at = island_at_.view();
+  auto report = island_report_.view();
+  const PADMMSettings st = settings_;
+  parallel_for(d, nodes, IMPULSE_KERNEL((std::int64_t k), {
+    PADMMIslandReport rep;
+    const PADMMLayout lay = step_report[0].layout;
+    const std::int64_t u0 = u_start[k];
+    const int n = int(u_start[k + 1] - u0);
+    if (n == 0 || lay.unsettled > 0 || lay.w > cap_w || lay.scratch > cap_s || lay.unknowns > cap_u) {
+      report[k] = rep;
+      return;
+    }
+    int* a = &at[u0];
+    real* mu = &imu[u0];
+    int u = 0, nj_k = 0, c = 0;
+    for (std::int64_t e = n_start[k]; e < n_start[k + 1]; ++e) {
+      const int r = int(entry[e]);
+      if (r < nj) {
+        a[u++] = r;
+        ++nj_k;
+      } else {
+        for (int s = 0; s < 3; ++s) a[u++] = nj + 3 * (r - nj) + s;
+        mu[c++] = contacts[r - nj].mu;
+      }
+    }
+    real* Wk = &W[w_start[k]];
+    for (int i = 0; i < n; ++i) {
+      const PADMMScalarRow ri = scalar_row(joints, contacts, nj, a[i]);
+      for (int j = 0; j < n; ++j) Wk[i * n + j] = delassus_entry(ri, scalar_row(joints, contacts, nj, a[j]), inv.data);
+      ib[u0 + i] = b[a[i]];
+      ix[u0 + i] = x[a[i]];
+    }
+    rep.status = padmm_solve_block(Wk, &ib[u0], mu, nj_k, n, st, &ix[u0], &scratch[sc_start[k]], &rep.failure);
+    rep.failed_iteration = rep.status.iterations;
+    rep.solved = 1;
+    for (int i = 0; i < n; ++i) x[a[i]] = ix[u0 + i];
+    report[k] = rep;
+  }));
+  auto parts = report_parts_.view();
+  const std::int64_t chunk = report_chunk, chunks = (nodes + chunk - 1) / chunk;
+  parallel_for(d, chunks, IMPULSE_KERNEL((std::int64_t p), {
+    PADMMIslandReport w = empty_world_report();
+    const std::int64_t end = (p + 1) * chunk < nodes ? (p + 1) * chunk : nodes;
+    for (std::int64_t k = p * chunk; k < end; ++k) fold_report(w, report[k]);
+    parts[p] = w;
+  }));
+  parallel_for(d, 1, IMPULSE_KERNEL((std::int64_t), {
+    PADMMIslandReport w = empty_world_report();
+    for (std::int64_t p = 0; p < chunks; ++p) fold_report(w, parts[p]);
+    step_report[0].world = w;
+  }));
+  const PADMMStepReport r = read_one(d, View<const PADMMStepReport>(report_.view()), 0);
+  const PADMMLayout& lay = r.layout;
+  if (lay.unsettled > 0) return false;
+  if (lay.w > cap_w || lay.scratch > cap_s || lay.unknowns > cap_u) {
+    grow_to(W_, d, lay.w);
+    grow_to(scratch_, d, lay.scratch);
+    grow_to(island_b_, d, lay.unknowns);
+    grow_to(island_x_, d, lay.unknowns);
+    grow_to(island_mu_, d, lay.unknowns);
+    grow_to(island_at_, d, lay.unknowns);
+    return false;
+  }
+  check_padmm_failure(r.world.failure, r.world.failed_iteration, st.rho);
+  status_[0] = r.world.status;
+  return true;
 }
 
-// Velocities with the joint and contact impulses J^T x, then poses with the new velocities.
-void SolverPADMM::integrate(StepData& s, State& out, real h) {
-  const int nb = s.nb, nj = int(joint_rows_.size()), nc = int(rows_.size());
-  std::vector<spatial_vector> Jtp(nb);
-  auto apply = [&](int k, const Eigen::Matrix<real, 6, 1>& g) {
-    Jtp[k].lin += vec3{g[0], g[1], g[2]};
-    Jtp[k].ang += vec3{g[3], g[4], g[5]};
-  };
-  for (int i = 0; i < nj; ++i) {
-    const PADMMJointRow& r = joint_rows_[i];
-    apply(r.body1, r.g1.transpose() * x_[i]);
-    if (r.body0 >= 0) apply(r.body0, r.g0.transpose() * x_[i]);
+// Velocities with the joint and contact impulses J^T x (each body's rows summed in row order),
+// then poses with the new velocities; an immovable body keeps its pose and velocity.
+void SolverPADMM::integrate(const State& in, State& out, real h) {
+  const Model& m = *model_;
+  const int nj = nj_;
+  View<const PADMMBodyInverse> inv = inv_.view();
+  View<const PADMMJointRow> joints = joint_rows_.view();
+  View<const PADMMContactRow> contacts = rows_.view();
+  View<const std::int64_t> s_start = side_start_.view(), s_entry = side_entry_.view();
+  View<const real> x = x_.view();
+  View<const spatial_vector> v = v_.view(), qd = in.body_qd.view();
+  View<const transform> q = in.body_q.view();
+  View<const vec3> c_w = c_w_.view(), com = m.body_com.view();
+  auto q_out = out.body_q.view();
+  auto qd_out = out.body_qd.view();
+  parallel_for(m.device, nb_, IMPULSE_KERNEL((std::int64_t k), {
+    if (!movable(inv.data, int(k))) {
+      q_out[k] = q[k];
+      qd_out[k] = qd[k];
+      return;
+    }
+    spatial_vector Jtp{};
+    for (std::int64_t e = s_start[k]; e < s_start[k + 1]; ++e) {
+      const std::int64_t r = s_entry[e] / 2;
+      const bool side1 = s_entry[e] % 2 == 1;
+      if (r < nj) {
+        const spatial_vector& g = side1 ? joints[r].g1 : joints[r].g0;
+        Jtp.lin = Jtp.lin + g.lin * x[r];
+        Jtp.ang = Jtp.ang + g.ang * x[r];
+      } else {
+        const std::int64_t o = nj + 3 * (r - nj);
+        spatial_vector p{};
+        for (int a = 0; a < 3; ++a) {
+          const PADMMScalarRow s = contact_scalar_row(contacts[r - nj], a);
+          const spatial_vector& g = side1 ? s.g1 : s.g0;
+          p.lin = p.lin + g.lin * x[o + a];
+          p.ang = p.ang + g.ang * x[o + a];
+        }
+        Jtp.lin = Jtp.lin + p.lin;
+        Jtp.ang = Jtp.ang + p.ang;
+      }
+    }
+    const spatial_vector vn = discrete_velocity_update(v[k], inv[k].inv_m, inv[k].inv_I_w, h, spatial_vector{}, Jtp);
+    const quat r = quat_update(q[k].q, vn.ang, h);
+    q_out[k] = {origin_from_com(c_w[k] + h * vn.lin, r, com[k]), r};
+    qd_out[k] = vn;
+  }));
+}
+
+// The step, pass by pass (Kamino's Euler integration, course E3 §6). Besides the contact count
+// (checked_contact_count, as every solver reads it), it reads back one PADMMStepReport, more only
+// when the labels need another batch or the flat arrays must grow (then nothing was solved). A failed
+// solve throws before anything is written to state_out or the warm-start history.
+void SolverPADMM::step(const State& in, State& out, const Control& control, const ContactsView* contacts, real h) {
+  if (&in == &out) throw std::invalid_argument("SolverPADMM.step: state_in and state_out must be different States");
+  if (!(h > 0)) throw std::invalid_argument("SolverPADMM.step: dt must be > 0 s");
+  const Model& m = *model_;
+  int nc = 0;
+  if (contacts) {
+    nc = checked_contact_count(*contacts, m, "SolverPADMM.step");
+    check_contact_material_path(*contacts, SolverPath::semi_implicit, SolverPath::featherstone, "SolverPADMM.step");
   }
-  for (int i = 0; i < nc; ++i)
-    for (int k : {rows_[i].body0, rows_[i].body1})
-      if (k >= 0) apply(k, contact_jacobian_block(rows_[i], k).transpose() * x_.segment<3>(nj + 3 * i));
-  std::vector<transform> q_out(s.q);
-  std::vector<spatial_vector> qd_out(s.qd);
-  for (int b = 0; b < nb; ++b) {
-    if (s.flags[b] & int(BodyFlag::kinematic) || !(s.inv_mass[b] > 0)) continue;
-    spatial_vector vn = discrete_velocity_update(s.v[b], s.inv[b].inv_m, s.inv[b].inv_I_w, h, spatial_vector{}, Jtp[b]);
-    quat r = quat_update(s.q[b].q, vn.ang, h);
-    q_out[b] = {origin_from_com(s.c_w[b] + h * vn.lin, r, s.com[b]), r};
-    qd_out[b] = vn;
-  }
-  out.body_q.copy_from_host(q_out.data());
-  out.body_qd.copy_from_host(qd_out.data());
+  grow(nc);
+  nc_ = nc;
+  free_velocities(in, control, h);   // forward dynamics without joints and contacts
+  build_rows(in, contacts, h);       // rows, b = J v_free + bias, warm start
+  start_islands();                   // rows' nodes and sides, labels
+  do label_batch();                  // label rounds and the island layout
+  while (!solve_islands());          // PADMM per island; the readback
+
+  integrate(in, out, h);             // velocities with J^T x, then poses
+  keep_history();                    // the impulses, the next step's warm start
   last_dt_ = h;
 }
 
+// The impulses kept for the next step's warm start: joint rows by index, contacts by (pair, rank)
+// in the pair order of this step.
+void SolverPADMM::keep_history() {
+  const Device d = model_->device;
+  const int nc = nc_;
+  View<const real> x = x_.view();
+  auto jh = joint_history_.view();
+  parallel_for(d, nj_, IMPULSE_KERNEL((std::int64_t i), { jh[i] = x[i]; }));
+  joint_warm_ = true;
+  grow_to(history_key_, d, nc);
+  grow_to(history_impulse_, d, nc);
+  View<const std::int64_t> sorted = pair_sorted_.view();
+  View<const int> order = pair_order_.view();
+  auto hk = history_key_.view();
+  auto hi = history_impulse_.view();
+  const std::int64_t nj = nj_;
+  parallel_for(d, nc, IMPULSE_KERNEL((std::int64_t p), {
+    const std::int64_t o = nj + 3 * std::int64_t(order[p]);
+    hk[p] = sorted[p];
+    hi[p] = vec3{x[o], x[o + 1], x[o + 2]};
+  }));
+  history_count_ = nc;
+}
+
+// f = -(p_n n + p_t1 t1 + p_t2 t2) / h on body0, tau = r0 x f, one item per contact.
 void SolverPADMM::update_contacts(ContactsView& contacts, const State&) const {
   if (contacts.force.size == 0)
     throw std::invalid_argument("SolverPADMM.update_contacts: contacts.force was not requested");
-  int n = view_to_host(contacts.rigid_contact_count, model_->device, 1)[0];
-  if (n != int(rows_.size()) || contacts.force.size < n)
+  const int n = read_one(model_->device, contacts.rigid_contact_count, 0);
+  if (n != nc_ || contacts.force.size < n)
     throw std::invalid_argument("SolverPADMM.update_contacts: the contact record changed since the last step");
-  std::vector<spatial_vector> out(n);
-  const int nj = int(joint_rows_.size());
-  for (int i = 0; i < n; ++i) {
-    const PADMMContactRow& r = rows_[i];
-    const int o = nj + 3 * i;
-    vec3 f1 = (x_[o] * r.n + x_[o + 1] * r.t1 + x_[o + 2] * r.t2) / last_dt_;
-    out[i] = {-f1, cross(r.r0, -f1)};
-  }
-  if (n > 0) device_copy(contacts.force.data, model_->device, out.data(), Device::cpu, sizeof(spatial_vector) * n);
+  View<const PADMMContactRow> rows = rows_.view();
+  View<const real> x = x_.view();
+  auto force = contacts.force;
+  const std::int64_t nj = nj_;
+  const real h = last_dt_;
+  parallel_for(model_->device, n, IMPULSE_KERNEL((std::int64_t i), {
+    const PADMMContactRow& r = rows[i];
+    const std::int64_t o = nj + 3 * i;
+    const vec3 f1 = (x[o] * r.n + x[o + 1] * r.t1 + x[o + 2] * r.t2) / h;
+    force[i] = {-f1, cross(r.r0, -f1)};
+  }));
 }
 
 }  // namespace impulse

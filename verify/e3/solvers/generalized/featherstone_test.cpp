@@ -19,7 +19,7 @@
 #include "e3/solvers/generalized/generalized_dynamics.h"
 #include "e3/solvers/generalized/dense_lu.h"
 #include "e3/solvers/generalized/generalized_integrator_oracle.h"
-#include "e3/solvers/generalized/dense_cholesky.h"
+#include "e3/solvers/shared/dense_cholesky.h"
 #include "course/e3/solver_fixture_scenes.h"
 #include "e3/solvers/penalty/solver_semi_implicit.h"
 #include "support/generators.h"
@@ -742,7 +742,7 @@ TEST(E3_6_featherstone, GpuModelIsAcceptedAndMatchesCpu) {
 TEST(E3_6_featherstone, SolverSourcesCompareNoDevice) {
   const std::regex device_test(R"((==|!=)\s*Device::|Device::\w+\s*(==|!=)|__CUDA_ARCH__)");
   for (const char* f : {"solver_featherstone.h", "solver_featherstone.cpp", "generalized_layout.h",
-                        "generalized_layout.cpp", "dense_cholesky.h", "featherstone_terms.h"}) {
+                        "generalized_layout.cpp", "../shared/dense_cholesky.h", "featherstone_terms.h"}) {
     std::ifstream in(std::string(IMPULSE_SOURCE_DIR) + "/lib/e3/solvers/generalized/" + f);
     ASSERT_TRUE(in) << f;
     std::string line;

@@ -178,8 +178,9 @@ RC_GTEST_PROP(E3_6_kamino_overview, OracleJointRowsAreDerivativesAndDelassusEqua
   }
   for (int i = 0; i < nj; ++i) {
     Eigen::Matrix<double, 1, 12> g = Eigen::Matrix<double, 1, 12>::Zero();
-    if (!world_parent) g.head<6>() = rows[i].g0;
-    g.tail<6>() = rows[i].g1;
+    const spatial_vector g0 = rows[i].g0, g1 = rows[i].g1;
+    if (!world_parent) g.head<6>() << g0.lin.x, g0.lin.y, g0.lin.z, g0.ang.x, g0.ang.y, g0.ang.z;
+    g.tail<6>() << g1.lin.x, g1.lin.y, g1.lin.z, g1.ang.x, g1.ang.y, g1.ang.z;
     RC_ASSERT((g - J.row(i)).cwiseAbs().maxCoeff() <= 1e-6 * (1 + J.row(i).cwiseAbs().maxCoeff()));
   }
   // Linear anchor rows measure the anchor separation itself (checked off the joint).

@@ -1,8 +1,8 @@
 // Dense Cholesky of one small symmetric positive definite matrix stored row-major in a flat array
-// (one articulation's joint-space mass matrix H, course E3 §6), and the two triangular solves.
-// Device-safe: plain loops over a pointer and a size, no allocation, so one kernel item can
-// factor and solve its own articulation's block in place (Newton does the same per articulation in
-// its Featherstone solver).
+// (one articulation's joint-space mass matrix H in SolverFeatherstone, one island's W + (rho + eta) I
+// in SolverPADMM; course E3 §6), and the two triangular solves. Device-safe: plain loops over a
+// pointer and a size, no allocation, so one kernel item can factor and solve its own block in place
+// (Newton does the same per articulation in its Featherstone solver).
 #pragma once
 
 #include <cmath>
