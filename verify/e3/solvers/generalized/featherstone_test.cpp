@@ -7,8 +7,6 @@
 #include <rapidcheck/gtest.h>
 
 #include <cmath>
-#include <fstream>
-#include <regex>
 #include <string>
 
 #include "core/alloc_count.h"
@@ -25,6 +23,7 @@
 #include "support/generators.h"
 #include "support/golden.h"
 #include "support/tolerance.h"
+#include "support/source_scan.h"
 
 using namespace impulse;
 
@@ -740,14 +739,9 @@ TEST(E3_6_featherstone, GpuModelIsAcceptedAndMatchesCpu) {
 
 // One path: SolverFeatherstone's sources never ask which backend they run on (only lib/core knows).
 TEST(E3_6_featherstone, SolverSourcesCompareNoDevice) {
-  const std::regex device_test(R"((==|!=)\s*Device::|Device::\w+\s*(==|!=)|__CUDA_ARCH__)");
-  for (const char* f : {"solver_featherstone.h", "solver_featherstone.cpp", "generalized_layout.h",
-                        "generalized_layout.cpp", "../shared/dense_cholesky.h", "featherstone_terms.h"}) {
-    std::ifstream in(std::string(IMPULSE_SOURCE_DIR) + "/lib/e3/solvers/generalized/" + f);
-    ASSERT_TRUE(in) << f;
-    std::string line;
-    for (int n = 1; std::getline(in, line); ++n) EXPECT_FALSE(std::regex_search(line, device_test)) << f << ":" << n << ": " << line;
-  }
+  test::expect_no_device_branch("e3/solvers/generalized", {"solver_featherstone.h", "solver_featherstone.cpp",
+                                "generalized_layout.h", "generalized_layout.cpp", "../shared/dense_cholesky.h",
+                                "featherstone_terms.h"});
 }
 
 // Oracle: the hand-written per-articulation Cholesky (dense_cholesky.h, what a kernel item runs)
@@ -873,14 +867,9 @@ TEST(E3_6_integrator_table, GpuModelIsAcceptedAndMatchesCpu) {
 
 // One path: the integrator's sources and the passes it shares never ask which backend they run on.
 TEST(E3_6_integrator_table, SolverSourcesCompareNoDevice) {
-  const std::regex device_test(R"((==|!=)\s*Device::|Device::\w+\s*(==|!=)|__CUDA_ARCH__)");
-  for (const char* f : {"solver_generalized_integrator.h", "solver_generalized_integrator.cpp", "articulation_passes.h",
-                        "articulation_passes.cpp", "velocity_implicit.h", "dense_lu.h"}) {
-    std::ifstream in(std::string(IMPULSE_SOURCE_DIR) + "/lib/e3/solvers/generalized/" + f);
-    ASSERT_TRUE(in) << f;
-    std::string line;
-    for (int n = 1; std::getline(in, line); ++n) EXPECT_FALSE(std::regex_search(line, device_test)) << f << ":" << n << ": " << line;
-  }
+  test::expect_no_device_branch("e3/solvers/generalized", {"solver_generalized_integrator.h",
+                                "solver_generalized_integrator.cpp", "articulation_passes.h",
+                                "articulation_passes.cpp", "velocity_implicit.h", "dense_lu.h"});
 }
 
 // Oracle: the hand-written partial-pivoting LU (dense_lu.h, what the implicit integrator's item

@@ -6,8 +6,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <fstream>
-#include <regex>
 #include <string>
 #include <vector>
 
@@ -18,6 +16,7 @@
 #include "e3/solvers/padmm/padmm_host_reference.h"
 #include "e3/solvers/padmm/solver_padmm.h"
 #include "support/generators.h"
+#include "support/source_scan.h"
 
 using namespace impulse;
 
@@ -164,14 +163,9 @@ TEST(E3_6_padmm_convergence, OracleLongChainIslandsEqualHostReference) {
 
 // One path: SolverPADMM's sources never ask which backend they run on (only lib/core knows).
 TEST(E3_6_padmm_convergence, SolverSourcesCompareNoDevice) {
-  const std::regex device_test(R"((==|!=)\s*Device::|Device::\w+\s*(==|!=)|__CUDA_ARCH__)");
-  for (const char* f : {"solver_padmm.h", "solver_padmm.cpp", "padmm.h", "padmm.cpp", "padmm_block.h",
-                        "padmm_rows.h", "padmm_rows.cpp", "../shared/dense_cholesky.h"}) {
-    std::ifstream in(std::string(IMPULSE_SOURCE_DIR) + "/lib/e3/solvers/padmm/" + f);
-    ASSERT_TRUE(in) << f;
-    std::string line;
-    for (int n = 1; std::getline(in, line); ++n) EXPECT_FALSE(std::regex_search(line, device_test)) << f << ":" << n << ": " << line;
-  }
+  test::expect_no_device_branch("e3/solvers/padmm", {"solver_padmm.h", "solver_padmm.cpp", "padmm.h",
+                                "padmm.cpp", "padmm_block.h", "padmm_rows.h", "padmm_rows.cpp",
+                                "../shared/dense_cholesky.h"});
 }
 
 // Buffers are sized at construction or on the first step (grown with the contact count and the

@@ -6,8 +6,6 @@
 #include <Eigen/Dense>
 #include <cmath>
 #include <cstring>
-#include <fstream>
-#include <regex>
 #include <string>
 
 #include "course/e3/penalty_contact_fixture.h"
@@ -23,6 +21,7 @@
 #include "support/generators.h"
 #include "support/golden.h"
 #include "support/tolerance.h"
+#include "support/source_scan.h"
 
 using namespace impulse;
 
@@ -390,14 +389,7 @@ TEST(E3_6_vbd_structure, GpuTallColumnColoursMatchCpu) {
 // One path: the solver's sources never compare a Device nor test __CUDA_ARCH__ (lib/core's
 // primitives alone know the backend).
 TEST(E3_6_vbd_structure, SolverSourcesCompareNoDevice) {
-  const std::regex device_test(R"((==|!=)\s*Device::|Device::\w+\s*(==|!=)|__CUDA_ARCH__)");
-  for (const char* f : {"vbd_rigid.h", "vbd_rigid.cpp", "vbd_block.h"}) {
-    std::ifstream in(std::string(IMPULSE_SOURCE_DIR) + "/lib/e3/solvers/vbd/" + f);
-    ASSERT_TRUE(in) << f;
-    std::string line;
-    for (int n = 1; std::getline(in, line); ++n)
-      EXPECT_FALSE(std::regex_search(line, device_test)) << f << ":" << n << ": " << line;
-  }
+  test::expect_no_device_branch("e3/solvers/vbd", {"vbd_rigid.h", "vbd_rigid.cpp", "vbd_block.h"});
 }
 
 // Oracle: the hand-written 6x6 LDL^T solve a kernel item runs (vbd_block.h) against Eigen's LDLT
