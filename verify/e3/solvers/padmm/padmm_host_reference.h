@@ -25,18 +25,13 @@
 #include "e3/contacts/contacts_view.h"
 #include "e3/joints/maximal_joint.h"
 #include "e3/solvers/padmm/padmm.h"
+#include "e3/solvers/padmm/padmm_rows.h"
 
 namespace impulse::padmm_reference {
 
 
-/// One contact row of the Delassus problem: bodies, contact frame and lever arms.
-struct ContactRow {
-  int body0 = -1, body1 = -1;  // -1: static
-  vec3 n, t1, t2;              // world contact frame, n from shape0 to shape1
-  vec3 r0, r1;                 // [m] lever arms from each COM (world origin for a static side) to its point
-  real d = 0;                  // [m] gap
-  real mu = 0;                 // [-]
-};
+/// The contact row is the engine's own (padmm_rows.h); only its assembly and solve are the reference's.
+using ContactRow = PADMMContactRow;
 
 /// One scalar bilateral (equality) row of a joint: after the step u = g0 V0 + g1 V1 + bias must be 0,
 /// V = (v_C [m/s], omega [rad/s]) of each body, world. Its impulse has no bound.
@@ -139,14 +134,8 @@ class HostSolver {
 
 inline PADMMStatus padmm_solve(const MatrixXr& W, const VectorXr& b, const std::vector<real>& mu,
                         const PADMMSettings& st, VectorXr& x, VectorXr* u_out = nullptr, int nj = 0) {
-  st.validate();
-  if (nj < 0) throw std::invalid_argument("padmm_solve: the bilateral row count must be >= 0");
+  // The tests give it a well-formed problem; the engine's padmm_solve checks its arguments.
   const int nc = int(mu.size()), n = nj + 3 * nc;
-  if (W.rows() != n || W.cols() != n || b.size() != n || x.size() != n)
-    throw std::invalid_argument("padmm_solve: W, b and x must have " + std::to_string(nj) + " + 3 * " +
-                                std::to_string(nc) + " rows");
-  for (real m : mu)
-    if (!(m >= 0)) throw std::invalid_argument("padmm_solve: friction coefficient mu must be >= 0");
   PADMMStatus status;
   if (n == 0) {
     status.converged = true;
