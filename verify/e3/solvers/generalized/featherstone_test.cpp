@@ -157,6 +157,14 @@ struct ForwardProblem {
   }
 };
 
+// A random forest: 2..3 trees of add_random_tree (one articulation each), finalized.
+Model random_forest() {
+  ModelBuilder b;
+  const int trees = *rc::gen::inRange(2, 4);
+  for (int t = 0; t < trees; ++t) add_random_tree(b);
+  return b.finalize();
+}
+
 }  // namespace
 
 // Oracle: H from the kinetic energy alone, H_ij = T(e_i + e_j) - T(e_i) - T(e_j) with T from
@@ -179,8 +187,8 @@ RC_GTEST_PROP(E3_6_featherstone, OracleMassMatrixEqualsKineticEnergyReference, (
 // and their Cholesky factors give the qdd of one dense solve with the kinetic-energy H, whose
 // entries between different articulations are zero.
 RC_GTEST_PROP(E3_6_featherstone, OracleBlockSolveEqualsDenseSolveOnRandomForests, ()) {
-  ModelBuilder b;
   const int trees = *rc::gen::inRange(2, 4);
+  ModelBuilder b;
   for (int t = 0; t < trees; ++t) add_random_tree(b);
   Model m = b.finalize();
   const int nd = m.joint_dof_count;
@@ -679,10 +687,7 @@ TEST(E3_6_featherstone, SimFreeFall) {
 // (GeneralizedDynamics): qd+ = qd + h qdd with qdd from the dense kinetic-energy H (no block
 // structure assumed), q+ = integrate_coords(q, qd+, h), and body_parent_f from parent_joint_wrenches.
 RC_GTEST_PROP(E3_6_featherstone, OracleSolverStepEqualsHostReferenceOnRandomForests, ()) {
-  ModelBuilder b;
-  const int trees = *rc::gen::inRange(2, 4);
-  for (int t = 0; t < trees; ++t) add_random_tree(b);
-  Model m = b.finalize();
+  Model m = random_forest();
   const int nd = m.joint_dof_count, nb = m.body_count;
   std::vector<real> arm(nd);
   for (real& a : arm) a = *gen::in_range(0, 0.5);
@@ -814,10 +819,7 @@ std::vector<real> chain_integrated(const char* integrator, Device d, int steps, 
 // J^T I J and J^T F joint by joint and factor with dense_cholesky.h / dense_lu.h, where Eigen
 // evaluates its products and factorizations in its own order. Bound: 1e-9 relative.
 RC_GTEST_PROP(E3_6_integrator_table, OracleStepEqualsHostPathOnRandomForests, ()) {
-  ModelBuilder b;
-  const int trees = *rc::gen::inRange(2, 4);
-  for (int t = 0; t < trees; ++t) add_random_tree(b);
-  Model m = b.finalize();
+  Model m = random_forest();
   const int nd = m.joint_dof_count;
   std::vector<real> arm(nd), damping(nd);
   for (real& a : arm) a = *gen::in_range(0, 0.5);
