@@ -52,4 +52,39 @@ void segmented_sum_into(Device d, View<const std::int64_t> start, View<const std
   }), where);
 }
 
+/// value for a grouped index of two-sided items (build_segments_on's entry e = item << 1 | side):
+/// item e >> 1's side0 or side1 value.
+struct TwoSidedEntry {
+  View<const spatial_vector> side0, side1;
+  IMPULSE_HD spatial_vector operator()(std::int64_t e) const { return (e & 1) ? side1[e >> 1] : side0[e >> 1]; }
+};
+
+/// keep for segmented_sum_where when every entry counts.
+struct KeepEveryEntry {
+  IMPULSE_HD bool operator()(std::int64_t) const { return true; }
+};
+
+/// The masked segmented sum over a grouped index, used where it is made: one item per segment s
+///   acc = sum of value(e) over e = entry[k], k = start[s] .. start[s+1]-1, keep(e), added one by one
+///         in increasing k onto T{};   N = the number of entries kept
+/// then finish(s, acc, N) in the same item. keep, value, finish: copyable functors with IMPULSE_HD
+/// operator()s (they run on the device): keep(e) -> bool, value(e) -> T, finish(s, const T&, int).
+/// A mean over the entries that fired (XPBD's weighted deltas: only the active contact rows, averaged
+/// by their count and applied to the body) thus needs no extra launch and no per-segment arrays.
+template <class T, class Keep, class Value, class Finish>
+void segmented_sum_where(Device d, std::int64_t segments, View<const std::int64_t> start, View<const std::int64_t> entry,
+                         const Keep& keep, const Value& value, const Finish& finish, LaunchSite where = LaunchSite()) {
+  parallel_for(d, segments, IMPULSE_KERNEL((std::int64_t s), {
+    T acc{};
+    int N = 0;
+    for (std::int64_t k = start[s]; k < start[s + 1]; ++k) {
+      const std::int64_t e = entry[k];
+      if (!keep(e)) continue;
+      segment_add(acc, value(e));
+      ++N;
+    }
+    finish(s, acc, N);
+  }), where);
+}
+
 }  // namespace impulse

@@ -109,14 +109,6 @@ RC_GTEST_PROP(CoreReduce, SegmentedSumIsBitwiseDeterministic, ()) {
   }
 }
 
-namespace {
-// Entry e of a grouped index: value e / 2 of side e % 2 (the two-sided layout of the penalty sums).
-struct TwoSided {
-  View<const spatial_vector> side0, side1;
-  spatial_vector operator()(std::int64_t e) const { return (e & 1) ? side1[e >> 1] : side0[e >> 1]; }
-};
-}  // namespace
-
 // segmented_sum_into adds each segment's gathered entries onto out's old value one by one, in
 // entry order: bitwise the serial left fold from that value (not old + (sum of the entries)), under
 // any schedule of the segments.
@@ -140,7 +132,7 @@ RC_GTEST_PROP(CoreReduce, SegmentedSumIntoFoldsGatheredEntriesOntoOut, ()) {
   Buffer<spatial_vector> a(Device::cpu, side0), b(Device::cpu, side1), out(Device::cpu, init);
   Buffer<std::int64_t> st(Device::cpu, start), en(Device::cpu, entry);
   segmented_sum_into(Device::cpu, View<const std::int64_t>(st.view()), View<const std::int64_t>(en.view()),
-                     TwoSided{a.view(), b.view()}, out.view());
+                     TwoSidedEntry{a.view(), b.view()}, out.view());
   const std::vector<spatial_vector> got = out.to_host();
   for (int s = 0; s < segments; ++s) {
     spatial_vector acc = init[std::size_t(s)];
@@ -151,6 +143,77 @@ RC_GTEST_PROP(CoreReduce, SegmentedSumIntoFoldsGatheredEntriesOntoOut, ()) {
       acc.ang = acc.ang + w.ang;
     }
     RC_ASSERT(std::memcmp(&acc, &got[std::size_t(s)], sizeof(spatial_vector)) == 0);
+  }
+}
+
+namespace {
+// keep: entry e counts where mask[e >> 1] is set (XPBD's active rows).
+struct MaskedItem {
+  View<const int> mask;
+  bool operator()(std::int64_t e) const { return mask[e >> 1] != 0; }
+};
+// finish: the sum and the count of each segment into two arrays.
+struct StoreSumAndCount {
+  View<spatial_vector> sum;
+  View<int> count;
+  void operator()(std::int64_t s, const spatial_vector& acc, int N) const {
+    sum[s] = acc;
+    count[s] = N;
+  }
+};
+}  // namespace
+
+// segmented_sum_where folds the kept entries of each segment from zero in entry order and hands the
+// sum and the number kept to finish: bitwise the serial fold over the masked entries, under any
+// thread count.
+RC_GTEST_PROP(CoreReduce, SegmentedSumWhereFoldsTheKeptEntriesAndCountsThem, ()) {
+  const int items = *rc::gen::inRange(0, 30), segments = *rc::gen::inRange(1, 8);
+  auto x = [] { return *gen::in_range(-1e3, 1e3) * std::pow(10.0, *rc::gen::inRange(-8, 8)); };
+  std::vector<spatial_vector> side0, side1;
+  std::vector<int> mask;
+  for (int i = 0; i < items; ++i) {
+    side0.push_back({{x(), x(), x()}, {x(), x(), x()}});
+    side1.push_back({{x(), x(), x()}, {x(), x(), x()}});
+    mask.push_back(*rc::gen::inRange(0, 2));
+  }
+  std::vector<std::vector<std::int64_t>> members(static_cast<std::size_t>(segments));
+  for (std::int64_t e = 0; e < 2 * items; ++e) members[std::size_t(*rc::gen::inRange(0, segments))].push_back(e);
+  std::vector<std::int64_t> start{0}, entry;
+  for (auto& m : members) {
+    entry.insert(entry.end(), m.rbegin(), m.rend());
+    start.push_back(static_cast<std::int64_t>(entry.size()));
+  }
+  Buffer<spatial_vector> a(Device::cpu, side0), b(Device::cpu, side1);
+  Buffer<int> keep(Device::cpu, mask);
+  Buffer<std::int64_t> st(Device::cpu, start), en(Device::cpu, entry);
+  std::vector<std::vector<spatial_vector>> sums;
+  std::vector<std::vector<int>> counts;
+  for (int threads : {1, 2}) {
+    omp_set_num_threads(threads);
+    Buffer<spatial_vector> sum(Device::cpu, segments);
+    Buffer<int> count(Device::cpu, segments);
+    segmented_sum_where<spatial_vector>(Device::cpu, segments, st.view(), en.view(), MaskedItem{keep.view()},
+                                        TwoSidedEntry{a.view(), b.view()}, StoreSumAndCount{sum.view(), count.view()});
+    sums.push_back(sum.to_host());
+    counts.push_back(count.to_host());
+  }
+  omp_set_num_threads(omp_get_num_procs());
+  for (int s = 0; s < segments; ++s) {
+    spatial_vector acc{};
+    int N = 0;
+    // The segment lists its entries in decreasing e (entry order): the fold runs from the back.
+    for (auto it = members[std::size_t(s)].rbegin(); it != members[std::size_t(s)].rend(); ++it) {
+      const std::int64_t e = *it;
+      if (!mask[std::size_t(e >> 1)]) continue;
+      const spatial_vector& w = (e & 1) ? side1[std::size_t(e >> 1)] : side0[std::size_t(e >> 1)];
+      acc.lin = acc.lin + w.lin;
+      acc.ang = acc.ang + w.ang;
+      ++N;
+    }
+    for (std::size_t r = 0; r < sums.size(); ++r) {
+      RC_ASSERT(std::memcmp(&acc, &sums[r][std::size_t(s)], sizeof(spatial_vector)) == 0);
+      RC_ASSERT(counts[r][std::size_t(s)] == N);
+    }
   }
 }
 

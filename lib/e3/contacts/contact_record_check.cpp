@@ -54,14 +54,19 @@ void ContactRecordCheck::launch(const ContactsView& c, int shape_count, int extr
 
 int ContactRecordCheck::read(const ContactsView& c, int shape_count, const char* who) {
   device_copy(host_.data(), Device::cpu, slots_.data(), c.device, sizeof(int) * std::size_t(kSlots + extra_));
-  check_collide_status(&host_[3], who);
-  const int n = host_[0];
+  return check(host_.data(), c, shape_count, who);
+}
+
+int ContactRecordCheck::check(const int* host_slots, const ContactsView& c, int shape_count, const char* who) {
+  check_collide_status(&host_slots[3], who);
+  const int n = host_slots[0];
   if (n < 0 || n > c.rigid_contact_max)
     throw std::invalid_argument(std::string(who) + ": contact record overflowed (count " + std::to_string(n) +
                                 " > rigid_contact_max " + std::to_string(c.rigid_contact_max) +
                                 "): the record is incomplete");
   check_contact_column_sizes(c, n, who);
-  if (host_[1] >= 0) throw std::invalid_argument(contact_row_shape_message(who, host_[1], host_[2], shape_count));
+  if (host_slots[1] >= 0)
+    throw std::invalid_argument(contact_row_shape_message(who, host_slots[1], host_slots[2], shape_count));
   return n;
 }
 

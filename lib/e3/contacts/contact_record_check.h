@@ -36,6 +36,11 @@ class ContactRecordCheck {
   int read(const ContactsView& c, int shape_count, const char* who);
   /// Extra slot k as read().
   int extra(int k) const { return host_[std::size_t(kSlots + k)]; }
+  /// The kSlots slots on the device, for a solver whose own readback carries them (SolverPADMM
+  /// copies them into its step report on the device), then checked with check().
+  View<const int> slots() const { return {slots_.data(), kSlots}; }
+  /// read()'s checks and result on kSlots slots already on the host.
+  static int check(const int* host_slots, const ContactsView& c, int shape_count, const char* who);
 
  private:
   Buffer<int> flags_;   // (rigid_contact_max) 1 where a row names a shape outside the Model

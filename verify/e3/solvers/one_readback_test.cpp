@@ -1,7 +1,7 @@
 // The step's one readback (issue 25): a step of a solver with collide before it copies between the
 // host and the device at most once (core/host_copies.h counts every such copy, even on the CPU,
-// where it is in place or a memcpy), for SolverXPBD, SolverSemiImplicit, SolverVBD and
-// SolverFeatherstone on a small pile under pipeline contacts.
+// where it is in place or a memcpy), for SolverXPBD, SolverSemiImplicit, SolverVBD,
+// SolverFeatherstone and SolverPADMM on a small pile under pipeline contacts.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -18,6 +18,7 @@
 #include "e3/collision/collision_pipeline.h"
 #include "e3/contacts/contact_materials.h"
 #include "e3/solvers/generalized/solver_featherstone.h"
+#include "e3/solvers/padmm/solver_padmm.h"
 #include "e3/solvers/penalty/solver_semi_implicit.h"
 #include "e3/solvers/vbd/vbd_rigid.h"
 #include "e3/solvers/xpbd/solver_xpbd.h"
@@ -99,6 +100,13 @@ TEST(E3_step_readback, FeatherstoneStepWithCollideCopiesOnce) {
   expect_at_most_one(copies_per_step(m, solver, SolverPath::featherstone), "SolverFeatherstone");
 }
 
+// PADMM's record check rides in its step report: the contact count is not read on its own.
+TEST(E3_step_readback, PadmmStepWithCollideCopiesOnce) {
+  Model m = small_pile();
+  SolverPADMM solver(m);
+  expect_at_most_one(copies_per_step(m, solver, SolverPath::semi_implicit), "SolverPADMM");
+}
+
 // A non-finite pose given to collide is flagged on the device and refused at each solver's one
 // readback, naming the body and the reader.
 template <class Solver>
@@ -127,11 +135,13 @@ TEST(E3_step_readback, NonFinitePoseIsRefusedAtEachSolversReadback) {
   SolverSemiImplicit semi(m);
   SolverVBD vbd(m);
   SolverFeatherstone fs(m);
+  SolverPADMM padmm(m);
   const std::string body = "collide: body 2 has a non-finite pose (reported by ";
   EXPECT_EQ(non_finite_message(m, xpbd, SolverPath::xpbd), body + "SolverXPBD.step)");
   EXPECT_EQ(non_finite_message(m, semi, SolverPath::semi_implicit), body + "apply_penalty_contacts)");
   EXPECT_EQ(non_finite_message(m, vbd, SolverPath::vbd), body + "SolverVBD)");
   EXPECT_EQ(non_finite_message(m, fs, SolverPath::featherstone), body + "apply_penalty_contacts)");
+  EXPECT_EQ(non_finite_message(m, padmm, SolverPath::semi_implicit), body + "SolverPADMM.step)");
 }
 
 // The counter itself: a to_host, a read_one and an in-place host_readable on the CPU count one each;

@@ -4,10 +4,12 @@
 #include "e3/solvers/padmm/solver_padmm.h"
 
 #include <algorithm>
+#include <limits>
 #include <stdexcept>
 #include <string>
 
 #include "core/buffer_grow.h"
+#include "core/fill.h"
 #include "core/parallel_for.h"
 #include "core/scan.h"
 #include "core/segments_device.h"
@@ -25,6 +27,15 @@ namespace {
 constexpr std::int64_t report_chunk = 256;
 
 IMPULSE_HD inline bool movable(const PADMMBodyInverse* inv, int k) { return k >= 0 && inv[k].inv_m > 0; }
+
+// A contact row past the record's count (a GPU launches over the capacity) or refused at the
+// readback: its bodies, and its pair key, which sorts after every live key.
+constexpr int padmm_dead_body = -2;
+constexpr std::int64_t padmm_dead_key = std::numeric_limits<std::int64_t>::max();
+
+// Row i is below the count n of a record of capacity cap (an overflowed record has none: the
+// readback refuses it).
+IMPULSE_HD inline bool padmm_live_row(std::int64_t i, int n, int cap) { return n >= 0 && n <= cap && i < n; }
 
 // g . V for a 1 x 6 block and a twist (v_C, omega), summed in order.
 IMPULSE_HD inline real twist_dot(const spatial_vector& g, const spatial_vector& V) {
@@ -112,11 +123,12 @@ SolverPADMM::SolverPADMM(const Model& model, const PADMMSettings& settings)
   island_report_ = Buffer<PADMMIslandReport>(d, nodes);
   report_parts_ = Buffer<PADMMIslandReport>(d, (nodes + report_chunk - 1) / report_chunk + 1);
   report_ = Buffer<PADMMStepReport>(d, 1);
+  history_count_ = Buffer<std::int64_t>(d, std::vector<std::int64_t>{0});
   grow(0);
 }
 
 void SolverPADMM::reset() {
-  history_count_ = 0;
+  fill(model_->device, history_count_.view(), std::int64_t(0));
   joint_warm_ = false;
   status_.assign(1, PADMMStatus{});
 }
@@ -129,7 +141,8 @@ std::vector<PADMMContactRow> SolverPADMM::last_rows() const {
 
 std::vector<PADMMJointRow> SolverPADMM::last_joint_rows() const { return joint_rows_.to_host(); }
 
-// Buffers sized by the contact count: grown, never shrunk, so a step whose count fits allocates nothing.
+// Buffers sized by the record's capacity: grown, never shrunk, so a step allocates nothing once the
+// capacity and the island layout have been met.
 void SolverPADMM::grow(int nc) {
   const Device d = model_->device;
   const std::int64_t rows = std::int64_t(nj_) + nc, unknowns = std::int64_t(nj_) + 3 * std::int64_t(nc);
@@ -187,7 +200,8 @@ void SolverPADMM::free_velocities(const State& in, const Control& control, real 
 void SolverPADMM::build_rows(const State& in, const ContactsView* contacts, real h) {
   const Model& m = *model_;
   const Device d = m.device;
-  const int nj = nj_, nc = nc_;
+  const int nj = nj_;
+  const std::int64_t ne = ne_;
   View<const transform> q = in.body_q.view();
   View<const spatial_vector> v = v_.view();
   View<const vec3> c_w = c_w_.view();
@@ -217,8 +231,10 @@ void SolverPADMM::build_rows(const State& in, const ContactsView* contacts, real
       }
     }));
   }
-  if (nc == 0) return;
+  if (ne == 0) return;
   const ContactRowColumns col = contact_row_columns(*contacts);
+  View<const int> count = contacts->rigid_contact_count;
+  const int cap = contacts->rigid_contact_max, S = m.shape_count;
   View<const int> shape_body = m.shape_body.view();
   View<const real> mu = contacts->rigid_contact_mu;
   const std::int64_t shapes = m.shape_count;
@@ -226,10 +242,20 @@ void SolverPADMM::build_rows(const State& in, const ContactsView* contacts, real
   auto key = pair_key_.view();
   auto sorted = pair_sorted_.view();
   auto order = pair_order_.view();
-  parallel_for(d, nc, IMPULSE_KERNEL((std::int64_t i), {
+  parallel_for(d, ne, IMPULSE_KERNEL((std::int64_t i), {
     PADMMContactRow r;
     const int s0 = col.shape0[i], s1 = col.shape1[i];
-    const ContactRowBodies rb = contact_row_bodies(shape_body, s0, s1);  // shapes checked by checked_contact_count
+    if (!padmm_live_row(i, count[0], cap) || !contact_row_shapes_valid(s0, s1, S)) {
+      // Dead (or refused at the readback): no bodies, sorted last, b = 0.
+      r.body0 = r.body1 = padmm_dead_body;
+      rows[i] = r;
+      for (int a = 0; a < 3; ++a) b[nj + 3 * i + a] = 0;
+      key[i] = padmm_dead_key;
+      sorted[i] = padmm_dead_key;
+      order[i] = int(i);
+      return;
+    }
+    const ContactRowBodies rb = contact_row_bodies(shape_body, s0, s1);
     r.body0 = rb.body0;
     r.body1 = rb.body1;
     r.n = col.normal[i];
@@ -252,12 +278,13 @@ void SolverPADMM::build_rows(const State& in, const ContactsView* contacts, real
     sorted[i] = key[i];
     order[i] = int(i);
   }));
-  sort_pairs(d, View<std::int64_t>{sorted.data, nc}, View<int>{order.data, nc});
-  View<const std::int64_t> hist_key = history_key_.view();
+  sort_pairs(d, View<std::int64_t>{sorted.data, ne}, View<int>{order.data, ne});
+  View<const std::int64_t> hist_key = history_key_.view(), hist_count = history_count_.view();
   View<const vec3> hist = history_impulse_.view();
-  const std::int64_t hist_n = warm ? history_count_ : 0;
-  parallel_for(d, nc, IMPULSE_KERNEL((std::int64_t p), {
-    const std::int64_t k = sorted[p], rank = p - first_not_below(sorted.data, p, k);
+  parallel_for(d, ne, IMPULSE_KERNEL((std::int64_t p), {
+    const std::int64_t k = sorted[p];
+    if (k == padmm_dead_key) return;  // dead rows sort last
+    const std::int64_t hist_n = warm ? hist_count[0] : 0, rank = p - first_not_below(sorted.data, p, k);
     const std::int64_t at = first_not_below(hist_key.data, hist_n, k) + rank;
     const bool found = at < hist_n && hist_key[at] == k;
     const vec3 x0 = found ? scale * hist[at] : vec3{};
@@ -283,7 +310,7 @@ void SolverPADMM::start_islands() {
   const Model& m = *model_;
   const Device d = m.device;
   const int nj = nj_, nb = nb_;
-  const std::int64_t R = std::int64_t(nj) + nc_, nodes = std::int64_t(nb) + 1;
+  const std::int64_t R = std::int64_t(nj) + ne_, nodes = std::int64_t(nb) + 1;
   View<const PADMMBodyInverse> inv = inv_.view();
   View<const PADMMJointRow> joints = joint_rows_.view();
   View<const PADMMContactRow> contacts = rows_.view();
@@ -292,7 +319,7 @@ void SolverPADMM::start_islands() {
   parallel_for(d, R, IMPULSE_KERNEL((std::int64_t r), {
     const int b0 = r < nj ? joints[r].body0 : contacts[r - nj].body0, b1 = r < nj ? joints[r].body1 : contacts[r - nj].body1;
     const bool m0 = movable(inv.data, b0), m1 = movable(inv.data, b1);
-    row_node[r] = m0 ? b0 : m1 ? b1 : nb;
+    row_node[r] = b0 == padmm_dead_body ? -1 : m0 ? b0 : m1 ? b1 : nb;  // a dead row joins no island
     side[2 * r] = m0 ? b0 : -1;
     side[2 * r + 1] = m1 ? b1 : -1;
   }));
@@ -305,7 +332,7 @@ void SolverPADMM::label_batch() {
   const Model& m = *model_;
   const Device d = m.device;
   const int nj = nj_, nb = nb_;
-  const std::int64_t R = std::int64_t(nj) + nc_, nodes = std::int64_t(nb) + 1;
+  const std::int64_t R = std::int64_t(nj) + ne_, nodes = std::int64_t(nb) + 1;
   View<const int> row_node = row_node_.view(), side = side_key_.view();
   View<const std::int64_t> s_start = side_start_.view(), s_entry = side_entry_.view();
   auto label = label_.view();
@@ -326,7 +353,7 @@ void SolverPADMM::label_batch() {
   auto flag = unsettled_.view();
   parallel_for(d, R + nodes, IMPULSE_KERNEL((std::int64_t i), {
     if (i < R) {
-      root[i] = label[row_node[i]];
+      root[i] = row_node[i] >= 0 ? label[row_node[i]] : -1;  // build_segments_on skips -1
       flag[i] = side[2 * i] >= 0 && side[2 * i + 1] >= 0 && label[side[2 * i]] != label[side[2 * i + 1]] ? 1 : 0;
     } else {
       const std::int64_t k = i - R;
@@ -364,7 +391,7 @@ void SolverPADMM::label_batch() {
 // while the labels are unsettled or a flat array is short of the layout (the report then says so
 // and the step grows the arrays or runs another label batch). The report is the step's readback;
 // returns false when the step must retry.
-bool SolverPADMM::solve_islands() {
+bool SolverPADMM::solve_islands(const ContactsView* record_view) {
   const Model& m = *model_;
   const Device d = m.device;
   const int nj = nj_;
@@ -430,12 +457,15 @@ bool SolverPADMM::solve_islands() {
     for (std::int64_t k = p * chunk; k < end; ++k) fold_report(w, report[k]);
     parts[p] = w;
   }));
+  View<const int> record = record_view ? record_check_.slots() : View<const int>{};
   parallel_for(d, 1, IMPULSE_KERNEL((std::int64_t), {
     PADMMIslandReport w = empty_world_report();
     for (std::int64_t p = 0; p < chunks; ++p) fold_report(w, parts[p]);
     step_report[0].world = w;
+    for (std::int64_t j = 0; j < record.size; ++j) step_report[0].record[j] = record[j];
   }));
   const PADMMStepReport r = read_one(d, View<const PADMMStepReport>(report_.view()), 0);
+  if (record_view) nc_ = ContactRecordCheck::check(r.record, *record_view, model_->shape_count, "SolverPADMM.step");
   const PADMMLayout& lay = r.layout;
   if (lay.unsettled > 0) return false;
   if (lay.w > cap_w || lay.scratch > cap_s || lay.unknowns > cap_u) {
@@ -501,26 +531,35 @@ void SolverPADMM::integrate(const State& in, State& out, real h) {
   }));
 }
 
-// The step, pass by pass (Kamino's Euler integration, course E3 §6). Besides the contact count
-// (checked_contact_count, as every solver reads it), it reads back one PADMMStepReport, more only
-// when the labels need another batch or the flat arrays must grow (then nothing was solved). A failed
-// solve throws before anything is written to state_out or the warm-start history.
+// The step, pass by pass (Kamino's Euler integration, course E3 §6). The record's count stays on
+// the device (ContactRecordCheck, launched first): the contact passes launch over
+// record_launch_extent's rows and each reads the count there. The step reads back one
+// PADMMStepReport, which carries the record's check; more only when the labels need another batch
+// or the flat arrays must grow (then nothing was solved). A bad record or a failed solve throws
+// before anything is written to state_out or the warm-start history.
 void SolverPADMM::step(const State& in, State& out, const Control& control, const ContactsView* contacts, real h) {
   if (&in == &out) throw std::invalid_argument("SolverPADMM.step: state_in and state_out must be different States");
   if (!(h > 0)) throw std::invalid_argument("SolverPADMM.step: dt must be > 0 s");
   const Model& m = *model_;
-  int nc = 0;
+  int cap = 0;
+  ne_ = 0;
+  nc_ = 0;
   if (contacts) {
-    nc = checked_contact_count(*contacts, m, "SolverPADMM.step");
+    if (contacts->model != &m)
+      throw std::invalid_argument("SolverPADMM.step: the contact record was made for another Model (a foreign record)");
+    if (contacts->rigid_contact_count.size != 1)
+      throw std::invalid_argument("SolverPADMM.step: rigid_contact_count must be a one-element array");
     check_contact_material_path(*contacts, SolverPath::semi_implicit, SolverPath::featherstone, "SolverPADMM.step");
+    record_check_.launch(*contacts, m.shape_count);
+    cap = contacts->rigid_contact_max;
+    ne_ = record_launch_extent(*contacts);
   }
-  grow(nc);
-  nc_ = nc;
+  grow(cap);
   free_velocities(in, control, h);   // forward dynamics without joints and contacts
   build_rows(in, contacts, h);       // rows, b = J v_free + bias, warm start
   start_islands();                   // rows' nodes and sides, labels
   do label_batch();                  // label rounds and the island layout
-  while (!solve_islands());          // PADMM per island; the readback
+  while (!solve_islands(contacts));  // PADMM per island; the readback (with the record's check)
 
   integrate(in, out, h);             // velocities with J^T x, then poses
   keep_history();                    // the impulses, the next step's warm start
@@ -531,24 +570,27 @@ void SolverPADMM::step(const State& in, State& out, const Control& control, cons
 // in the pair order of this step.
 void SolverPADMM::keep_history() {
   const Device d = model_->device;
-  const int nc = nc_;
   View<const real> x = x_.view();
   auto jh = joint_history_.view();
   parallel_for(d, nj_, IMPULSE_KERNEL((std::int64_t i), { jh[i] = x[i]; }));
   joint_warm_ = true;
-  grow_to(history_key_, d, nc);
-  grow_to(history_impulse_, d, nc);
+  grow_to(history_key_, d, ne_);  // after build_rows has read the last step's
+  grow_to(history_impulse_, d, ne_);
   View<const std::int64_t> sorted = pair_sorted_.view();
   View<const int> order = pair_order_.view();
   auto hk = history_key_.view();
   auto hi = history_impulse_.view();
-  const std::int64_t nj = nj_;
-  parallel_for(d, nc, IMPULSE_KERNEL((std::int64_t p), {
+  auto hc = history_count_.view();
+  const std::int64_t nj = nj_, ne = ne_;
+  const int nc = nc_;  // the readback's count: every row below it is live
+  // At least one item, so that the count is written on a step without rows.
+  parallel_for(d, ne > 0 ? ne : 1, IMPULSE_KERNEL((std::int64_t p), {
+    if (p == 0) hc[0] = nc;
+    if (p >= nc) return;
     const std::int64_t o = nj + 3 * std::int64_t(order[p]);
     hk[p] = sorted[p];
     hi[p] = vec3{x[o], x[o + 1], x[o + 2]};
   }));
-  history_count_ = nc;
 }
 
 // f = -(p_n n + p_t1 t1 + p_t2 t2) / h on body0, tau = r0 x f, one item per contact.

@@ -18,6 +18,7 @@
 #include "core/buffer.h"
 #include "core/eigen.h"
 #include "e1/model.h"
+#include "e3/contacts/contact_record_check.h"
 #include "e3/contacts/contacts_view.h"
 #include "e3/solvers/padmm/padmm.h"
 #include "e3/solvers/padmm/padmm_rows.h"
@@ -68,10 +69,14 @@ struct PADMMLayout {
   std::int64_t scratch = 0;   // sum of padmm_block_scratch(n_i)
 };
 
-/// What a step reads back, once when the labels settle within one batch and the arrays suffice.
+/// What a step reads back, once when the labels settle within one batch and the arrays suffice: the
+/// island layout, the world's report and the contact record's check (ContactRecordCheck's slots:
+/// its count, a row naming a shape outside the Model, what collide found wrong), so that one copy
+/// brings all three.
 struct PADMMStepReport {
   PADMMLayout layout;
   PADMMIslandReport world;
+  int record[ContactRecordCheck::kSlots] = {};
 };
 
 class SolverPADMM {
@@ -103,20 +108,20 @@ class SolverPADMM {
   void build_rows(const State& in, const ContactsView* contacts, real h);
   void start_islands();
   void label_batch();
-  bool solve_islands();
+  bool solve_islands(const ContactsView* record_view);
   void integrate(const State& in, State& out, real h);
   void keep_history();
 
  private:
-  void grow(int contact_count);
+  void grow(int contact_capacity);
 
   const Model* model_;
   PADMMSettings settings_;
   std::vector<PADMMStatus> status_;
   int nb_ = 0;                  // bodies
   int nj_ = 0;                  // joint rows (fixed by the model)
-  int nc_ = 0;                  // contact rows of the last step
-  int history_count_ = 0;       // contact impulses kept from the last step
+  int nc_ = 0;                  // contact rows of the last step (its readback's count)
+  std::int64_t ne_ = 0;         // contact rows the row passes launch over (record_launch_extent)
   bool joint_warm_ = false;     // joint impulses kept from the last step
   real last_dt_ = 0;
   // Sized at construction.
@@ -133,7 +138,11 @@ class SolverPADMM {
   Buffer<PADMMIslandReport> island_report_;                     // per node (nb + 1)
   Buffer<PADMMIslandReport> report_parts_;                      // per chunk of nodes, then the world
   Buffer<PADMMStepReport> report_;                              // 1
-  // Grown with the contact count (rows R = nj + nc, unknowns nj + 3 nc).
+  Buffer<std::int64_t> history_count_;                          // 1: contact impulses kept from the last step
+  ContactRecordCheck record_check_;                             // the record's check, read with the report
+  // Grown with the record's capacity C (rows R = nj + C, unknowns nj + 3 C); a pass launches over
+  // nj + ne_ rows, and a contact row at or past the record's count (read on the device) is dead:
+  // no bodies, no island, no impulse.
   Buffer<PADMMContactRow> rows_;
   Buffer<std::int64_t> pair_key_, pair_sorted_, history_key_;   // (shape0, shape1) of each contact
   Buffer<int> pair_order_;

@@ -17,14 +17,6 @@ void add_two_sided_wrenches(Device device, int body_count, const std::vector<int
   add_two_sided_wrenches_on(device, body_count, start.view(), entry.view(), side0, side1, wrench);
 }
 
-namespace {
-// Entry e of a body-grouped index of two-sided items: item e / 2's side e % 2.
-struct TwoSidedEntry {
-  View<const spatial_vector> side0, side1;
-  IMPULSE_HD spatial_vector operator()(std::int64_t e) const { return (e & 1) ? side1[e >> 1] : side0[e >> 1]; }
-};
-}  // namespace
-
 void add_two_sided_wrenches_on(Device device, int body_count, View<const std::int64_t> st,
                                View<const std::int64_t> en, View<const spatial_vector> side0,
                                View<const spatial_vector> side1, View<spatial_vector> wrench) {

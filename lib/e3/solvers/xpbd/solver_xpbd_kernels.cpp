@@ -6,6 +6,7 @@
 
 #include "core/host_copies.h"
 #include "core/parallel_for.h"
+#include "core/reduce.h"
 #include "core/segments.h"
 #include "core/segments_device.h"
 #include "e1/integrator.h"
@@ -36,6 +37,58 @@ IMPULSE_HD inline void accumulate_row_impulse(std::int64_t i, bool weighting, Vi
   imp.lin += s * dA.lin;
   imp.ang += s * dA.ang;
 }
+
+// keep: a contact row's entry counts when the row was active in this iteration.
+struct ActiveContactRow {
+  View<const int> active;
+  IMPULSE_HD bool operator()(std::int64_t e) const { return active[e >> 1] != 0; }
+};
+
+// The body's delta from its own rows (the sum acc of N rows), weighted, applied to its pose and
+// twist (xpbd_apply_body_delta). Contacts (count_weighted): weight 1/N or 1 (contact_count_weight),
+// the count kept for the readback's scale, and nothing on a step without contact rows (live[0] = 0:
+// no contact stage, nor its velocity clamp); joints: weight 1.
+struct ApplyBodyDelta {
+  View<const vec3> com_B;
+  View<const mat33> I_B, inv_I;
+  View<const real> inv_m;
+  View<transform> q;
+  View<spatial_vector> qd;
+  real h;
+  bool count_weighted;
+  bool weighting;         // rigid_contact_con_weighting
+  View<const int> live;   // (1) contact rows of the step (count_weighted only)
+  View<int> cnt;          // (body_count) N of each body (count_weighted only)
+  IMPULSE_HD void operator()(std::int64_t b, const spatial_vector& acc, int N) const {
+    real weight = 1;
+    if (count_weighted) {
+      if (live[0] == 0) return;
+      cnt[b] = N;
+      weight = contact_count_weight(weighting, N);
+    }
+    transform X = q[b];
+    spatial_vector v = qd[b];
+    xpbd_apply_body_delta(X, v, com_B[b], I_B[b], inv_I[b], inv_m[b], acc, weight, h);
+    q[b] = X;
+    qd[b] = v;
+  }
+};
+
+// value: the joint_f wrench of joint e >> 1 on the body of entry e (child +, parent -).
+struct JointForceEntry {
+  View<const int> jtype, jparent, qd_start;
+  View<const JointAxes> jaxes;
+  View<const transform> jXp, q_in;
+  View<const real> jf;
+  IMPULSE_HD spatial_vector operator()(std::int64_t e) const {
+    const std::int64_t j = e >> 1;
+    const real sign = (e & 1) ? real(1) : real(-1);
+    const transform Xp = jparent[j] >= 0 ? q_in[jparent[j]] : transform_identity();
+    const spatial_vector w = joint_force_on_child(JointType(jtype[j]), jaxes[j], transform_multiply(Xp, jXp[j]).q,
+                                                  &jf[qd_start[j]]);
+    return spatial_vector{sign * w.lin, sign * w.ang};
+  }
+};
 
 }  // namespace
 
@@ -227,27 +280,10 @@ void SolverXPBD::predict(const State& in, const Control& control, State& out, re
   }
   // joint_f of the joints with rows (all but FREE) on their parent and child, each body summing its own
   if (control.joint_f.size != 0 && has_joint_rows_) {
-    auto wrench = wrench_.view();
-    auto jstart = joint_body_start_.view();
-    auto jentry = joint_body_entry_.view();
-    auto jtype = m.joint_type.view();
-    auto jaxes = m.joint_axes.view();
-    auto jXp = m.joint_X_p.view();
-    auto jparent = m.joint_parent.view();
-    auto qd_start = m.joint_qd_start.view();
-    auto q_in = in.body_q.view();
-    View<const real> jf = control.joint_f;
-    parallel_for(m.device, m.body_count, IMPULSE_KERNEL((std::int64_t b), {
-      for (std::int64_t k = jstart[b]; k < jstart[b + 1]; ++k) {
-        std::int64_t j = jentry[k] >> 1;
-        real sign = (jentry[k] & 1) ? real(1) : real(-1);  // child +, parent -
-        transform Xp = jparent[j] >= 0 ? q_in[jparent[j]] : transform_identity();
-        spatial_vector w = joint_force_on_child(JointType(jtype[j]), jaxes[j], transform_multiply(Xp, jXp[j]).q,
-                                                &jf[qd_start[j]]);
-        wrench[b].lin += sign * w.lin;
-        wrench[b].ang += sign * w.ang;
-      }
-    }));
+    const JointForceEntry value{m.joint_type.view(), m.joint_parent.view(), m.joint_qd_start.view(),
+                                m.joint_axes.view(), m.joint_X_p.view(), in.body_q.view(), control.joint_f};
+    segmented_sum_into(m.device, View<const std::int64_t>(joint_body_start_.view()),
+                       View<const std::int64_t>(joint_body_entry_.view()), value, wrench_.view());
   }
   integrate_bodies(m, in, wrench_in, out, gravity_, angular_damping, h);
   if (enable_restitution) {
@@ -326,38 +362,12 @@ XpbdContactPassBytes xpbd_contact_pass_bytes() {
 // Stage 4b. Weighted apply: each body sums its own contacts in contact order, divides by its count N.
 void SolverXPBD::apply_contact_deltas(State& out, int it, real h) {
   const Model& m = *model_;
-  auto com_B = m.body_com.view();
-  auto I_B = m.body_inertia.view();
-  auto inv_m = inv_mass_eff_.view();
-  auto inv_I = inv_inertia_eff_.view();
-  auto q = out.body_q.view();
-  auto qd = out.body_qd.view();
-  const bool weighting = rigid_contact_con_weighting;
-  auto a_out = step_.dA.view();
-  auto b_out = step_.dB.view();
-  View<const int> act{step_.active.data() + std::int64_t(it) * step_.capacity, step_.capacity};
-  auto cs = step_.contact_start.view();
-  auto ce = step_.contact_entry.view();
-  auto cnt = body_count_.view();
-  View<const int> live = step_.live.view();
-  parallel_for(m.device, m.body_count, IMPULSE_KERNEL((std::int64_t b), {
-    if (live[0] == 0) return;  // a step without contact rows has no contact stages (nor their velocity clamp)
-    spatial_vector acc{};
-    int N = 0;
-    for (std::int64_t k = cs[b]; k < cs[b + 1]; ++k) {
-      std::int64_t ci = ce[k] >> 1;
-      if (!act[ci]) continue;
-      add_to(acc, (ce[k] & 1) ? b_out[ci] : a_out[ci]);
-      ++N;
-    }
-    cnt[b] = N;
-    real weight = contact_count_weight(weighting, N);
-    transform X = q[b];
-    spatial_vector v = qd[b];
-    xpbd_apply_body_delta(X, v, com_B[b], I_B[b], inv_I[b], inv_m[b], acc, weight, h);
-    q[b] = X;
-    qd[b] = v;
-  }));
+  const ActiveContactRow keep{View<const int>{step_.active.data() + std::int64_t(it) * step_.capacity, step_.capacity}};
+  const ApplyBodyDelta apply{m.body_com.view(), m.body_inertia.view(), inv_inertia_eff_.view(), inv_mass_eff_.view(),
+                             out.body_q.view(), out.body_qd.view(), h, true, rigid_contact_con_weighting,
+                             step_.live.view(), body_count_.view()};
+  segmented_sum_where<spatial_vector>(m.device, m.body_count, step_.contact_start.view(), step_.contact_entry.view(), keep,
+                                      TwoSidedEntry{step_.dA.view(), step_.dB.view()}, apply);
 }
 
 // Stage 4c. Readback: iteration it's impulse on body0, scaled by 1/N or 2/(N_A + N_B). The earlier
@@ -413,25 +423,10 @@ void SolverXPBD::solve_joints(State& out, real h) {
 // Stage 4e. Each body sums its joints' deltas in joint order and applies them (weight 1).
 void SolverXPBD::apply_joint_deltas(State& out, real h) {
   const Model& m = *model_;
-  auto com_B = m.body_com.view();
-  auto I_B = m.body_inertia.view();
-  auto inv_m = inv_mass_eff_.view();
-  auto inv_I = inv_inertia_eff_.view();
-  auto q = out.body_q.view();
-  auto qd = out.body_qd.view();
-  auto p_out = step_.joint_dP.view();
-  auto c_out = step_.joint_dC.view();
-  auto js = joint_body_start_.view();
-  auto je = joint_body_entry_.view();
-  parallel_for(m.device, m.body_count, IMPULSE_KERNEL((std::int64_t b), {
-    spatial_vector acc{};
-    for (std::int64_t k = js[b]; k < js[b + 1]; ++k) add_to(acc, (je[k] & 1) ? c_out[je[k] >> 1] : p_out[je[k] >> 1]);
-    transform X = q[b];
-    spatial_vector v = qd[b];
-    xpbd_apply_body_delta(X, v, com_B[b], I_B[b], inv_I[b], inv_m[b], acc, 1, h);
-    q[b] = X;
-    qd[b] = v;
-  }));
+  const ApplyBodyDelta apply{m.body_com.view(), m.body_inertia.view(), inv_inertia_eff_.view(), inv_mass_eff_.view(),
+                             out.body_q.view(), out.body_qd.view(), h, false, false, View<const int>{}, View<int>{}};
+  segmented_sum_where<spatial_vector>(m.device, m.body_count, joint_body_start_.view(), joint_body_entry_.view(),
+                                      KeepEveryEntry{}, TwoSidedEntry{step_.joint_dP.view(), step_.joint_dC.view()}, apply);
 }
 
 // Stage 5. Save this step's position impulses for update_contacts; body_parent_f from the joint impulses.

@@ -17,6 +17,7 @@
 #include <cstdint>
 
 #include "core/parallel_for.h"
+#include "core/reduce.h"
 #include "core/scan.h"
 #include "core/segments_device.h"
 #include "core/sort_pairs.h"
@@ -30,6 +31,33 @@ using xpbd_detail::add_to;
 using xpbd_detail::make_side;
 
 namespace {
+// keep: a manifold's entry counts when the manifold fired (entry e = manifold << 1 | side).
+struct FiredManifold {
+  View<const int> fired;
+  IMPULSE_HD bool operator()(std::int64_t e) const { return fired[e >> 1] != 0; }
+};
+
+// value: entry e's own velocity change.
+struct EntryDelta {
+  View<const spatial_vector> delta;
+  IMPULSE_HD spatial_vector operator()(std::int64_t e) const { return delta[e]; }
+};
+
+// finish: a movable body with K > 0 fired manifolds takes their mean, added to its twist and to the
+// trace's accumulated dv.
+struct AddMeanDelta {
+  View<const real> inv_m;
+  View<spatial_vector> qd, body_dv;
+  IMPULSE_HD void operator()(std::int64_t b, const spatial_vector& acc, int K) const {
+    if (inv_m[b] == 0 || K == 0) return;
+    const vec3 dv = acc.lin / real(K), dw = acc.ang / real(K);
+    qd[b].lin += dv;
+    qd[b].ang += dw;
+    body_dv[b].lin += dv;
+    body_dv[b].ang += dw;
+  }
+};
+
 // The key of a row in no manifold: after every body pair's key.
 constexpr std::int64_t kNoManifold = INT64_MAX;
 }  // namespace
@@ -276,30 +304,9 @@ void SolverXPBD::restitution_sweep_manifolds(State& out, const ContactsView& c, 
 // Each body, on the device: the mean of the velocity deltas of the manifolds that fired on it.
 void SolverXPBD::restitution_mean_body_deltas(State& out) {
   XpbdRestitutionPass& pass = step_.restitution;
-  auto inv_m = inv_mass_eff_.view();
-  auto qd = out.body_qd.view();
-  auto md = pass.delta.view();
-  auto mf = pass.fired.view();
-  auto bsv = pass.body_start.view();
-  auto bev = pass.body_entry.view();
-  auto rdvv = pass.body_dv.view();
-  parallel_for(model_->device, model_->body_count, IMPULSE_KERNEL((std::int64_t b), {
-    if (inv_m[b] == 0) return;
-    spatial_vector acc{};
-    int K = 0;
-    for (std::int64_t k = bsv[b]; k < bsv[b + 1]; ++k) {
-      std::int64_t e = bev[k];
-      if (!mf[e >> 1]) continue;
-      add_to(acc, md[e]);
-      ++K;
-    }
-    if (K == 0) return;
-    vec3 dv = acc.lin / real(K), dw = acc.ang / real(K);
-    qd[b].lin += dv;
-    qd[b].ang += dw;
-    rdvv[b].lin += dv;
-    rdvv[b].ang += dw;
-  }));
+  segmented_sum_where<spatial_vector>(model_->device, model_->body_count, pass.body_start.view(), pass.body_entry.view(),
+                                      FiredManifold{pass.fired.view()}, EntryDelta{pass.delta.view()},
+                                      AddMeanDelta{inv_mass_eff_.view(), out.body_qd.view(), pass.body_dv.view()});
 }
 
 }  // namespace impulse
