@@ -97,10 +97,10 @@ IMPULSE_HD inline aabb shape_aabb(const ShapeView& sv, int s, const transform& X
 constexpr int kPairCandidateCap = 48;
 static_assert(kPairCandidateCap >= kMaxPlaneVertices, "the plane route writes every vertex of a primitive core");
 
-/// Contacts of one candidate pair (s0 < s1) at the given world poses, reduced to at most
-/// kMaxPairContacts. accept is the summed (possibly speculative) gap [m].
-IMPULSE_HD inline PairContacts collide_shape_pair(const ShapeView& sv, int s0, int s1, const transform& X0,
-                                                  const transform& X1, real accept) {
+/// Contacts of one candidate pair (s0 < s1) at poses X0, X1 in a frame translated from the world
+/// (collide_shape_pair's pair frame), reduced to at most kMaxPairContacts; points in that frame.
+IMPULSE_HD inline PairContacts collide_shape_pair_in_frame(const ShapeView& sv, int s0, int s1, const transform& X0,
+                                                           const transform& X1, real accept) {
   PairContacts out;
   const int t0 = sv.type[s0], t1 = sv.type[s1];
   const real th0 = effective_thickness(core_radius(t0, sv.scale[s0]), sv.margin[s0]);
@@ -183,6 +183,43 @@ IMPULSE_HD inline PairContacts collide_shape_pair(const ShapeView& sv, int s0, i
   n = reduce_contacts(buf, n);
   for (int k = 0; k < n; ++k) out.c[k] = buf[k];
   out.count = n;
+  return out;
+}
+
+/// The origin of a pair's frame [m]: the position of its bounded shape (shape0's, or shape1's when
+/// shape0 is a plane); the world's for a pair with a mesh. A mesh's triangles are placed by
+/// R v + p with |v| up to the mesh's own size, so they carry eps times that size wherever the pair
+/// is, and route (b)'s tolerances were set for world coordinates (contacts_across_scene_test: a
+/// tilted 7.5 m floor of 5 cm cells); in a box's frame its GJK and EPA tolerances would fall below
+/// that rounding (a face normal turned over at 5 m in float32).
+IMPULSE_HD inline vec3 pair_frame_origin(int t0, int t1, const transform& X0, const transform& X1) {
+  if (t0 == SHAPE_MESH || t1 == SHAPE_MESH) return vec3{};
+  return t0 == SHAPE_PLANE ? X1.p : X0.p;
+}
+
+/// Contacts of one candidate pair (s0 < s1) at the given world poses, reduced to at most
+/// kMaxPairContacts. accept is the summed (possibly speculative) gap [m]. The narrow phase works
+/// in the pair's frame, the world translated so that one shape sits at its origin o
+/// (pair_frame_origin), as Newton's does (newton/_src/geometry/simplex_solver.py and mpr.py move
+/// shape B into shape A's frame, relative_position_b = R_A^T (p_B - p_A); multicontact.py adds
+/// position_a back to the points):
+///   X'_i = (p_i - o, q_i);   contacts of (X'_0, X'_1);   a = a' + o,  b = b' + o
+/// In world coordinates every support point of a pair L from the origin carries a rounding of
+/// eps L, so the normal of two faces s apart, (b - a) / s, is off by about eps L / s, and GJK's
+/// overlap tolerances grow with L (precision_tolerance, scale |a| + |b| = 2L). In float32 at 30 m
+/// (issue 26, the 10^4 box pile) two cube faces 1 mm apart got a normal tilted by 2e-3, 0.1 mm
+/// apart by 2e-2, and 20 um apart read as overlapping; in the pair frame the same pair is tilted by
+/// 4e-6, 4e-5 and 2e-4 (as at the origin) and stays apart. The coordinates are the pair's own size,
+/// wherever the pair is.
+IMPULSE_HD inline PairContacts collide_shape_pair(const ShapeView& sv, int s0, int s1, const transform& X0,
+                                                  const transform& X1, real accept) {
+  const vec3 o = pair_frame_origin(sv.type[s0], sv.type[s1], X0, X1);
+  PairContacts out =
+      collide_shape_pair_in_frame(sv, s0, s1, transform{X0.p - o, X0.q}, transform{X1.p - o, X1.q}, accept);
+  for (int k = 0; k < out.count; ++k) {
+    out.c[k].a += o;
+    out.c[k].b += o;
+  }
   return out;
 }
 
