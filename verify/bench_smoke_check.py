@@ -41,7 +41,8 @@ def main():
     impulse, bin_dir, root = sys.argv[1], pathlib.Path(sys.argv[2]), pathlib.Path(sys.argv[3])
     scene = root / "bench" / "peers" / "scenes" / "pile.toml"
     for kind, frame in (("spheres", []), ("boxes", []), ("stack", []), ("heavy", []),
-                        ("spheres", ["--substeps", "3", "--collide", "once"])):
+                        ("spheres", ["--substeps", "3", "--collide", "once"]),
+                        ("boxes", ["--substeps", "3", "--broad-phase-reuse", "1"])):
         r = subprocess.run([impulse, "bench", f"e3-pile-{kind}", "--n", "16", "--steps", "6", "--json"] + frame,
                            capture_output=True, text=True)
         if r.returncode != 0:

@@ -149,7 +149,7 @@ struct PileWorld {
   State* s1 = nullptr;
   Control control;
 
-  PileWorld(const PileSpec& s, int n, int iterations) {
+  PileWorld(const PileSpec& s, int n, int iterations, const PileRunOptions& o) {
     ShapeConfig cfg;
     cfg.density = s.density;
     cfg.mu = s.mu;
@@ -169,6 +169,8 @@ struct PileWorld {
     model = std::make_unique<Model>(b.finalize());
     CollisionPipelineOptions po;
     po.broad_phase = BroadPhaseMode::sap;  // no all-pairs list (N^2/2 keys: 40 GB at 10^5)
+    po.broad_phase_reuse = o.broad_phase_reuse;
+    po.broad_phase_reuse_margin = o.broad_phase_reuse_margin;
     pipeline = std::make_unique<CollisionPipeline>(*model, po);
     contacts = std::make_unique<Contacts>(*model, pipeline->rigid_contact_max(), /*request_force=*/true);
     solver = std::make_unique<SolverXPBD>(*model, iterations);
@@ -318,9 +320,9 @@ PileRunResult run_pile(const PileSpec& spec, const PileRunOptions& o) {
   ThreadCount keep;
   PileRunResult r;
   r.checksum = pile_checksum(pile_positions(spec, o.n));
-  PileWorld a(spec, o.n, o.iterations);
+  PileWorld a(spec, o.n, o.iterations, o);
   std::unique_ptr<PileWorld> b;
-  if (o.compare_threads) b = std::make_unique<PileWorld>(spec, o.n, o.iterations);
+  if (o.compare_threads) b = std::make_unique<PileWorld>(spec, o.n, o.iterations, o);
 
   const int warmup = std::min(2, o.steps - 1);  // first steps size the buffers and touch the pages
   const int rest_start = std::min(o.steps - 1, int(std::floor(o.steps * (1 - spec.rest_window))));
@@ -405,6 +407,8 @@ PileRunResult run_pile(const PileSpec& spec, const PileRunOptions& o) {
   r.seconds.solve /= measured;
   r.seconds.readback /= measured;
   r.contacts_per_step /= o.steps;
+  r.broad_phase_rebuilds = double(a.pipeline->broad_phase_rebuild_count()) / o.steps;
+  r.broad_phase_fallbacks = double(a.pipeline->broad_phase_fallback_count()) / o.steps;
   r.contact_pass_seconds /= measured;
   r.contact_iterations /= measured;
   r.contact_pass_bytes /= measured;
@@ -462,6 +466,8 @@ PileRunOptions options_of(const SceneArgs& a) {
   o.collide_once = a.text("collide") == "once";
   o.threads = int(a.integer("threads"));
   o.compare_threads = a.integer("compare-threads") != 0;
+  o.broad_phase_reuse = a.integer("broad-phase-reuse") != 0;
+  o.broad_phase_reuse_margin = a.number("broad-phase-reuse-margin");
   return o;
 }
 
@@ -476,6 +482,10 @@ std::vector<Metric> bench_pile(const std::string& kind, const SceneArgs& a) {
       {"iterations", double(o.iterations), "-"},
       {"substeps", double(o.substeps), "-"},
       {"collide_once", o.collide_once ? 1.0 : 0.0, "-"},
+      {"broad_phase_reuse", o.broad_phase_reuse ? 1.0 : 0.0, "-"},
+      {"broad_phase_reuse_margin", double(o.broad_phase_reuse_margin), "m"},
+      {"broad_phase_rebuilds_per_step", r.broad_phase_rebuilds, "-"},
+      {"broad_phase_fallbacks_per_step", r.broad_phase_fallbacks, "-"},
       {"threads", double(o.threads), "-"},
       {"seconds_per_simulated_second", t / double(o.h), "s/s"},
       {"seconds_per_step", t, "s"},
@@ -568,6 +578,8 @@ std::vector<SceneOption> pile_options(const PileSpec& s) {
           {"substeps", "-", "1", "N substeps of H / N per frame (simulate_frame, course E1 §7)"},
           {"collide", "-", "every", "every: collide at every substep; once: at each frame's first substep"},
           {"threads", "-", "1", "OpenMP threads of the timed run"},
+          {"broad-phase-reuse", "-", "0", "1: reuse the broad phase's candidates across collides (same pairs)"},
+          {"broad-phase-reuse-margin", "m", "0.01", "growth of the reused AABBs on each side"},
           {"compare-threads", "-", "1", "bench: 1 also steps a 2-thread copy, interleaved (ratio, bitwise check)"}};
 }
 

@@ -79,6 +79,8 @@ struct PileRunOptions {
   bool collide_once = false;    // collide at the frame's first substep only (else every substep)
   int threads = 1;              // OpenMP threads of the main (timed) run
   bool compare_threads = true;  // also step a 2-thread copy, interleaved step by step
+  bool broad_phase_reuse = false;          // CollisionPipelineOptions::broad_phase_reuse
+  real broad_phase_reuse_margin = 0.01;    // [m] CollisionPipelineOptions::broad_phase_reuse_margin
 };
 
 /// Seconds per step of each stage, averaged over the steps after warm-up.
@@ -97,6 +99,8 @@ struct PileLaunchSite {
 struct PileRunResult {
   PileStageSeconds seconds;            // main run [s per step]
   double contacts_per_step = 0;        // rows of the record, mean over steps [-]
+  double broad_phase_rebuilds = 0;     // broad_phase_reuse: candidate rebuilds per step, whole run [-]
+  double broad_phase_fallbacks = 0;    // broad_phase_reuse: fresh broad phases per step, whole run [-]
   double allocations_collide = -1;     // per step after warm-up; -1 when not counted
   double allocations_solve = -1;
   double allocations_readback = -1;

@@ -83,6 +83,7 @@ OptionDomain scene_option_domain(const std::string& scene, const std::string& o)
   if (o == "per-world") return whole(0, 1000000);
   if (o == "threads") return whole(1, 256);
   if (o == "compare-threads") return whole(0, 1);
+  if (o == "broad-phase-reuse") return whole(0, 1);
   if (o == "weighting") return whole(0, 1);
   if (o == "n") {
     if (scene.rfind("e3-pile-", 0) == 0) return whole(1, 100000);  // whole-step piles: 10^5 at a few steps
@@ -109,6 +110,7 @@ OptionDomain scene_option_domain(const std::string& scene, const std::string& o)
   if (o == "kh") return number(1e4, 1e12);            // [N/m^3] hydroelastic modulus (route c)
   if (o == "grid") return whole(2, 64);               // lattice lines per axis (kHydroMaxGrid)
   if (o == "gap") return number(0, 1);                // [m]
+  if (o == "broad-phase-reuse-margin") return number(0, 1);  // [m] growth of the reused AABBs
   if (o == "below") return number(0, 1, true, true);  // h / h_crit of the stable run
   if (o == "above") return number(1, 1.5, true);      // h / h_crit of the unstable run (diverges, stays finite)
   if (o == "speed") return positive(1000);            // [m/s]

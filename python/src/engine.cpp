@@ -226,7 +226,8 @@ void bind_engine(py::module_& m) {
         "Writes joint_q / joint_qd (NumPy arrays, in place) from state.body_q / body_qd.");
 
   py::class_<PyCollisionPipeline>(m, "CollisionPipeline")
-      .def(py::init([](py::object model, py::object broad_phase, py::object rigid_contact_max, py::object shape_pairs_max) {
+      .def(py::init([](py::object model, py::object broad_phase, py::object rigid_contact_max, py::object shape_pairs_max,
+                       bool broad_phase_reuse, double broad_phase_reuse_margin) {
              const char* fn = "CollisionPipeline";
              CollisionPipelineOptions po;
              const std::string bp = broad_phase.is_none() ? std::string("sap") : broad_phase.cast<std::string>();
@@ -243,10 +244,16 @@ void bind_engine(py::module_& m) {
                bad(std::string(fn) + ": shape_pairs_max must be None (estimate) or >= 1 [pairs], got " +
                    std::to_string(pairs));
              po.shape_pairs_max = pairs;
+             if (!(broad_phase_reuse_margin >= 0))
+               bad(std::string(fn) + ": broad_phase_reuse_margin must be >= 0 [m], got " +
+                   std::to_string(broad_phase_reuse_margin));
+             po.broad_phase_reuse = broad_phase_reuse;
+             po.broad_phase_reuse_margin = broad_phase_reuse_margin;
              return std::make_unique<PyCollisionPipeline>(model, po);
            }),
            py::arg("model"), py::kw_only(), py::arg("broad_phase") = py::none(), py::arg("rigid_contact_max") = py::none(),
-           py::arg("shape_pairs_max") = py::none(),
+           py::arg("shape_pairs_max") = py::none(), py::arg("broad_phase_reuse") = false,
+           py::arg("broad_phase_reuse_margin") = 0.01,
            py::keep_alive<1, 2>(),
            "The E3 §2 chain for model; each shape's material, margin and gap come from its ShapeConfig.")
       .def("contacts",

@@ -224,3 +224,26 @@ def test_import_from_another_python_names_the_built_version(monkeypatch):
     monkeypatch.setattr(sys, "version_info", (3, 99, 0))
     with pytest.raises(ImportError, match=r"built for Python 3\.\d+, this is Python 3\.99 .*-DPython_EXECUTABLE="):
         impulse._check_built_for_this_python()
+
+
+def test_broadphase_reuse_option_gives_the_same_contacts_and_refuses_a_negative_margin():
+    # CollisionPipelineOptions::broad_phase_reuse from Python: a box settling on the ground steps
+    # through the same contacts with the reuse on as without it (the C++ suite E3_broadphase_reuse
+    # compares the records byte for byte).
+    model = _box_on_ground(0.02)
+    with pytest.raises(ValueError, match=r"broad_phase_reuse_margin must be >= 0 \[m\], got -0.01"):
+        impulse.CollisionPipeline(model, broad_phase_reuse=True, broad_phase_reuse_margin=-0.01)
+    counts = []
+    for reuse in (False, True):
+        pipeline = impulse.CollisionPipeline(model, broad_phase_reuse=reuse, broad_phase_reuse_margin=0.005)
+        contacts = pipeline.contacts()
+        solver = impulse.SolverXPBD(model)
+        s0, s1 = model.state(), model.state()
+        run = []
+        for _ in range(20):
+            pipeline.collide(s0, contacts)
+            solver.step(s0, s1, model.control(), contacts, 1e-3)
+            run.append(contacts.rigid_contact_count)
+            s0, s1 = s1, s0
+        counts.append(run)
+    assert counts[0] == counts[1] and max(counts[0]) > 0

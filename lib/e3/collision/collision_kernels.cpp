@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "core/buffer_grow.h"
+#include "core/fill.h"
 #include "core/first_flagged.h"
 #include "core/parallel_for.h"
 #include "core/reduce.h"
@@ -37,37 +38,43 @@ ShapeView shape_view(const Model& m) {
 
 namespace {
 
-/// Per-element counts and offsets for n elements, grown only when n grows.
+/// Per-element counts and offsets for n elements, grown only when n grows, and zero when grown: a
+/// gated pass that is closed on a GPU scans the counts it finds (LaunchGate), so they are never
+/// left uninitialised.
 void size_counts(BroadPhaseScratch& s, Device d, std::int64_t n) {
-  grow_to(s.counts, d, n);
-  grow_to(s.offsets, d, n + 1);
+  if (grow_to(s.counts, d, n)) fill(d, s.counts.view(), std::int64_t(0));
+  if (grow_to(s.offsets, d, n + 1)) fill(d, s.offsets.view(), std::int64_t(0));
 }
 
 /// offsets[0, n] of the first n counts (core/scan.h); their total offsets[n] stays on the device.
-void scan_counts(Device d, BroadPhaseScratch& s, std::int64_t n) {
-  exclusive_scan(d, View<const std::int64_t>{s.counts.data(), n}, View<std::int64_t>{s.offsets.data(), n + 1});
+/// Gated: a closed gate scans nothing on the CPU and, on a GPU, the counts its closed launches left.
+void scan_counts(Device d, BroadPhaseScratch& s, std::int64_t n, LaunchGate gate) {
+  const std::int64_t e = gate.extent(d, n);
+  exclusive_scan(d, View<const std::int64_t>{s.counts.data(), e}, View<std::int64_t>{s.offsets.data(), e + 1});
 }
 
 /// found[0] = the total of the first n counts (offsets[n]), saturated at INT_MAX: the broad phase's
 /// pair count, on the device.
-void store_pair_count(Device d, BroadPhaseScratch& s, std::int64_t n) {
+void store_pair_count(Device d, BroadPhaseScratch& s, std::int64_t n, LaunchGate gate) {
   View<const std::int64_t> off{s.offsets.data(), n + 1};
   View<int> found = s.found.view();
-  parallel_for(d, 1, IMPULSE_KERNEL((std::int64_t), {
+  parallel_for(d, gate.extent(d, 1), IMPULSE_KERNEL((std::int64_t), {
+    if (gate.closed()) return;
     found[0] = off[n] < std::int64_t(INT_MAX) ? static_cast<int>(off[n]) : INT_MAX;
   }));
 }
 
-void sort_found_pairs(Device d, BroadPhaseScratch& s) {
+void sort_found_pairs(Device d, BroadPhaseScratch& s, LaunchGate gate) {
   // Canonical order (s0, s1), the same as the other broad phases: the pairs found are sorted over
   // the launch extent, whose entries past the count (a GPU's) first become the largest key.
-  const std::int64_t n = s.launch(d);
+  const std::int64_t n = gate.extent(d, s.launch(d));
   View<std::int64_t> keys{s.pairs.data(), n};
   View<const int> found = s.found.view();
   parallel_for(d, n, IMPULSE_KERNEL((std::int64_t k), {
+    if (gate.closed()) return;
     if (k >= found[0]) keys[k] = INT64_MAX;
   }));
-  sort_keys(d, keys);
+  sort_keys(d, keys);  // closed on a GPU: the sorted list of the last open pass, sorted again
 }
 
 /// Stores a pair's count, route and its count contacts, not the unused rest of c: the narrow
@@ -105,6 +112,11 @@ void find_non_finite_body(Device d, View<const transform> body_q, View<int> flag
   first_flagged(d, View<const int>(out), blocks, first);
 }
 
+std::int64_t LaunchGate::extent(Device d, std::int64_t n) const {
+  if (flag.size == 0) return n;
+  return launch_extent(d, flag, 1) > 0 ? n : 0;
+}
+
 BroadPhaseScratch::BroadPhaseScratch(Device d, std::int64_t capacity)
     : pair_capacity(capacity), pairs(d, capacity), found(d, std::vector<int>{0}) {}
 
@@ -137,25 +149,27 @@ void write_broad_phase_status(Device d, const BroadPhaseScratch& s, View<int> st
   }));
 }
 
-void broad_phase_nxn(const Model& m, View<const aabb> boxes, BroadPhaseScratch& s) {
+void broad_phase_nxn(const Model& m, View<const aabb> boxes, BroadPhaseScratch& s, LaunchGate gate) {
   const Device d = m.device;
   const int n = m.shape_count;
   const FilterView f = m.filter_view();
   // Pass 1: per shape i, the number of partners j > i; pass 2: write them in (i, j) order.
   size_counts(s, d, n);
   View<std::int64_t> cnt{s.counts.data(), n};
-  parallel_for(d, n, IMPULSE_KERNEL((std::int64_t i), {
+  parallel_for(d, gate.extent(d, n), IMPULSE_KERNEL((std::int64_t i), {
+    if (gate.closed()) return;
     std::int64_t c = 0;
     for (int j = static_cast<int>(i) + 1; j < n; ++j)
       if (aabb_overlap(boxes[i], boxes[j]) && shape_pair_passes_filters(f, static_cast<int>(i), j)) ++c;
     cnt[i] = c;
   }));
-  scan_counts(d, s, n);
-  store_pair_count(d, s, n);
+  scan_counts(d, s, n, gate);
+  store_pair_count(d, s, n, gate);
   const std::int64_t cap = s.pair_capacity;
   View<std::int64_t> out = s.pairs.view();
   View<const std::int64_t> off{s.offsets.data(), n};
-  parallel_for(d, n, IMPULSE_KERNEL((std::int64_t i), {
+  parallel_for(d, gate.extent(d, n), IMPULSE_KERNEL((std::int64_t i), {
+    if (gate.closed()) return;
     std::int64_t w = off[i];
     for (int j = static_cast<int>(i) + 1; j < n && w < cap; ++j)
       if (aabb_overlap(boxes[i], boxes[j]) && shape_pair_passes_filters(f, static_cast<int>(i), j))
@@ -198,35 +212,53 @@ void prepare_broad_phase_sap(const Model& m, BroadPhaseScratch& s) {
   s.entries_of = &m;
 }
 
-void broad_phase_sap(const Model& m, View<const aabb> boxes, BroadPhaseScratch& s) {
+void broad_phase_sap(const Model& m, View<const aabb> boxes, BroadPhaseScratch& s, LaunchGate gate) {
   const Device d = m.device;
   const int n = m.shape_count;
   const FilterView f = m.filter_view();
   prepare_broad_phase_sap(m, s);
   const std::int64_t ne = s.entry_count;
+  // Gated (LaunchGate): every launch below returns at once when closed, and the primitives between
+  // them (segmented sum, the two stable sorts, the scan, the sort of the result) then see the arrays
+  // the last open pass left: the moments give the same sum, the entry keys are already sorted (a
+  // stable sort keeps them and their order), the counts give the same offsets and the found pairs
+  // are already sorted, so a closed pass rewrites what the last open one wrote.
+  const std::int64_t n_run = gate.extent(d, n), ne_run = gate.extent(d, ne);
   // Sweep axis: the one along which the finite box centres spread most. Per shape its centre and
   // squared centre (zero for an unbounded box), summed in shape order (core/reduce.h):
   //   var_k = sum c_k^2 / N - (sum c_k / N)^2 over the N finite boxes.
   View<SapMoments> mom = s.moments.view();
-  parallel_for(d, n, IMPULSE_KERNEL((std::int64_t i), { mom[i] = sap_moments(boxes[i]); }));
-  segmented_sum(d, View<const SapMoments>(mom), View<const std::int64_t>(s.moment_start.view()), s.moment_sum.view());
+  parallel_for(d, n_run, IMPULSE_KERNEL((std::int64_t i), {
+    if (gate.closed()) return;
+    mom[i] = sap_moments(boxes[i]);
+  }));
+  segmented_sum(d, View<const SapMoments>(mom), View<const std::int64_t>(s.moment_start.view()),
+                View<SapMoments>{s.moment_sum.data(), gate.extent(d, 1)});
   View<const SapMoments> sum = s.moment_sum.view();
   View<int> axis_out = s.axis.view();
-  parallel_for(d, 1, IMPULSE_KERNEL((std::int64_t), { axis_out[0] = sap_axis(sum[0]); }));
+  parallel_for(d, gate.extent(d, 1), IMPULSE_KERNEL((std::int64_t), {
+    if (gate.closed()) return;
+    axis_out[0] = sap_axis(sum[0]);
+  }));
   // Entries ordered by (segment, lo, shape): a stable sort by lo, then a stable sort by segment.
   View<const int> axis = s.axis.view(), eseg = s.entry_seg.view(), eshape = s.entry_shape.view();
-  View<std::int64_t> key = s.entry_key.view();
-  View<int> order = s.entry_order.view();
-  parallel_for(d, ne, IMPULSE_KERNEL((std::int64_t e), {
+  View<std::int64_t> key{s.entry_key.data(), ne_run};
+  View<int> order{s.entry_order.data(), ne_run};
+  parallel_for(d, ne_run, IMPULSE_KERNEL((std::int64_t e), {
+    if (gate.closed()) return;
     key[e] = real_sort_key(aabb_lo_on(boxes[eshape[e]], axis[0]));
     order[e] = static_cast<int>(e);
   }));
   sort_pairs(d, key, order);
-  parallel_for(d, ne, IMPULSE_KERNEL((std::int64_t k), { key[k] = eseg[order[k]]; }));
+  parallel_for(d, ne_run, IMPULSE_KERNEL((std::int64_t k), {
+    if (gate.closed()) return;
+    key[k] = eseg[order[k]];
+  }));
   sort_pairs(d, key, order);
   View<int> wseg = s.seg.view(), wshape = s.shape.view();
   View<real> wlo = s.lo.view(), whi = s.hi.view();
-  parallel_for(d, ne, IMPULSE_KERNEL((std::int64_t k), {
+  parallel_for(d, ne_run, IMPULSE_KERNEL((std::int64_t k), {
+    if (gate.closed()) return;
     const int e = order[k], i = eshape[e];
     wseg[k] = eseg[e];
     wshape[k] = i;
@@ -239,7 +271,8 @@ void broad_phase_sap(const Model& m, View<const aabb> boxes, BroadPhaseScratch& 
   // ends; in a world's segment, two shared shapes are skipped (their pair belongs to segment -1).
   size_counts(s, d, ne);
   View<std::int64_t> cnt{s.counts.data(), ne};
-  parallel_for(d, ne, IMPULSE_KERNEL((std::int64_t a), {
+  parallel_for(d, ne_run, IMPULSE_KERNEL((std::int64_t a), {
+    if (gate.closed()) return;
     std::int64_t c = 0;
     const int i = shp[a];
     for (std::int64_t b = a + 1; b < ne && seg[b] == seg[a] && vlo[b] <= vhi[a]; ++b) {
@@ -249,12 +282,13 @@ void broad_phase_sap(const Model& m, View<const aabb> boxes, BroadPhaseScratch& 
     }
     cnt[a] = c;
   }));
-  scan_counts(d, s, ne);
-  store_pair_count(d, s, ne);
+  scan_counts(d, s, ne, gate);
+  store_pair_count(d, s, ne, gate);
   const std::int64_t cap = s.pair_capacity;
   View<std::int64_t> out = s.pairs.view();
   View<const std::int64_t> off{s.offsets.data(), ne};
-  parallel_for(d, ne, IMPULSE_KERNEL((std::int64_t a), {
+  parallel_for(d, ne_run, IMPULSE_KERNEL((std::int64_t a), {
+    if (gate.closed()) return;
     std::int64_t w = off[a];
     const int i = shp[a];
     for (std::int64_t b = a + 1; b < ne && w < cap && seg[b] == seg[a] && vlo[b] <= vhi[a]; ++b) {
@@ -263,7 +297,7 @@ void broad_phase_sap(const Model& m, View<const aabb> boxes, BroadPhaseScratch& 
       if (aabb_overlap(boxes[i], boxes[j]) && shape_pair_passes_filters(f, i, j)) out[w++] = pair_key(i, j);
     }
   }));
-  sort_found_pairs(d, s);
+  sort_found_pairs(d, s, gate);
 }
 
 std::vector<std::int64_t> filter_passing_pairs(const Model& m) {
@@ -282,21 +316,24 @@ std::vector<std::int64_t> filter_passing_pairs(const Model& m) {
   return pairs;
 }
 
-void broad_phase_explicit(const Model& m, View<const std::int64_t> list, View<const aabb> boxes, BroadPhaseScratch& s) {
+void broad_phase_explicit(const Model& m, View<const std::int64_t> list, View<const aabb> boxes, BroadPhaseScratch& s,
+                          LaunchGate gate) {
   const Device d = m.device;
   const std::int64_t np = list.size;
   size_counts(s, d, np);
   View<std::int64_t> fl{s.counts.data(), np};
-  parallel_for(d, np, IMPULSE_KERNEL((std::int64_t p), {
+  parallel_for(d, gate.extent(d, np), IMPULSE_KERNEL((std::int64_t p), {
+    if (gate.closed()) return;
     fl[p] = aabb_overlap(boxes[pair_key_first(list[p])], boxes[pair_key_second(list[p])]) ? 1 : 0;
   }));
-  scan_counts(d, s, np);
-  store_pair_count(d, s, np);
+  scan_counts(d, s, np, gate);
+  store_pair_count(d, s, np, gate);
   const std::int64_t cap = s.pair_capacity;
   View<std::int64_t> out = s.pairs.view();
   View<const std::int64_t> off{s.offsets.data(), np};
   View<const std::int64_t> flc = fl;
-  parallel_for(d, np, IMPULSE_KERNEL((std::int64_t p), {
+  parallel_for(d, gate.extent(d, np), IMPULSE_KERNEL((std::int64_t p), {
+    if (gate.closed()) return;
     if (flc[p] && off[p] < cap) out[off[p]] = list[p];
   }));
 }

@@ -269,6 +269,20 @@ IMPULSE_HD inline int sap_axis(const SapMoments& m) {
 IMPULSE_HD inline real aabb_lo_on(const aabb& b, int axis) { return axis == 0 ? b.lo.x : (axis == 1 ? b.lo.y : b.lo.z); }
 IMPULSE_HD inline real aabb_hi_on(const aabb& b, int axis) { return axis == 0 ? b.hi.x : (axis == 1 ? b.hi.y : b.hi.z); }
 
+/// A device flag that gates a pass (the broad-phase reuse's rebuild and fallback): flag[0] != 0
+/// opens it, 0 closes it; an empty flag is always open. A gated launch runs over extent(d, n)
+/// items: n when open and 0 when closed on the CPU, where reading the flag costs nothing, and n on
+/// a GPU (core/scan.h's launch_extent, whose count is the flag), where every item of a closed pass
+/// returns at once. The backend's primitives of a gated pass (scan, sorts) run on a GPU even when it
+/// is closed, on inputs that the closed launches left as they were, and so rewrite what they
+/// wrote before (see broad_phase_sap).
+struct LaunchGate {
+  View<const int> flag;
+  IMPULSE_HD bool closed() const { return flag.size > 0 && flag[0] == 0; }
+  /// Items a launch of n gated items runs over on d.
+  std::int64_t extent(Device d, std::int64_t n) const;
+};
+
 /// The broad phases' working arrays, kept between calls by their owner (the pipeline) and grown
 /// only when a count grows, so that a broad phase allocates nothing once they are large enough.
 struct BroadPhaseScratch {
@@ -310,16 +324,17 @@ struct BroadPhaseScratch {
 std::int64_t estimate_shape_pairs_max(const Model& m);
 
 /// Broad phases: sorted pair keys (pair_key(s0, s1), s0 < s1) of overlapping, filter-passing pairs,
-/// written to s.pairs (s.pair_count of them).
-void broad_phase_nxn(const Model& m, View<const aabb> boxes, BroadPhaseScratch& s);
-void broad_phase_sap(const Model& m, View<const aabb> boxes, BroadPhaseScratch& s);
+/// written to s.pairs (s.found[0] of them). A closed gate leaves s as it was (see LaunchGate).
+void broad_phase_nxn(const Model& m, View<const aabb> boxes, BroadPhaseScratch& s, LaunchGate gate = {});
+void broad_phase_sap(const Model& m, View<const aabb> boxes, BroadPhaseScratch& s, LaunchGate gate = {});
 /// The SAP's per-model tables (the sweep entries of every world's segment, from shape_world) and
 /// working arrays, made once on the host and uploaded: the pipeline calls it at construction, so a
 /// step does not; broad_phase_sap calls it for a scratch not yet prepared for m.
 void prepare_broad_phase_sap(const Model& m, BroadPhaseScratch& s);
 /// The explicit phase tests the pairs of list (sorted pair keys that pass every filter, see
 /// filter_passing_pairs) for overlap only.
-void broad_phase_explicit(const Model& m, View<const std::int64_t> list, View<const aabb> boxes, BroadPhaseScratch& s);
+void broad_phase_explicit(const Model& m, View<const std::int64_t> list, View<const aabb> boxes, BroadPhaseScratch& s,
+                          LaunchGate gate = {});
 
 /// Every shape pair of the Model that passes the filters (world, group, exclusions, joints), as
 /// sorted pair keys: the explicit broad phase's list, evaluated on the host with the same filter

@@ -36,6 +36,9 @@ CollisionPipeline::CollisionPipeline(const Model& model, CollisionPipelineOption
     throw std::invalid_argument("CollisionPipeline: speculative_contact_gap_max must be >= 0 m");
   if (opt_.contact_matching_distance < 0)
     throw std::invalid_argument("CollisionPipeline: contact_matching_distance must be >= 0 m");
+  if (!(opt_.broad_phase_reuse_margin >= 0))
+    throw std::invalid_argument("CollisionPipeline: broad_phase_reuse_margin must be >= 0 m, got " +
+                                std::to_string(opt_.broad_phase_reuse_margin));
   if (opt_.shape_pairs_max == 0 || opt_.shape_pairs_max < -1)
     throw std::invalid_argument("CollisionPipeline: shape_pairs_max must be >= 1 (or -1 to estimate), got " +
                                 std::to_string(opt_.shape_pairs_max));
@@ -58,6 +61,12 @@ CollisionPipeline::CollisionPipeline(const Model& model, CollisionPipelineOption
   pair_count_ = Buffer<int>(model.device, pairs);
   offset_ = Buffer<std::int64_t>(model.device, pairs + 1);
   if (opt_.broad_phase == BroadPhaseMode::sap) prepare_broad_phase_sap(model, broad_);
+  if (opt_.broad_phase_reuse) {
+    // The grown AABBs overlap more pairs than the tight ones: twice the pair capacity (an overflow
+    // only costs time, see check_broad_phase_fallback); the explicit list bounds them itself.
+    reuse_ = BroadPhaseReuse(model, opt_.broad_phase == BroadPhaseMode::explicit_pairs ? pairs : 2 * pairs);
+    if (opt_.broad_phase == BroadPhaseMode::sap) prepare_broad_phase_sap(model, reuse_.candidates);
+  }
   max_ = opt_.rigid_contact_max >= 0 ? opt_.rigid_contact_max : std::max(64, 4 * kMaxPairContacts * model.shape_count);
   if (opt_.contact_matching != ContactMatching::disabled) previous_ = ContactHistory(model.device, max_);
   pose_ = Buffer<transform>(model.device, model.shape_count);
@@ -70,6 +79,14 @@ CollisionPipeline::CollisionPipeline(const Model& model, CollisionPipelineOption
 std::vector<std::int64_t> CollisionPipeline::last_candidate_pairs() const {
   const std::int64_t found = broad_.found.to_host()[0];
   return view_to_host(broad_.result(model_.device), model_.device, std::min(found, broad_.pair_capacity));
+}
+
+std::int64_t CollisionPipeline::broad_phase_rebuild_count() const {
+  return opt_.broad_phase_reuse ? reuse_.passes.to_host()[0] : 0;
+}
+
+std::int64_t CollisionPipeline::broad_phase_fallback_count() const {
+  return opt_.broad_phase_reuse ? reuse_.passes.to_host()[1] : 0;
 }
 
 Contacts CollisionPipeline::contacts() const {
@@ -106,10 +123,26 @@ void CollisionPipeline::collide(View<const transform> body_q, Contacts& c, View<
   stages_.push_back("update_aabb");
 
   // world / group / exclusion filtering happens inside each broad phase, before a pair is kept.
-  switch (opt_.broad_phase) {
-    case BroadPhaseMode::nxn: broad_phase_nxn(model_, aabb_.view(), broad_); break;
-    case BroadPhaseMode::sap: broad_phase_sap(model_, aabb_.view(), broad_); break;
-    case BroadPhaseMode::explicit_pairs: broad_phase_explicit(model_, shape_contact_pairs_.view(), aabb_.view(), broad_); break;
+  const auto broad_phase = [&](View<const aabb> boxes, BroadPhaseScratch& s, LaunchGate gate) {
+    switch (opt_.broad_phase) {
+      case BroadPhaseMode::nxn: broad_phase_nxn(model_, boxes, s, gate); break;
+      case BroadPhaseMode::sap: broad_phase_sap(model_, boxes, s, gate); break;
+      case BroadPhaseMode::explicit_pairs: broad_phase_explicit(model_, shape_contact_pairs_.view(), boxes, s, gate); break;
+    }
+  };
+  const View<const aabb> tight = aabb_.view();
+  if (!opt_.broad_phase_reuse) {
+    broad_phase(tight, broad_, {});
+  } else {
+    // Reuse (broad_phase_reuse.h): rebuild the candidates from grown AABBs when a shape left its
+    // grown AABB, keep the candidates whose tight AABBs overlap, and run the broad phase afresh
+    // where that list cannot stand for it. Each decision is a device flag (no host copy).
+    check_grown_aabbs(model_.device, tight, reuse_);
+    grow_aabbs(model_.device, tight, opt_.broad_phase_reuse_margin, reuse_);
+    broad_phase(reuse_.fat.view(), reuse_.candidates, reuse_.rebuild_gate());
+    filter_candidate_pairs(model_.device, tight, reuse_, broad_);
+    check_broad_phase_fallback(model_.device, reuse_, broad_, c.collide_status.view());
+    broad_phase(tight, broad_, reuse_.fallback_gate());
   }
   write_broad_phase_status(model_.device, broad_, c.collide_status.view());
   stages_.push_back("filter");

@@ -11,6 +11,7 @@
 
 #include "core/buffer.h"
 #include "core/spatial.h"
+#include "e3/collision/broad_phase_reuse.h"
 #include "e3/collision/collision_kernels.h"
 #include "e1/model.h"
 #include "e3/contacts/contacts.h"
@@ -44,6 +45,14 @@ struct CollisionPipelineOptions {
   bool verify_buffers = false;                // warn on overflow after collide (no reallocation)
   real speculative_contact_gap_max = 0;       // cap of the speculative widening [m]; 0 = off
   bool request_contact_force = false;         // allocate Contacts::force up front
+  // Broad-phase reuse across collides (broad_phase_reuse.h; Box2D's and Bullet's "fat AABB"): the
+  // broad phase runs on AABBs grown by broad_phase_reuse_margin into a candidate list (capacity
+  // 2 shape_pairs_max; explicit: the listed pairs), and each collide keeps the candidates whose
+  // AABBs overlap, until a shape's AABB leaves its grown one. The pairs, and so the record, are
+  // bitwise those of the broad phase run afresh; only the time differs (a collide that moves
+  // nothing far skips the sweep).
+  bool broad_phase_reuse = false;
+  real broad_phase_reuse_margin = 0.01;       // [m] growth of each AABB on each side; >= 0
   std::ostream* diagnostics = nullptr;        // where verify_buffers warns (std::cerr when null)
 };
 
@@ -85,6 +94,11 @@ class CollisionPipeline {
   const CollideStageSeconds& last_stage_seconds() const { return seconds_; }
   /// Candidate pairs of the last collide, sorted pair keys (see pair_key); at most shape_pairs_max.
   std::vector<std::int64_t> last_candidate_pairs() const;
+  /// With broad_phase_reuse: collides that rebuilt the candidate list, and collides that ran the
+  /// broad phase afresh because the filtered list could not stand for it (see broad_phase_reuse.h),
+  /// since construction; 0 without the option. Reads the device (a host copy: not inside a step).
+  std::int64_t broad_phase_rebuild_count() const;
+  std::int64_t broad_phase_fallback_count() const;
 
  private:
   const Model& model_;
@@ -97,6 +111,7 @@ class CollisionPipeline {
   Buffer<int> non_finite_blocks_;   // first_flagged's scratch over the bodies
   Buffer<std::int64_t> shape_contact_pairs_;  // explicit broad phase: sorted filter-passing pairs
   BroadPhaseScratch broad_;         // candidate pairs and the broad phases' working arrays
+  BroadPhaseReuse reuse_;           // broad_phase_reuse: grown AABBs, their candidates and gates
   // Narrow-phase output, per-pair counts and record offsets: shape_pairs_max entries (the offsets
   // one more), allocated once.
   Buffer<PairContacts> pc_;
