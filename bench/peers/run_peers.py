@@ -73,10 +73,10 @@ CURVE_STEPS = SETTLE_FRAMES + WINDOW_FRAMES
 BIG_N = 100000  # from here on: Bullet at peer_iterations and impulse at the matched setting only (issue 26)
 # The default grid fits ./run bench-peers in 20 minutes on the 2-core reference machine at 1 thread;
 # --full-grid is the issue's full grid.
-DEFAULT_GRID = {"substeps": "1,2,4", "iterations": "2,4,8", "once_substeps": "", "peer_iterations": "10",
-                "curve_n": "1000,10000", "mujoco_max_n": 1000, "newton_max_n": 1000, "mujoco_rounds_max_n": 0}
+DEFAULT_GRID = {"substeps": "1,2,4,8", "iterations": "2,4,8", "once_substeps": "", "peer_iterations": "10",
+                "curve_n": "1000,10000", "mujoco_max_n": 1000, "newton_max_n": 1000, "mujoco_rounds_max_n": 0, "ladder": 1, "big_rounds": 1}
 FULL_GRID = {"substeps": "1,2,4,8", "iterations": "1,2,4,8", "once_substeps": "4,8", "peer_iterations": "5,10,20",
-             "curve_n": "1000,10000", "mujoco_max_n": 10000, "newton_max_n": 10000, "mujoco_rounds_max_n": 10000}
+             "curve_n": "1000,10000", "mujoco_max_n": 10000, "newton_max_n": 10000, "mujoco_rounds_max_n": 10000, "ladder": 3, "big_rounds": 3}
 QUALITY = ["window_ground_penetration_max", "window_ground_penetration_mean", "window_body_penetration_max",
            "window_body_penetration_mean", "window_kinetic_energy", "window_centre_drift"]
 
@@ -268,6 +268,12 @@ def estimate(a, kinds, engines, sizes, curve_sizes, settings, peer_iters, probes
         return (steps * p["step"] * factor + p["startup"]) * scale
 
     total = 0.0
+    parts = {}
+
+    def part(name, seconds):
+        parts[name] = parts.get(name, 0.0) + seconds
+        return seconds
+
     worst = max(settings, key=lambda st: setting_factor(st, probes.get(("impulse", kinds[0]), {"split": (1, 1)})["split"])) \
         if settings else None
     for kind in kinds:
@@ -279,19 +285,23 @@ def estimate(a, kinds, engines, sizes, curve_sizes, settings, peer_iters, probes
                     continue
                 its = a.newton_iterations_list if e == "newton" else (peer_iters if first else [PEER_ITERATIONS])
                 psplit = probes.get((e, kind), {"split": (-1, -1)})["split"]
-                total += sum(cost(e, kind, n, CURVE_STEPS, peer_factor(e, it, psplit)) for it in its)
+                total += part(f"curves N={n} peers", sum(cost(e, kind, n, CURVE_STEPS, peer_factor(e, it, psplit))
+                                                         for it in its))
             tries = settings if first else sorted(settings, key=lambda st: setting_factor(st, split))[-a.ladder:]
-            total += sum(cost("impulse", kind, n, CURVE_STEPS, setting_factor(st, split)) for st in tries)
+            total += part(f"curves N={n} impulse", sum(cost("impulse", kind, n, CURVE_STEPS, setting_factor(st, split))
+                                                       for st in tries))
         for n in ([FIXED_N[kind]] if kind in FIXED_N else sizes):
             steps = steps_for(n, a.steps)
             if n >= BIG_N:
                 order = [e for e in engines if e == "bullet"] + ["impulse-matched"]
             else:
                 order = [e for e in engines if not skip_reason(a, e, n, rounds=True)] + ["impulse-matched"]
-                total += 2 * cost("impulse", kind, n, steps)  # the 1-vs-2-thread run
+                total += part(f"rounds N={n}", 2 * cost("impulse", kind, n, steps))  # the 1-vs-2-thread run
             for e in order:
                 f = setting_factor(worst, split) if e == "impulse-matched" and worst else 1.0
-                total += a.rounds * cost(e, kind, n, steps, f)
+                total += part(f"rounds N={n}", (a.big_rounds if n >= BIG_N else a.rounds) * cost(e, kind, n, steps, f))
+    print("bench-peers: estimate by part: " + ", ".join(f"{k} {v / 60:.1f} min" for k, v in sorted(parts.items())),
+          file=sys.stderr)
     return total
 
 
@@ -374,9 +384,11 @@ def main():
     ap.add_argument("--iterations", default=None, help=f"impulse XPBD iterations on the curves ({DEFAULT_GRID['iterations']})")
     ap.add_argument("--once-substeps", default=None, help="substeps of the collide-once-per-frame variant (none)")
     ap.add_argument("--peer-iterations", default=None, help=f"peer iterations on the curves ({DEFAULT_GRID['peer_iterations']})")
-    ap.add_argument("--ladder", type=int, default=3,
+    ap.add_argument("--big-rounds", type=int, default=None,
+                    help=f"rounds at N >= {BIG_N} ({DEFAULT_GRID['big_rounds']}; --full-grid {FULL_GRID['big_rounds']})")
+    ap.add_argument("--ladder", type=int, default=None,
                     help="without --full-grid, impulse settings tried at each curve N after the first: from the "
-                         "previous N's match upwards in cost, stopping at the first match")
+                         f"previous N's match upwards in cost, stopping at the first match ({DEFAULT_GRID['ladder']})")
     ap.add_argument("--engines", default="impulse,bullet,ode,mujoco,newton")
     ap.add_argument("--mujoco-max-n", type=int, default=None,
                     help="largest N given to MuJoCo (its model compile and Newton solve grow fast with N; "
@@ -442,22 +454,31 @@ def main():
         return
 
     # The cost of quality: curves, and the cheapest impulse setting that matches Bullet.
-    curve_list, matched, unmatched = [], {}, []
-    for kind in kinds:
-        prev = None
-        for n in ([FIXED_N[kind]] if kind in FIXED_N else curve_sizes):
-            if prev is None or a.full_grid:
+    curve_list, matched, unmatched, prev = [], {}, [], {}
+    for level in range(len(curve_sizes)):  # every pile at the first N before any at the next
+        for kind in kinds:
+            sizes_of = [FIXED_N[kind]] if kind in FIXED_N else curve_sizes
+            if level >= len(sizes_of):
+                continue
+            n = sizes_of[level]
+            if kind not in prev or a.full_grid:
                 c = curves(a, kind, n, CURVE_STEPS, SPEC_H, engines, peer_iters, settings)
             else:  # the next N: Bullet's reference, impulse up the previous N's ladder from its match
-                tries = ladder(prev["points"], (prev.get("matched") or {}).get("setting"), a.ladder)
+                tries = ladder(prev[kind]["points"], (prev[kind].get("matched") or {}).get("setting"), a.ladder)
                 c = curves(a, kind, n, CURVE_STEPS, SPEC_H, engines, [PEER_ITERATIONS], tries,
                            stop_at_match=True, peers=["bullet"])
             curve_list.append(c)
             if c.get("matched"):
                 matched[(kind, n)] = c["matched"]["setting"]
+                print(f"bench-peers: matched {kind} N={n}: impulse {c['matched']['setting']} "
+                      f"{c['matched']['seconds_per_simulated_second']:.3g} s/s over Bullet@{PEER_ITERATIONS} "
+                      f"{c['reference']['seconds_per_simulated_second']:.3g} s/s: {c['ratio_to_bullet']:.2f}",
+                      file=sys.stderr)
             elif c.get("reference"):
                 unmatched.append((kind, n))
-            prev = c
+                print(f"bench-peers: matched {kind} N={n}: no impulse setting tried matched Bullet@{PEER_ITERATIONS}",
+                      file=sys.stderr)
+            prev[kind] = c
 
     runs = {}  # (engine, kind, n) -> list of per-round results
     threads = {}
@@ -483,7 +504,7 @@ def main():
                 threads[(kind, n)] = impulse_run(a, kind, n, steps, compare=True)["metrics"]
                 if st:
                     order.append("impulse-matched")
-            for rnd in range(a.rounds):
+            for rnd in range(a.big_rounds if n >= BIG_N else a.rounds):
                 rot = order[rnd % len(order):] + order[:rnd % len(order)]
                 for e in rot:
                     if e == "impulse":
@@ -543,6 +564,7 @@ def main():
         "curves": curve_list, "newton_ratios": ratios, "quality_metrics": QUALITY, "quality_window": _COMMON["quality_window"],
         "settle_time": _COMMON["settle_time"], "curve_steps": CURVE_STEPS, "skipped": skipped,
         "grid": "full" if a.full_grid else "default", "estimated_seconds": est,
+        "unmatched": [{"kind": k, "n": n} for k, n in unmatched],
         "elapsed_seconds": time.monotonic() - t_start,
         "matched_at_rounds": matched_rounds(runs),
         "impulse_threads_1_vs_2": [{"kind": k, "n": n, **{x: m[x] for x in m if "two" in x or "speedup" in x or "bitwise" in x},
