@@ -27,6 +27,9 @@ curve N below (or, with none, impulse's default, said so). MuJoCo and Newton run
 --mujoco-max-n / --newton-max-n bodies (10^3 by default); --full-grid is the issue's whole grid
 (hours). Before it runs, a probe of each engine (30 steps) gives an estimate of the whole run's
 time, printed (--estimate-only stops there); the report holds the estimate and the elapsed time.
+Once the first curve N has run, the rest is estimated again with the settings then known; when it
+would take the whole past --budget-min (20), the next curve N is left out, said so, and the rounds
+above it use the first N's match.
 
 Newton 1.6.1 (Warp's CPU device, float32; --newton-python, the parity venv) runs the same scene,
 algorithm and settings as impulse's bench (SolverXPBD at impulse_iterations, the same gap), timed
@@ -256,10 +259,12 @@ def probe(a, kinds, engines, tiny):
     return out
 
 
-def estimate(a, kinds, engines, sizes, curve_sizes, settings, peer_iters, probes, tiny):
+def estimate(a, kinds, engines, sizes, curve_sizes, settings, peer_iters, probes, tiny, next_tries=None, quiet=False):
     """Seconds the run will take: each planned run's steps x the probe's seconds per step x N / N_probe
-    x the setting's factor, plus the probe's start-up x N / N_probe. The ladder at the second curve N
-    counts all its tries; the rounds count impulse-matched as impulse at the costliest setting tried."""
+    x the setting's factor, plus the probe's start-up x N / N_probe. Before the first curves: the
+    ladder at the next curve N counts its costliest tries and the rounds count impulse-matched at the
+    costliest setting. With next_tries (kind -> the settings the next curve N will try, known once
+    the first curves ran): the rest of the run only, with those settings."""
     def cost(e, kind, n, steps, factor=1.0):
         p = probes.get(("impulse" if e == "impulse-matched" else e, kind))
         if p is None:
@@ -279,6 +284,8 @@ def estimate(a, kinds, engines, sizes, curve_sizes, settings, peer_iters, probes
     for kind in kinds:
         split = probes.get(("impulse", kind), {"split": (1.0, 1.0)})["split"]
         for i, n in enumerate([FIXED_N[kind]] if kind in FIXED_N else curve_sizes):
+            if next_tries is not None and i == 0:
+                continue  # ran already
             first = i == 0 or a.full_grid
             for e in engines:
                 if e.startswith("impulse") or skip_reason(a, e, n) or (not first and e != "bullet"):
@@ -287,7 +294,8 @@ def estimate(a, kinds, engines, sizes, curve_sizes, settings, peer_iters, probes
                 psplit = probes.get((e, kind), {"split": (-1, -1)})["split"]
                 total += part(f"curves N={n} peers", sum(cost(e, kind, n, CURVE_STEPS, peer_factor(e, it, psplit))
                                                          for it in its))
-            tries = settings if first else sorted(settings, key=lambda st: setting_factor(st, split))[-a.ladder:]
+            tries = (settings if first else next_tries[kind] if next_tries is not None
+                     else sorted(settings, key=lambda st: setting_factor(st, split))[-a.ladder:])
             total += part(f"curves N={n} impulse", sum(cost("impulse", kind, n, CURVE_STEPS, setting_factor(st, split))
                                                        for st in tries))
         for n in ([FIXED_N[kind]] if kind in FIXED_N else sizes):
@@ -298,10 +306,13 @@ def estimate(a, kinds, engines, sizes, curve_sizes, settings, peer_iters, probes
                 order = [e for e in engines if not skip_reason(a, e, n, rounds=True)] + ["impulse-matched"]
                 total += part(f"rounds N={n}", 2 * cost("impulse", kind, n, steps))  # the 1-vs-2-thread run
             for e in order:
-                f = setting_factor(worst, split) if e == "impulse-matched" and worst else 1.0
+                known = next_tries.get(kind) if next_tries is not None else None
+                f = (setting_factor(known[-1], split) if known else setting_factor(worst, split) if worst else 1.0) \
+                    if e == "impulse-matched" else 1.0
                 total += part(f"rounds N={n}", (a.big_rounds if n >= BIG_N else a.rounds) * cost(e, kind, n, steps, f))
-    print("bench-peers: estimate by part: " + ", ".join(f"{k} {v / 60:.1f} min" for k, v in sorted(parts.items())),
-          file=sys.stderr)
+    if not quiet:
+        print("bench-peers: estimate by part: " + ", ".join(f"{k} {v / 60:.1f} min" for k, v in sorted(parts.items())),
+              file=sys.stderr)
     return total
 
 
@@ -378,6 +389,9 @@ def main():
                     help="the issue's full grid (every setting at every curve N; hours): " +
                          ", ".join(f"{k} {v}" for k, v in FULL_GRID.items()))
     ap.add_argument("--estimate-only", action="store_true", help="probe, print the estimated time, stop")
+    ap.add_argument("--budget-min", type=float, default=20.0,
+                    help="without --full-grid: after the first curve N, the next is left out when the rest of the "
+                         "run (estimated with the settings then known) would take the whole past this [min]")
     ap.add_argument("--curve-n", default=None, help="N of the quality curves (each run settle_time + quality_window); "
                     f"default {DEFAULT_GRID['curve_n']}")
     ap.add_argument("--substeps", default=None, help=f"impulse substeps per frame on the curves ({DEFAULT_GRID['substeps']})")
@@ -479,6 +493,22 @@ def main():
                 print(f"bench-peers: matched {kind} N={n}: no impulse setting tried matched Bullet@{PEER_ITERATIONS}",
                       file=sys.stderr)
             prev[kind] = c
+        if level == 0 and len(curve_sizes) > 1 and not a.full_grid:
+            # The rest of the run with the settings now known; over the budget, the next curve N is left out
+            # and the rounds above it use the first N's match (said so).
+            nxt = {k: ladder(prev[k]["points"], (prev[k].get("matched") or {}).get("setting"), a.ladder)
+                   for k in kinds if k in prev}
+            rest = estimate(a, kinds, engines, sizes, curve_sizes, settings, peer_iters, probes, tiny, nxt, quiet=True)
+            spent = time.monotonic() - t_start
+            if spent + rest > 60 * a.budget_min:
+                without = estimate(a, kinds, engines, sizes, curve_sizes[:1], settings, peer_iters, probes, tiny,
+                                   nxt, quiet=True)
+                print(f"bench-peers: {spent / 60:.1f} min spent; the curves at N = {curve_sizes[1:]} would take the "
+                      f"run to {(spent + rest) / 60:.1f} min, over --budget-min {a.budget_min}: left out (the rounds "
+                      f"use the match at N = {curve_sizes[0]}; about {(spent + without) / 60:.1f} min in all)",
+                      file=sys.stderr)
+                skipped.append({"engine": "curves", "n": curve_sizes[1:], "why": f"over --budget-min {a.budget_min}"})
+                break
 
     runs = {}  # (engine, kind, n) -> list of per-round results
     threads = {}
