@@ -23,6 +23,7 @@ import pathlib
 import subprocess
 import sys
 import tempfile
+import tomllib
 
 COLUMNS = ["seconds_per_step", "contacts_per_step", "max_penetration", "mean_penetration", "kinetic_energy",
            "drift_mean", "drift_max", "layout_checksum"]
@@ -35,6 +36,52 @@ STAGES = ["broad_seconds_per_step", "narrow_seconds_per_step", "contacts_seconds
 def fail(msg):
     print(f"bench_smoke_check: {msg}")
     sys.exit(1)
+
+
+def measured_window(root, scene, common, steps, np):
+    """(window_start, window_settled) of pile_measure.run on a 4-cube pile that does not move."""
+    sys.path.insert(0, str(root / "bench" / "peers"))
+    import pile_measure  # noqa: E402
+    kind_table = tomllib.load(open(scene, "rb"))["boxes"]
+    pos = np.array([[*x, 1.0, 0.0, 0.0, 0.0] for x in pile_measure.positions(kind_table, 4)])
+    out = pile_measure.run(common, kind_table, "boxes", 4, steps, lambda: {}, lambda: (pos, np.zeros((4, 6))),
+                           np.ones(4), lambda: 0)
+    return out["window_start"], out["window_settled"]
+
+
+def check_window(impulse, bin_dir, root, scene):
+    """The quality window of pile.toml in impulse, the C++ drivers and pile_measure.py (MuJoCo's and
+    Newton's): W = ceil(quality_window / h) frames from settle_time, window_settled = 1, when the run
+    holds settle_time + quality_window (+ 5 frames, so that "the last W frames" would differ); a
+    short run is judged over its last frames and says window_settled = 0."""
+    common = tomllib.load(open(scene, "rb"))["common"]
+    h = common["h"]
+    settle = math.ceil(common["settle_time"] / h - 1e-9)
+    frames = math.ceil(common["quality_window"] / h - 1e-9)
+    long_run = settle + frames + 5
+    for steps, start, settled in ((long_run, settle * h, 1), (6, 0.0, 0)):
+        got = {}
+        r = subprocess.run([impulse, "bench", "e3-pile-boxes", "--n", "4", "--steps", str(steps), "--compare-threads",
+                            "0", "--json"], capture_output=True, text=True)
+        m = {k: v["value"] for k, v in json.loads(r.stdout)["metrics"].items()}
+        got["impulse"] = (m["window_start"], m["window_settled"])
+        for engine in ("bullet", "ode"):
+            exe = bin_dir / f"{engine}_pile"
+            if exe.exists():
+                p = json.loads(subprocess.run([str(exe), "--scene", str(scene), "--kind", "boxes", "--n", "4", "--steps",
+                                               str(steps)], capture_output=True, text=True, check=True).stdout)
+                got[engine] = (p["window_start"], p["window_settled"])
+        try:
+            import numpy as np
+        except ImportError:  # the configure's Python lacks NumPy (Debian's python3-numpy has it)
+            print("bench_smoke_check: no NumPy in this Python, pile_measure.py's window not checked")
+            np = None
+        if np is not None:
+            got["pile_measure"] = measured_window(root, scene, common, steps, np)
+        for who, (w0, ok) in got.items():
+            if abs(w0 - start) > 1e-9 or ok != settled:
+                fail(f"{who}: {steps} steps: window from {w0} s, settled {ok} (expected {start} s, {settled}; "
+                     f"pile.toml settle_time {common['settle_time']} s, quality_window {common['quality_window']} s)")
 
 
 def main():
@@ -90,6 +137,7 @@ def main():
                     fail(f"{exe.name} {kind}: {c} not finite")
             if abs(p["layout_checksum"] - m["layout_checksum"]) > 1e-9 * max(1, abs(m["layout_checksum"])):
                 fail(f"{exe.name} {kind}: layout checksum {p['layout_checksum']} differs from impulse's {m['layout_checksum']}")
+    check_window(impulse, bin_dir, root, scene)
     r = subprocess.run([impulse, "bench", "e3-hydro-consumers", "--json"], capture_output=True, text=True)
     if r.returncode != 0:
         fail(f"impulse bench e3-hydro-consumers exited {r.returncode}: {r.stderr.strip()}")

@@ -26,7 +26,7 @@ struct Spec {
   std::string kind;
   double h, gravity, density, mu, mu_rolling = 0, rest_window;
   int steps, peer_iterations, series_samples;
-  double quality_window;
+  double quality_window, settle_time;
   double size, pitch, shift, z0, rise;
   int layers;
   double density_top_ratio = 1;  // the top layer's density / density (heavy: 100)
@@ -54,6 +54,7 @@ inline Spec read_spec(const std::string& file, const std::string& kind) {
   s.peer_iterations = int(num(t, "common", "peer_iterations"));
   s.series_samples = int(num(t, "common", "series_samples"));
   s.quality_window = num(t, "common", "quality_window");
+  s.settle_time = num(t, "common", "settle_time");
   s.size = num(t, kind, kind == "spheres" ? "radius" : "half");
   s.layers = int(num(t, kind, "layers"));
   s.pitch = num(t, kind, "pitch");
@@ -196,13 +197,17 @@ inline Overlap overlap(const Spec& s, const std::vector<Body>& b) {
   return r;
 }
 
-/// The settled pile over the last quality_window seconds (as impulse's PileWindowQuality), at most
-/// 12 samples: max of the deepest, mean of the means, mean kinetic energy, drift of the centre.
+/// The settled pile over the quality window (as impulse's PileWindowQuality), at most 12 samples:
+/// max of the deepest, mean of the means, mean kinetic energy, drift of the centre. pile.toml:
+///   S = ceil(settle_time / h), W = min(steps, ceil(quality_window / h)), from frame w0 = min(S, steps - W)
 struct Window {
   double ground_max = 0, ground_mean = 0, body_max = 0, body_mean = 0, kinetic = 0, centre_drift = 0;
   int samples = 0;
-  V3 centre0{0, 0, 0};
+  V3 centre0{0, 0, 0}, centre1{0, 0, 0};
+  double start = 0;  // w0 h [s]
+  int settled = 0;   // 1 when w0 = S (the run holds settle_time + quality_window)
 };
+inline int settle_frames(const Spec& s) { return int(std::ceil(s.settle_time / s.h - 1e-9)); }
 inline V3 centre(const std::vector<Body>& b) {
   V3 c{0, 0, 0};
   for (const Body& x : b)
@@ -244,7 +249,7 @@ struct Report {
   Quality q;
   double drift_mean = 0, drift_max = 0;
   Window w;
-  std::vector<double> series_t, series_pen;
+  std::vector<double> series_t, series_pen, series_ke;
 };
 
 inline void print(const Report& r, const Spec& s) {
@@ -254,13 +259,17 @@ inline void print(const Report& r, const Spec& s) {
               "\"mean_penetration\": %.9g, \"kinetic_energy\": %.9g, \"drift_mean\": %.9g, \"drift_max\": %.9g, "
               "\"window_ground_penetration_max\": %.9g, \"window_ground_penetration_mean\": %.9g, "
               "\"window_body_penetration_max\": %.9g, \"window_body_penetration_mean\": %.9g, "
-              "\"window_kinetic_energy\": %.9g, \"window_centre_drift\": %.9g, \"series_t\": [",
+              "\"window_kinetic_energy\": %.9g, \"window_centre_drift\": %.9g, \"window_start\": %.9g, "
+              "\"window_settled\": %d, \"series_t\": [",
               r.engine.c_str(), s.kind.c_str(), r.n, r.steps, r.iterations, r.checksum, r.seconds, r.collide_seconds,
               r.solve_seconds, r.contacts, r.q.max_pen, r.q.mean_pen, r.q.kinetic, r.drift_mean, r.drift_max,
-              r.w.ground_max, r.w.ground_mean, r.w.body_max, r.w.body_mean, r.w.kinetic, r.w.centre_drift);
+              r.w.ground_max, r.w.ground_mean, r.w.body_max, r.w.body_mean, r.w.kinetic, r.w.centre_drift, r.w.start,
+              r.w.settled);
   for (std::size_t i = 0; i < r.series_t.size(); ++i) std::printf("%s%.9g", i ? ", " : "", r.series_t[i]);
   std::printf("], \"series_max_penetration\": [");
   for (std::size_t i = 0; i < r.series_pen.size(); ++i) std::printf("%s%.9g", i ? ", " : "", r.series_pen[i]);
+  std::printf("], \"series_kinetic_energy\": [");
+  for (std::size_t i = 0; i < r.series_ke.size(); ++i) std::printf("%s%.9g", i ? ", " : "", r.series_ke[i]);
   std::printf("]}\n");
 }
 
@@ -276,7 +285,10 @@ void run(const Spec& s, Report& r, Step step, Read read, Contacts contacts, doub
   double total = 0, c_sum = 0, s_sum = 0;
   const int window_frames = std::clamp(int(std::ceil(s.quality_window / s.h - 1e-9)), 1, r.steps);
   const int window_every = std::max(1, window_frames / 12);
-  const int window_start = r.steps - window_frames;
+  const int window_start = std::min(settle_frames(s), r.steps - window_frames);
+  const int window_end = window_start + window_frames;
+  r.w.start = window_start * s.h;
+  r.w.settled = window_start >= settle_frames(s);
   if (window_start == 0) r.w.centre0 = centre(read());
   for (int k = 0; k < r.steps; ++k) {
     if (k == rest_start) rest = read();
@@ -290,7 +302,7 @@ void run(const Spec& s, Report& r, Step step, Read read, Contacts contacts, doub
     }
     r.contacts += contacts();
     if (k + 1 == window_start) r.w.centre0 = centre(read());
-    if (k >= window_start && (k + 1 - window_start) % window_every == 0) {
+    if (k >= window_start && k < window_end && (k + 1 - window_start) % window_every == 0) {
       const std::vector<Body> now = read();
       const Quality g = quality(s, now);
       const Overlap o = overlap(s, now);
@@ -301,9 +313,12 @@ void run(const Spec& s, Report& r, Step step, Read read, Contacts contacts, doub
       r.w.kinetic += g.kinetic;
       ++r.w.samples;
     }
+    if (k + 1 == window_end) r.w.centre1 = centre(read());
     if ((k + 1) % every == 0 || k + 1 == r.steps) {
       r.series_t.push_back((k + 1) * s.h);
-      r.series_pen.push_back(quality(s, read()).max_pen);
+      const Quality g = quality(s, read());
+      r.series_pen.push_back(g.max_pen);
+      r.series_ke.push_back(g.kinetic);
     }
   }
   const double measured = r.steps - warmup;
@@ -314,7 +329,7 @@ void run(const Spec& s, Report& r, Step step, Read read, Contacts contacts, doub
   const std::vector<Body> end = read();
   r.q = quality(s, end);
   if (r.w.samples) r.w.ground_mean /= r.w.samples, r.w.body_mean /= r.w.samples, r.w.kinetic /= r.w.samples;
-  const V3 c = centre(end);
+  const V3& c = r.w.centre1;
   r.w.centre_drift = std::hypot(c[0] - r.w.centre0[0], c[1] - r.w.centre0[1], c[2] - r.w.centre0[2]);
   for (std::size_t i = 0; i < end.size(); ++i) {
     const double d = std::hypot(end[i].x[0] - rest[i].x[0], end[i].x[1] - rest[i].x[1], end[i].x[2] - rest[i].x[2]);

@@ -121,6 +121,17 @@ def body_overlap(kind, size, qpos):
     return (float(depth.max()), float(depth.mean())) if len(depth) else (0.0, 0.0)
 
 
+def settle_frames(c):
+    """S = ceil(settle_time / h): the frames after which the pile is at rest (pile.toml)."""
+    return math.ceil(c["settle_time"] / c["h"] - 1e-9)
+
+
+def quality_window(c, steps):
+    """(W, w0) of pile.toml: W = min(steps, ceil(quality_window / h)) frames from w0 = min(S, steps - W)."""
+    frames = min(max(1, math.ceil(c["quality_window"] / c["h"] - 1e-9)), steps)
+    return frames, min(settle_frames(c), steps - frames)
+
+
 def run(c, s, kind, n, steps, step, state, mass, contact_count):
     """Steps the engine `steps` times and measures it as pile.toml says.
 
@@ -133,13 +144,15 @@ def run(c, s, kind, n, steps, step, state, mass, contact_count):
     warmup = min(2, steps - 1)
     rest_start = min(steps - 1, math.floor(steps * (1 - c["rest_window"])))
     every = max(1, steps // max(1, c["series_samples"]))
-    total, contacts, series_t, series_pen, rest, stages = 0.0, 0.0, [], [], None, {}
-    # the settled pile over the last quality_window seconds, at most 12 samples (pile.toml)
-    window_frames = min(max(1, math.ceil(c["quality_window"] / c["h"] - 1e-9)), steps)
+    total, contacts, series_t, series_pen, series_ke, rest, stages = 0.0, 0.0, [], [], [], None, {}
+    # the settled pile over the quality window, at most 12 samples (pile.toml): W frames from
+    # w0 = min(S, steps - W), S the frames of settle_time
+    window_frames, window_start = quality_window(c, steps)
     window_every = max(1, window_frames // 12)
-    window_start = steps - window_frames
+    window_end = window_start + window_frames
     win = {"ground_max": 0.0, "ground_mean": 0.0, "body_max": 0.0, "body_mean": 0.0, "kinetic": 0.0, "samples": 0}
     centre0 = state()[0][:, 0:3].mean(axis=0)
+    centre1 = centre0
     for k in range(steps):
         if k == rest_start:
             rest = state()[0][:, 0:3].copy()
@@ -153,7 +166,7 @@ def run(c, s, kind, n, steps, step, state, mass, contact_count):
         contacts += contact_count()
         if k + 1 == window_start:
             centre0 = state()[0][:, 0:3].mean(axis=0)
-        if k >= window_start and (k + 1 - window_start) % window_every == 0:
+        if window_start <= k < window_end and (k + 1 - window_start) % window_every == 0:
             qp, qv = state()
             g_max, g_mean, g_ke = quality(kind, size, mass, qp, qv)
             b_max, b_mean = body_overlap(kind, size, qp)
@@ -163,9 +176,13 @@ def run(c, s, kind, n, steps, step, state, mass, contact_count):
             win["body_mean"] += b_mean
             win["kinetic"] += g_ke
             win["samples"] += 1
+        if k + 1 == window_end:
+            centre1 = state()[0][:, 0:3].mean(axis=0)
         if (k + 1) % every == 0 or k + 1 == steps:
             series_t.append((k + 1) * c["h"])
-            series_pen.append(quality(kind, size, mass, *state())[0])
+            q = quality(kind, size, mass, *state())
+            series_pen.append(q[0])
+            series_ke.append(q[2])
     qpos, qvel = state()
     max_pen, mean_pen, ke = quality(kind, size, mass, qpos, qvel)
     drift = np.linalg.norm(qpos[:, 0:3] - rest, axis=1)
@@ -182,5 +199,6 @@ def run(c, s, kind, n, steps, step, state, mass, contact_count):
         "window_ground_penetration_max": win["ground_max"], "window_ground_penetration_mean": win["ground_mean"] / ns,
         "window_body_penetration_max": win["body_max"], "window_body_penetration_mean": win["body_mean"] / ns,
         "window_kinetic_energy": win["kinetic"] / ns,
-        "window_centre_drift": float(np.linalg.norm(qpos[:, 0:3].mean(axis=0) - centre0)),
-        "series_t": series_t, "series_max_penetration": series_pen}
+        "window_centre_drift": float(np.linalg.norm(centre1 - centre0)),
+        "window_start": window_start * c["h"], "window_settled": int(window_start >= settle_frames(c)),
+        "series_t": series_t, "series_max_penetration": series_pen, "series_kinetic_energy": series_ke}

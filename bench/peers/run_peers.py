@@ -9,15 +9,27 @@ over rounds), per stage where the engine exposes it, the ratio to impulse of the
 (its 1-vs-2-thread ratio and bitwise check come from one extra impulse run per N with
 --compare-threads 1).
 
-The cost of quality, as curves (at each N of --curve-n, the file's full run so that the pile has
-settled): impulse over --substeps x --iterations through its frame loop (simulate_frame, collide
-every substep; --once-substeps adds the collide-once-per-frame variant), each peer over
---peer-iterations. Quality is the settled pile's (pile.toml: over the last quality_window
-seconds, ground and body-body penetration max and mean, kinetic energy, drift of the centre);
-cost is seconds per simulated second. Matched = every one of those six at or below Bullet's at
-peer_iterations; the cheapest impulse setting that matches, and its ratio to Bullet, go in the
-report's "curves", and that setting joins the rounds at that N as "impulse-matched". MuJoCo runs
-up to --mujoco-max-n bodies; skipped runs are listed in the report.
+The cost of quality, as curves (at each N of --curve-n; each curve run is settle_time +
+quality_window of pile.toml long, so that its window judges the pile at rest): impulse over
+--substeps x --iterations through its frame loop (simulate_frame, collide every substep;
+--once-substeps adds the collide-once-per-frame variant), each peer over --peer-iterations.
+Quality is the settled pile's (pile.toml: over quality_window seconds from settle_time on, ground
+and body-body penetration max and mean, kinetic energy, drift of the centre); cost is seconds per
+simulated second. Matched = every one of those six at or below Bullet's at peer_iterations, both on
+a settled window; the cheapest impulse setting that matches, and its ratio to Bullet, go in the
+report's "curves", and that setting joins the rounds at that N as "impulse-matched".
+
+The default run fits in 20 minutes on the 2-core reference machine at 1 thread: a narrow grid at
+the first curve N; at the next curve N (10^4) Bullet at peer_iterations and impulse up the first
+N's settings in order of cost from its match (--ladder tries, stopping at the first match); the
+rounds at N >= 10^5 run Bullet at peer_iterations and impulse at the setting matched at the largest
+curve N below (or, with none, impulse's default, said so). MuJoCo and Newton run up to
+--mujoco-max-n / --newton-max-n bodies (10^3 by default); --full-grid is the issue's whole grid
+(hours). Before it runs, a probe of each engine (30 steps) gives an estimate of the whole run's
+time, printed (--estimate-only stops there); the report holds the estimate and the elapsed time.
+Once the first curve N has run, the rest is estimated again with the settings then known; when it
+would take the whole past --budget-min (20), the next curve N is left out, said so, and the rounds
+above it use the first N's match.
 
 Newton 1.6.1 (Warp's CPU device, float32; --newton-python, the parity venv) runs the same scene,
 algorithm and settings as impulse's bench (SolverXPBD at impulse_iterations, the same gap), timed
@@ -28,16 +40,19 @@ whole step, median over rounds (each ratio of the same round).
 
 Measured, never asserted. Writes OUT/peers.json and prints a table.
 
-    run_peers.py --impulse BIN --drivers DIR --python PY --out DIR [--n 1000,10000] [--rounds 3]
-                 [--kinds spheres,boxes] [--steps S] [--curve-n 1000] [--substeps 1,2,4,8]
-                 [--iterations 1,2,4,8] [--once-substeps 4,8] [--peer-iterations 5,10,20]
-                 [--newton-python PY] [--impulse-f32 BIN] [--newton-iterations 4] [--newton-max-n 10000]
+    run_peers.py --impulse BIN --drivers DIR --python PY --out DIR [--n 1000,10000,100000] [--rounds 3]
+                 [--kinds spheres,boxes] [--steps S] [--curve-n 1000,10000] [--substeps 1,4,8]
+                 [--iterations 2,4,8,16] [--once-substeps 4,8] [--peer-iterations 10] [--ladder 3]
+                 [--full-grid] [--estimate-only] [--newton-python PY] [--impulse-f32 BIN]
+                 [--newton-iterations 4] [--newton-max-n 1000] [--mujoco-max-n 1000]
 """
 import argparse
 import csv
 import datetime
 import json
+import math
 import os
+import time
 import pathlib
 import platform
 import statistics
@@ -52,12 +67,28 @@ _COMMON = tomllib.load(open(SCENE, "rb"))["common"]
 # the scenes of a fixed body count (pile.toml's n): the tall stack and the heavy-on-light stack
 FIXED_N = {k: int(v["n"]) for k, v in tomllib.load(open(SCENE, "rb")).items() if isinstance(v, dict) and "n" in v}
 SPEC_STEPS, SPEC_H, PEER_ITERATIONS = int(_COMMON["steps"]), float(_COMMON["h"]), int(_COMMON["peer_iterations"])
+IMPULSE_ITERATIONS = int(_COMMON["impulse_iterations"])
+# A curve run holds the settled pile's window (pile.toml): S = ceil(settle_time / h) frames to rest,
+# then W = ceil(quality_window / h) frames judged.
+SETTLE_FRAMES = math.ceil(float(_COMMON["settle_time"]) / SPEC_H - 1e-9)
+WINDOW_FRAMES = math.ceil(float(_COMMON["quality_window"]) / SPEC_H - 1e-9)
+CURVE_STEPS = SETTLE_FRAMES + WINDOW_FRAMES
+BIG_N = 100000  # from here on: Bullet at peer_iterations and impulse at the matched setting only (issue 26)
+# The default grid fits ./run bench-peers in 20 minutes on the 2-core reference machine at 1 thread;
+# --full-grid is the issue's full grid.
+# At N = 10^3 (this machine, 2026-12-07) the sphere and box piles first matched Bullet@10 at 8 substeps
+# x 16 iterations, the stack at 8 x 8, the heavy-on-light stack at 8 x 4: the grids reach that corner.
+DEFAULT_GRID = {"substeps": "1,4,8", "iterations": "2,4,8,16", "once_substeps": "", "peer_iterations": "10",
+                "curve_n": "1000,10000", "mujoco_max_n": 1000, "newton_max_n": 1000, "mujoco_rounds_max_n": 0, "ladder": 1, "big_rounds": 1}
+FULL_GRID = {"substeps": "1,2,4,8", "iterations": "1,2,4,8,16", "once_substeps": "4,8", "peer_iterations": "5,10,20",
+             "curve_n": "1000,10000", "mujoco_max_n": 10000, "newton_max_n": 10000, "mujoco_rounds_max_n": 10000, "ladder": 3, "big_rounds": 3}
 QUALITY = ["window_ground_penetration_max", "window_ground_penetration_mean", "window_body_penetration_max",
            "window_body_penetration_mean", "window_kinetic_energy", "window_centre_drift"]
 
 
 def steps_for(n, override):
-    """Default steps: the file's 300 at N = 10^3, fewer at larger N (at least 20): ~3e5 body-steps."""
+    """Steps of a timed round: the file's 300 at N = 10^3, fewer at larger N (at least 20): ~3e5
+    body-steps. Rounds time the step; they are too short to hold a settled pile (window_settled 0)."""
     return override if override > 0 else max(20, min(300, 300000 // n))
 
 
@@ -78,7 +109,8 @@ def impulse_run(a, kind, n, steps, iterations=None, compare=False, substeps=1, o
     m = {k: v["value"] for k, v in run_json(cmd)["metrics"].items()}
     return {"engine": "impulse", "kind": kind, "n": n, "steps": steps, "iterations": int(m["iterations"]),
             "substeps": substeps, "collide": "once" if once else "every",
-            **{q: m[q] for q in QUALITY},
+            **{q: m[q] for q in QUALITY}, "window_settled": int(m["window_settled"]),
+            "window_start": m["window_start"],
             "layout_checksum": m["layout_checksum"], "seconds_per_step": m["seconds_per_step"],
             "collide_seconds_per_step": m["broad_seconds_per_step"] + m["narrow_seconds_per_step"] +
             m["contacts_seconds_per_step"],
@@ -111,40 +143,82 @@ def peer_run(a, engine, kind, n, steps, iterations=None):
 
 
 def matches(r, ref):
-    """Every settled-pile quality number of r at or below ref's."""
-    return all(r[q] <= ref[q] for q in QUALITY)
+    """Every settled-pile quality number of r at or below ref's, both judged on a settled window."""
+    return bool(r["window_settled"]) and bool(ref["window_settled"]) and all(r[q] <= ref[q] for q in QUALITY)
 
 
-def curves(a, kind, n, steps, h, engines, peer_iters):
-    """Quality against seconds per simulated second for every engine, and the cheapest match."""
+def impulse_grid(a):
+    """impulse's settings on the curves: substeps x iterations colliding every substep, then the
+    collide-once-per-frame variant."""
+    return ([{"substeps": sub, "iterations": it, "collide": "every"} for sub in a.substeps_list
+             for it in a.iterations_list] +
+            [{"substeps": sub, "iterations": it, "collide": "once"} for sub in a.once_list for it in a.iterations_list])
+
+
+def setting_factor(st, split):
+    """Cost of an impulse setting relative to 1 substep at impulse_iterations, from the probe's
+    collide and solve seconds (c, s): substeps x (c + s it / it0), or c + substeps s it / it0 when
+    colliding once per frame."""
+    c, sv = split
+    solve = sv * st["iterations"] / IMPULSE_ITERATIONS
+    whole = (c + st["substeps"] * solve) if st["collide"] == "once" else st["substeps"] * (c + solve)
+    return whole / max(1e-12, c + sv)
+
+
+def peer_factor(engine, it, split):
+    """Cost of a peer at `it` iterations relative to peer_iterations (collide fixed, solve linear);
+    1 for engines whose stages are not split (MuJoCo) or whose iterations are the file's (Newton)."""
+    c, sv = split
+    if c < 0 or sv < 0:
+        return 1.0
+    base = PEER_ITERATIONS if engine != "newton" else IMPULSE_ITERATIONS
+    return (c + sv * it / base) / max(1e-12, c + sv)
+
+
+def ladder(points, matched, tries):
+    """impulse settings to try at the next N: those of the previous N's curve in order of cost, from
+    the one that matched there, at most `tries` of them (the cheapest match at the next N is the
+    first that matches); impulse's default setting when nothing matched there."""
+    pts = sorted((p for p in points if p["engine"] == "impulse" or p["engine"] == "impulse-collide-once"),
+                 key=lambda p: p["seconds_per_simulated_second"])
+    if matched is None:  # nothing matched: impulse's default setting, beside Bullet
+        return [{"substeps": 1, "iterations": IMPULSE_ITERATIONS, "collide": "every"}]
+    i = next(k for k, p in enumerate(pts) if p["setting"] == matched)
+    return [p["setting"] for p in pts[i:i + tries]]
+
+
+def curves(a, kind, n, steps, h, engines, peer_iters, settings, stop_at_match=False, peers=None):
+    """Quality against seconds per simulated second for every engine, and the cheapest match.
+    Peers run first (Bullet at peer_iterations is the reference); with stop_at_match the impulse
+    settings (in order of cost) stop at the first that matches."""
     points = []
 
     def add(r, engine, setting):
         pt = {"engine": engine, "setting": setting, "seconds_per_simulated_second": r["seconds_per_step"] / h,
-              "contacts_per_step": r["contacts_per_step"], **{q: r[q] for q in QUALITY}}
+              "contacts_per_step": r["contacts_per_step"], "window_settled": r["window_settled"],
+              **{q: r[q] for q in QUALITY}}
         points.append(pt)
         print(f"curve {kind} N={n}: {engine} {setting}: {pt['seconds_per_simulated_second']:.3g} s/s, ground max "
               f"{pt['window_ground_penetration_max']:.2g} m, body max {pt['window_body_penetration_max']:.2g} m, "
-              f"KE {pt['window_kinetic_energy']:.2g} J", file=sys.stderr)
+              f"KE {pt['window_kinetic_energy']:.2g} J, drift {pt['window_centre_drift']:.2g} m", file=sys.stderr)
         return pt
 
-    for sub in a.substeps_list:
-        for it in a.iterations_list:
-            add(impulse_run(a, kind, n, steps, iterations=it, substeps=sub), "impulse",
-                {"substeps": sub, "iterations": it, "collide": "every"})
-    for sub in a.once_list:
-        for it in a.iterations_list:
-            add(impulse_run(a, kind, n, steps, iterations=it, substeps=sub, once=True), "impulse-collide-once",
-                {"substeps": sub, "iterations": it, "collide": "once"})
     ref = None
     for e in engines:
-        if e.startswith("impulse") or skip_reason(a, e, n):
+        if e.startswith("impulse") or skip_reason(a, e, n) or (peers is not None and e not in peers):
             continue
         for it in (a.newton_iterations_list if e == "newton" else peer_iters):
             pt = add(peer_run(a, e, kind, n, steps, iterations=it), e, {"iterations": it})
             if e == "bullet" and it == PEER_ITERATIONS:
                 ref = pt
-    out = {"kind": kind, "n": n, "steps": steps, "points": points, "reference": ref}
+    for st in settings:
+        pt = add(impulse_run(a, kind, n, steps, iterations=st["iterations"], substeps=st["substeps"],
+                             once=st["collide"] == "once"),
+                 "impulse-collide-once" if st["collide"] == "once" else "impulse", st)
+        if stop_at_match and ref and matches(pt, ref):
+            break
+    out = {"kind": kind, "n": n, "steps": steps, "settle_time": _COMMON["settle_time"], "points": points,
+           "reference": ref}
     if ref:
         ok = [p for p in points if p["engine"].startswith("impulse") and matches(p, ref)]
         best = min(ok, key=lambda p: p["seconds_per_simulated_second"]) if ok else None
@@ -154,8 +228,101 @@ def curves(a, kind, n, steps, h, engines, peer_iters):
     return out
 
 
-def skip_reason(a, engine, n):
-    """Why engine does not run at N bodies (None when it does)."""
+PROBE_STEPS = 30  # steps of each probe run that the time estimate scales from
+
+
+def matched_below(matched, kind, n):
+    """The setting matched at the largest curve N below n (the 10^4 match for 10^5), or None."""
+    below = [m for (k, m_n), m in sorted(matched.items(), key=lambda x: x[0][1]) if k == kind and m_n < n]
+    return below[-1] if below else None
+
+
+def probe(a, kinds, engines, tiny):
+    """One short run of each engine and kind at N = tiny[kind]: seconds per step, the (collide,
+    solve) split where the engine has it, and the run's wall time beyond its steps (start-up)."""
+    out = {}
+    for kind in kinds:
+        n = tiny[kind]
+        for e in engines:
+            if skip_reason(a, e, n) and e not in ("mujoco", "newton"):
+                continue
+            t0 = time.monotonic()
+            if e.startswith("impulse"):
+                r = impulse_run(a, kind, n, PROBE_STEPS, binary=a.impulse_f32 if e == "impulse-f32" else None)
+                split = (r["collide_seconds_per_step"], r["seconds_per_step"] - r["collide_seconds_per_step"])
+            else:
+                r = peer_run(a, e, kind, n, PROBE_STEPS)
+                split = (r["collide_seconds_per_step"], r["solve_seconds_per_step"])
+            wall = time.monotonic() - t0
+            out[(e, kind)] = {"n": n, "step": r["seconds_per_step"], "split": split,
+                              "startup": max(0.0, wall - PROBE_STEPS * r["seconds_per_step"])}
+            print(f"probe {kind} N={n}: {e} {r['seconds_per_step'] * 1e3:.3f} ms/step, start-up "
+                  f"{out[(e, kind)]['startup']:.2f} s", file=sys.stderr)
+    return out
+
+
+def estimate(a, kinds, engines, sizes, curve_sizes, settings, peer_iters, probes, tiny, next_tries=None, quiet=False):
+    """Seconds the run will take: each planned run's steps x the probe's seconds per step x N / N_probe
+    x the setting's factor, plus the probe's start-up x N / N_probe. Before the first curves: the
+    ladder at the next curve N counts its costliest tries and the rounds count impulse-matched at the
+    costliest setting. With next_tries (kind -> the settings the next curve N will try, known once
+    the first curves ran): the rest of the run only, with those settings."""
+    def cost(e, kind, n, steps, factor=1.0):
+        p = probes.get(("impulse" if e == "impulse-matched" else e, kind))
+        if p is None:
+            return 0.0
+        scale = n / p["n"]
+        return (steps * p["step"] * factor + p["startup"]) * scale
+
+    total = 0.0
+    parts = {}
+
+    def part(name, seconds):
+        parts[name] = parts.get(name, 0.0) + seconds
+        return seconds
+
+    worst = max(settings, key=lambda st: setting_factor(st, probes.get(("impulse", kinds[0]), {"split": (1, 1)})["split"])) \
+        if settings else None
+    for kind in kinds:
+        split = probes.get(("impulse", kind), {"split": (1.0, 1.0)})["split"]
+        for i, n in enumerate([FIXED_N[kind]] if kind in FIXED_N else curve_sizes):
+            if next_tries is not None and i == 0:
+                continue  # ran already
+            first = i == 0 or a.full_grid
+            for e in engines:
+                if e.startswith("impulse") or skip_reason(a, e, n) or (not first and e != "bullet"):
+                    continue
+                its = a.newton_iterations_list if e == "newton" else (peer_iters if first else [PEER_ITERATIONS])
+                psplit = probes.get((e, kind), {"split": (-1, -1)})["split"]
+                total += part(f"curves N={n} peers", sum(cost(e, kind, n, CURVE_STEPS, peer_factor(e, it, psplit))
+                                                         for it in its))
+            tries = (settings if first else next_tries[kind] if next_tries is not None
+                     else sorted(settings, key=lambda st: setting_factor(st, split))[-a.ladder:])
+            total += part(f"curves N={n} impulse", sum(cost("impulse", kind, n, CURVE_STEPS, setting_factor(st, split))
+                                                       for st in tries))
+        for n in ([FIXED_N[kind]] if kind in FIXED_N else sizes):
+            steps = steps_for(n, a.steps)
+            if n >= BIG_N:
+                order = [e for e in engines if e == "bullet"] + ["impulse-matched"]
+            else:
+                order = [e for e in engines if not skip_reason(a, e, n, rounds=True)] + ["impulse-matched"]
+                total += part(f"rounds N={n}", 2 * cost("impulse", kind, n, steps))  # the 1-vs-2-thread run
+            for e in order:
+                known = next_tries.get(kind) if next_tries is not None else None
+                f = (setting_factor(known[-1], split) if known else setting_factor(worst, split) if worst else 1.0) \
+                    if e == "impulse-matched" else 1.0
+                total += part(f"rounds N={n}", (a.big_rounds if n >= BIG_N else a.rounds) * cost(e, kind, n, steps, f))
+    if not quiet:
+        print("bench-peers: estimate by part: " + ", ".join(f"{k} {v / 60:.1f} min" for k, v in sorted(parts.items())),
+              file=sys.stderr)
+    return total
+
+
+def skip_reason(a, engine, n, rounds=False):
+    """Why engine does not run at N bodies (None when it does); rounds: in the timed rounds."""
+    if rounds and engine == "mujoco" and n > a.mujoco_rounds_max_n:
+        return (f"timed rounds: N above {a.mujoco_rounds_max_n} (MuJoCo's sphere pile costs 0.1-0.4 s a step at N = "
+                "10^3 here; its cost and quality are on the curves; --full-grid times it in the rounds too)")
     if engine == "mujoco" and n > a.mujoco_max_n:
         return f"N above --mujoco-max-n {a.mujoco_max_n}"
     if engine == "newton" and n > a.newton_max_n:
@@ -173,6 +340,17 @@ def newton_ratios(runs, kind, n):
         for st in ("seconds_per_step", "collide_seconds_per_step", "solve_seconds_per_step"):
             row[st] = spread([nr[st] / br[st] for nr, br in zip(runs[("newton", kind, n)], runs[(base, kind, n)])])
         out.append(row)
+    return out
+
+
+def matched_rounds(runs):
+    """impulse at its matched setting over Bullet at peer_iterations, per round of each scene and N."""
+    out = []
+    for (e, kind, n), rs in sorted(runs.items(), key=lambda x: (x[0][1], x[0][2])):
+        if e == "impulse-matched" and ("bullet", kind, n) in runs:
+            out.append({"kind": kind, "n": n, "setting": rs[-1]["setting"],
+                        "ratio": spread([r["seconds_per_step"] / b["seconds_per_step"]
+                                         for r, b in zip(rs, runs[("bullet", kind, n)])])})
     return out
 
 
@@ -204,23 +382,45 @@ def main():
     ap.add_argument("--drivers", required=True, help="folder with bullet_pile and ode_pile")
     ap.add_argument("--python", required=True, help="a Python with mujoco")
     ap.add_argument("--out", required=True)
-    ap.add_argument("--n", default="1000,10000")
+    ap.add_argument("--n", default="1000,10000,100000",
+                    help=f"N of the timed rounds (from {BIG_N}: Bullet and impulse at the matched setting only)")
     ap.add_argument("--rounds", type=int, default=3)
     ap.add_argument("--kinds", default="spheres,boxes,stack,heavy")
     ap.add_argument("--steps", type=int, default=-1)
-    ap.add_argument("--curve-n", default="1000", help="N of the quality curves (each run the file's full steps)")
-    ap.add_argument("--substeps", default="1,2,4,8", help="impulse substeps per frame on the curves")
-    ap.add_argument("--iterations", default="1,2,4,8", help="impulse XPBD iterations on the curves")
-    ap.add_argument("--once-substeps", default="4,8", help="substeps of the collide-once-per-frame variant")
-    ap.add_argument("--peer-iterations", default="5,10,20", help="peer iterations on the curves")
+    ap.add_argument("--full-grid", action="store_true",
+                    help="the issue's full grid (every setting at every curve N; hours): " +
+                         ", ".join(f"{k} {v}" for k, v in FULL_GRID.items()))
+    ap.add_argument("--estimate-only", action="store_true", help="probe, print the estimated time, stop")
+    ap.add_argument("--budget-min", type=float, default=20.0,
+                    help="without --full-grid: after the first curve N, the next is left out when the rest of the "
+                         "run (estimated with the settings then known) would take the whole past this [min]")
+    ap.add_argument("--curve-n", default=None, help="N of the quality curves (each run settle_time + quality_window); "
+                    f"default {DEFAULT_GRID['curve_n']}")
+    ap.add_argument("--substeps", default=None, help=f"impulse substeps per frame on the curves ({DEFAULT_GRID['substeps']})")
+    ap.add_argument("--iterations", default=None, help=f"impulse XPBD iterations on the curves ({DEFAULT_GRID['iterations']})")
+    ap.add_argument("--once-substeps", default=None, help="substeps of the collide-once-per-frame variant (none)")
+    ap.add_argument("--peer-iterations", default=None, help=f"peer iterations on the curves ({DEFAULT_GRID['peer_iterations']})")
+    ap.add_argument("--big-rounds", type=int, default=None,
+                    help=f"rounds at N >= {BIG_N} ({DEFAULT_GRID['big_rounds']}; --full-grid {FULL_GRID['big_rounds']})")
+    ap.add_argument("--ladder", type=int, default=None,
+                    help="without --full-grid, impulse settings tried at each curve N after the first: from the "
+                         f"previous N's match upwards in cost, stopping at the first match ({DEFAULT_GRID['ladder']})")
     ap.add_argument("--engines", default="impulse,bullet,ode,mujoco,newton")
-    ap.add_argument("--mujoco-max-n", type=int, default=10000,
-                    help="largest N given to MuJoCo (its model compile and Newton solve grow fast with N)")
+    ap.add_argument("--mujoco-max-n", type=int, default=None,
+                    help="largest N given to MuJoCo (its model compile and Newton solve grow fast with N; "
+                         f"{DEFAULT_GRID['mujoco_max_n']})")
     ap.add_argument("--newton-python", default="", help="a Python with newton 1.6.1 (the parity venv); none: no Newton")
     ap.add_argument("--impulse-f32", default="", help="the float32 build's impulse; none: no impulse-f32")
     ap.add_argument("--newton-iterations", default="4", help="Newton's XPBD iterations on the curves")
-    ap.add_argument("--newton-max-n", type=int, default=10000, help="largest N given to Newton")
+    ap.add_argument("--mujoco-rounds-max-n", type=int, default=None,
+                    help=f"largest N of MuJoCo in the timed rounds ({DEFAULT_GRID['mujoco_rounds_max_n']}: curves only)")
+    ap.add_argument("--newton-max-n", type=int, default=None, help=f"largest N given to Newton ({DEFAULT_GRID['newton_max_n']})")
     a = ap.parse_args()
+    grid = FULL_GRID if a.full_grid else DEFAULT_GRID
+    for key, value in grid.items():
+        if getattr(a, key) is None:
+            setattr(a, key, value)
+    t_start = time.monotonic()
     try:
         sizes = [int(x) for x in a.n.split(",")]
     except ValueError:
@@ -258,27 +458,85 @@ def main():
     if PEER_ITERATIONS not in peer_iters and "bullet" in engines:
         peer_iters.append(PEER_ITERATIONS)  # the reference of "matched"
 
+    # What runs: the curves at each curve N (the fixed-N scenes at their n), then the timed rounds.
+    settings = impulse_grid(a)
+    tiny = {k: FIXED_N[k] if k in FIXED_N else min(1000, min(sizes + curve_sizes)) for k in kinds}
+    probes = probe(a, kinds, engines, tiny)
+    est = estimate(a, kinds, engines, sizes, curve_sizes, settings, peer_iters, probes, tiny)
+    print(f"bench-peers: estimated {est / 60:.1f} min at 1 thread (probes of {PROBE_STEPS} steps at N = "
+          f"{sorted(set(tiny.values()))}, scaled linearly in N, steps and substeps x iterations; "
+          f"{'full grid' if a.full_grid else 'default grid, --full-grid for all'})", file=sys.stderr)
+    if a.estimate_only:
+        return
+
     # The cost of quality: curves, and the cheapest impulse setting that matches Bullet.
-    curve_list, matched = [], {}
-    for kind in kinds:
-        for n in ([FIXED_N[kind]] if kind in FIXED_N else curve_sizes):
-            c = curves(a, kind, n, SPEC_STEPS, SPEC_H, engines, peer_iters)
+    curve_list, matched, unmatched, prev = [], {}, [], {}
+    for level in range(len(curve_sizes)):  # every pile at the first N before any at the next
+        for kind in kinds:
+            sizes_of = [FIXED_N[kind]] if kind in FIXED_N else curve_sizes
+            if level >= len(sizes_of):
+                continue
+            n = sizes_of[level]
+            if kind not in prev or a.full_grid:
+                c = curves(a, kind, n, CURVE_STEPS, SPEC_H, engines, peer_iters, settings)
+            else:  # the next N: Bullet's reference, impulse up the previous N's ladder from its match
+                tries = ladder(prev[kind]["points"], (prev[kind].get("matched") or {}).get("setting"), a.ladder)
+                c = curves(a, kind, n, CURVE_STEPS, SPEC_H, engines, [PEER_ITERATIONS], tries,
+                           stop_at_match=True, peers=["bullet"])
             curve_list.append(c)
             if c.get("matched"):
                 matched[(kind, n)] = c["matched"]["setting"]
+                print(f"bench-peers: matched {kind} N={n}: impulse {c['matched']['setting']} "
+                      f"{c['matched']['seconds_per_simulated_second']:.3g} s/s over Bullet@{PEER_ITERATIONS} "
+                      f"{c['reference']['seconds_per_simulated_second']:.3g} s/s: {c['ratio_to_bullet']:.2f}",
+                      file=sys.stderr)
+            elif c.get("reference"):
+                unmatched.append((kind, n))
+                print(f"bench-peers: matched {kind} N={n}: no impulse setting tried matched Bullet@{PEER_ITERATIONS}",
+                      file=sys.stderr)
+            prev[kind] = c
+        if level == 0 and len(curve_sizes) > 1 and not a.full_grid:
+            # The rest of the run with the settings now known; over the budget, the next curve N is left out
+            # and the rounds above it use the first N's match (said so).
+            nxt = {k: ladder(prev[k]["points"], (prev[k].get("matched") or {}).get("setting"), a.ladder)
+                   for k in kinds if k in prev}
+            rest = estimate(a, kinds, engines, sizes, curve_sizes, settings, peer_iters, probes, tiny, nxt, quiet=True)
+            spent = time.monotonic() - t_start
+            if spent + rest > 60 * a.budget_min:
+                without = estimate(a, kinds, engines, sizes, curve_sizes[:1], settings, peer_iters, probes, tiny,
+                                   nxt, quiet=True)
+                print(f"bench-peers: {spent / 60:.1f} min spent; the curves at N = {curve_sizes[1:]} would take the "
+                      f"run to {(spent + rest) / 60:.1f} min, over --budget-min {a.budget_min}: left out (the rounds "
+                      f"use the match at N = {curve_sizes[0]}; about {(spent + without) / 60:.1f} min in all)",
+                      file=sys.stderr)
+                skipped.append({"engine": "curves", "n": curve_sizes[1:], "why": f"over --budget-min {a.budget_min}"})
+                break
 
     runs = {}  # (engine, kind, n) -> list of per-round results
     threads = {}
     for kind in kinds:
         for n in ([FIXED_N[kind]] if kind in FIXED_N else sizes):
             steps = steps_for(n, a.steps)
-            threads[(kind, n)] = impulse_run(a, kind, n, steps, compare=True)["metrics"]
-            order = [e for e in engines if not skip_reason(a, e, n)]
-            skipped += [{"engine": e, "kind": kind, "n": n, "why": skip_reason(a, e, n)}
-                        for e in engines if skip_reason(a, e, n)]
-            if (kind, n) in matched:
-                order.append("impulse-matched")
-            for rnd in range(a.rounds):
+            order = [e for e in engines if not skip_reason(a, e, n, rounds=True)]
+            skipped += [{"engine": e, "kind": kind, "n": n, "why": skip_reason(a, e, n, rounds=True)}
+                        for e in engines if skip_reason(a, e, n, rounds=True)]
+            st = matched.get((kind, n)) or matched_below(matched, kind, n)
+            if n >= BIG_N:
+                # Bullet at peer_iterations and impulse at the setting matched below this N; without
+                # one, impulse at its default setting beside Bullet, said so.
+                order = [e for e in order if e == "bullet"]
+                if st:
+                    order.append("impulse-matched")
+                else:
+                    order.append("impulse")
+                    print(f"bench-peers: {kind} N={n}: no impulse setting matched Bullet@{PEER_ITERATIONS} at a "
+                          f"smaller N; impulse runs at its default ({IMPULSE_ITERATIONS} iterations, 1 substep)",
+                          file=sys.stderr)
+            else:
+                threads[(kind, n)] = impulse_run(a, kind, n, steps, compare=True)["metrics"]
+                if st:
+                    order.append("impulse-matched")
+            for rnd in range(a.big_rounds if n >= BIG_N else a.rounds):
                 rot = order[rnd % len(order):] + order[:rnd % len(order)]
                 for e in rot:
                     if e == "impulse":
@@ -287,10 +545,10 @@ def main():
                         r = impulse_run(a, kind, n, steps, binary=a.impulse_f32)
                         r["engine"] = e
                     elif e == "impulse-matched":
-                        st = matched[(kind, n)]
                         r = impulse_run(a, kind, n, steps, iterations=st["iterations"], substeps=st["substeps"],
                                         once=st["collide"] == "once")
                         r["engine"] = e
+                        r["setting"] = st
                     else:
                         r = peer_run(a, e, kind, n, steps)
                     r["round"] = rnd
@@ -302,11 +560,14 @@ def main():
 
     results = []
     for (e, kind, n), rs in runs.items():
-        base = runs[("impulse", kind, n)] if ("impulse", kind, n) in runs else None
+        base = runs.get(("impulse", kind, n)) or runs.get(("impulse-matched", kind, n))
         last = rs[-1]
         row = {k: last[k] for k in ("engine", "kind", "n", "steps", "iterations", "contacts_per_step", "max_penetration",
                                      "mean_penetration", "kinetic_energy", "drift_mean", "drift_max")}
         row.update({q: last[q] for q in QUALITY if q in last})
+        row["window_settled"] = last.get("window_settled", 0)  # rounds are short: mostly no settled pile
+        if "setting" in last:
+            row["setting"] = last["setting"]
         row["seconds_per_step"] = spread([r["seconds_per_step"] for r in rs])
         for st in ("collide_seconds_per_step", "solve_seconds_per_step"):
             vals = [r[st] for r in rs if r.get(st, -1) >= 0]
@@ -332,7 +593,12 @@ def main():
         "machine": machine(), "date": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
         "omp_wait_policy": os.environ.get("OMP_WAIT_POLICY", "(unset)"), "impulse_threads": 1,
         "peer_threads": 1, "rounds": a.rounds, "scene": str(SCENE.relative_to(ROOT)), "results": results,
-        "curves": curve_list, "newton_ratios": ratios, "quality_metrics": QUALITY, "quality_window": _COMMON["quality_window"], "skipped": skipped,
+        "curves": curve_list, "newton_ratios": ratios, "quality_metrics": QUALITY, "quality_window": _COMMON["quality_window"],
+        "settle_time": _COMMON["settle_time"], "curve_steps": CURVE_STEPS, "skipped": skipped,
+        "grid": "full" if a.full_grid else "default", "estimated_seconds": est,
+        "unmatched": [{"kind": k, "n": n} for k, n in unmatched],
+        "elapsed_seconds": time.monotonic() - t_start,
+        "matched_at_rounds": matched_rounds(runs),
         "impulse_threads_1_vs_2": [{"kind": k, "n": n, **{x: m[x] for x in m if "two" in x or "speedup" in x or "bitwise" in x},
                                     "one_thread_seconds_per_step": m["seconds_per_step"]}
                                    for (k, n), m in threads.items()],
@@ -365,6 +631,10 @@ def main():
                   f"{c['ratio_to_bullet']:.2f}")
         else:
             print(f"matched {c['kind']} N={c['n']}: no impulse setting on the grid matched Bullet@{PEER_ITERATIONS}")
+    for m in report["matched_at_rounds"]:
+        print(f"rounds {m['kind']} N={m['n']}: impulse at {m['setting']} over Bullet@{PEER_ITERATIONS}, whole step "
+              f"{m['ratio']['median']:.2f} ({m['ratio']['min']:.2f}-{m['ratio']['max']:.2f}, {m['ratio']['rounds']} rounds)")
+    print(f"bench-peers: {report['elapsed_seconds'] / 60:.1f} min, estimated {est / 60:.1f} min")
     print(f"wrote {out / 'peers.json'}")
 
 

@@ -151,6 +151,15 @@ def peers_lines(path, figures, archived=""):
                   f"{m['bullet_max_penetration']:.2g} m; tried " +
                   ", ".join(f"{t['iterations']}: {t['max_penetration']:.2g} m" for t in m["tried"]) + ")."]
     lines += curve_lines(rep, figures, caption)
+    for m in rep.get("matched_at_rounds", []):
+        st = m["setting"]
+        lines += ["", f"At matched quality, {m['kind']} pile at N = {m['n']}: impulse at {st['substeps']} substeps x "
+                  f"{st['iterations']} iterations (collide {st['collide']}; the setting matched at this N or the "
+                  f"largest curve N below it) takes {m['ratio']['median']:.2f}x Bullet's whole step "
+                  f"({m['ratio']['min']:.2f}-{m['ratio']['max']:.2f} over {m['ratio']['rounds']} rounds)."]
+    if rep.get("estimated_seconds") is not None:
+        lines += ["", f"This run ({rep.get('grid', 'default')} grid) took {rep['elapsed_seconds'] / 60:.1f} min; "
+                  f"its estimate from short probes was {rep['estimated_seconds'] / 60:.1f} min."]
     lines += newton_lines(rep)
     for t in rep.get("impulse_threads_1_vs_2", []):
         lines += ["", f"impulse, {t['kind']} N = {t['n']}: two threads run a step {t['speedup_2_over_1_median']:.2f}x as fast "
@@ -209,8 +218,10 @@ def curve_lines(rep, figures, caption):
             ax.set_ylabel(ylabel)
             ax.grid(True, which="both", alpha=0.3)
         axes[0][0].legend(fontsize=6)
-        fig.suptitle(f"{c['kind']} pile, N = {c['n']}: quality over the last {rep.get('quality_window', 0.2)} s "
-                     "against cost", fontsize=9)
+        settle = c.get("settle_time", rep.get("settle_time"))
+        span = (f"over {rep.get('quality_window', 0.2)} s from {settle} s (settled)" if settle is not None
+                else f"over the last {rep.get('quality_window', 0.2)} s")
+        fig.suptitle(f"{c['kind']} pile, N = {c['n']}: quality {span} against cost", fontsize=9)
         fig.tight_layout()
         fig.savefig(pathlib.Path(figures) / name, dpi=110)
         plt.close(fig)
@@ -226,11 +237,17 @@ def curve_lines(rep, figures, caption):
         out += ["", f"```{{figure}} figures/{name}", ":width: 95%", "",
                 f"{c['kind']} pile, N = {c['n']}, {c['steps']} frames: {verdict} " + caption, "```"]
     if rep.get("curves"):
-        out = ["", "The cost of quality. Each point is one run of the whole file (settled by its last",
-               "0.2 s); quality is taken over that window: ground and body-body penetration (max and",
-               "mean), kinetic energy and drift of the pile's centre; matched means all six at or below",
-               "Bullet's at 10 iterations. impulse runs the course's frame loop (E1 §7): N substeps, collide",
-               "at each (dashed: collide once per frame), iterations along each line."] + out
+        settle, window = rep.get("settle_time"), rep.get("quality_window", 0.2)
+        when = (f"from the file's settle_time = {settle} s, when the pile has come to rest (its kinetic energy "
+                "against time, measured in every engine, is flat by then), for its quality_window = "
+                f"{window} s" if settle is not None else f"over the run's last {window} s")
+        out = ["", "The cost of quality. Each point is one run of `bench/peers/scenes/pile.toml`'s pile; quality is",
+               f"taken {when}: ground and body-body penetration (max and mean), kinetic energy (jitter at",
+               "rest) and drift of the pile's centre; matched means all six at or below Bullet's at 10",
+               "iterations, on a settled window in both. impulse runs the course's frame loop (E1 §7): N",
+               "substeps, collide at each (dashed: collide once per frame), iterations along each line. At",
+               "the second N the default run tries impulse's settings from the first N's match upwards in",
+               "cost and stops at the first match (`--full-grid`: every setting at every N)."] + out
     return out
 
 

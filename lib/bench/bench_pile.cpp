@@ -61,6 +61,16 @@ real pile_density(const PileSpec& s, int i, int n) {
   return i / per_layer == (n - 1) / per_layer && n > per_layer ? s.density * s.density_top_ratio : s.density;
 }
 
+// pile.toml: S = ceil(settle_time / h), W = min(steps, ceil(quality_window / h)), w0 = min(S, steps - W).
+PileWindowFrames pile_window_frames(const PileSpec& s, int steps, real h) {
+  const int settle = int(std::ceil(double(s.settle_time) / double(h) - 1e-9));
+  PileWindowFrames w;
+  w.frames = std::clamp(int(std::ceil(double(s.quality_window) / double(h) - 1e-9)), 1, std::max(1, steps));
+  w.start = std::max(0, std::min(settle, steps - w.frames));
+  w.settled = w.start >= settle;
+  return w;
+}
+
 PileSpec pile_spec(const std::string& kind) {
   if (kind != "spheres" && kind != "boxes" && kind != "stack" && kind != "heavy")
     throw std::invalid_argument("pile kind must be spheres, boxes, stack or heavy, got '" + kind + "'");
@@ -76,6 +86,7 @@ PileSpec pile_spec(const std::string& kind) {
   s.impulse_iterations = int(number_at(t, "common", "impulse_iterations"));
   s.series_samples = int(number_at(t, "common", "series_samples"));
   s.quality_window = number_at(t, "common", "quality_window");
+  s.settle_time = number_at(t, "common", "settle_time");
   s.size = number_at(t, kind, kind == "spheres" ? "radius" : "half");
   s.layers = int(number_at(t, kind, "layers"));
   s.pitch = number_at(t, kind, "pitch");
@@ -290,13 +301,13 @@ void sample_window(const PileSpec& spec, const Model& m, const State& st, bool a
   ++w.samples;
 }
 
-void finish_window(PileWindowQuality& w, vec3 centre_start, const State& st) {
+void finish_window(PileWindowQuality& w, vec3 centre_start, vec3 centre_end) {
   if (w.samples) {
     w.ground_mean /= w.samples;
     w.body_mean /= w.samples;
     w.kinetic_energy /= w.samples;
   }
-  w.centre_drift = length(centre_of(st.body_q.to_host()) - centre_start);
+  w.centre_drift = length(centre_end - centre_start);
 }
 
 // Keeps the CPU thread count as it was when the run ends (or throws).
@@ -328,11 +339,14 @@ PileRunResult run_pile(const PileSpec& spec, const PileRunOptions& o) {
   const int rest_start = std::min(o.steps - 1, int(std::floor(o.steps * (1 - spec.rest_window))));
   const int every = std::max(1, o.steps / std::max(1, spec.series_samples));
   std::vector<transform> rest_q;
-  // the quality window: its last frames, sampled at most kWindowSamples times
-  const int window_frames = std::clamp(int(std::ceil(double(spec.quality_window) / double(o.h) - 1e-9)), 1, o.steps);
+  // the quality window (pile.toml), sampled at most kWindowSamples times
+  const PileWindowFrames wf = pile_window_frames(spec, o.steps, o.h);
+  const int window_frames = wf.frames, window_start = wf.start, window_end = wf.start + wf.frames;
   const int window_every = std::max(1, window_frames / kWindowSamples);
-  const int window_start = o.steps - window_frames;
-  vec3 centre_start = centre_of(a.s0->body_q.to_host());  // the window's start when it is the whole run
+  r.window.start = double(window_start) * double(o.h);
+  r.window.settled = wf.settled ? 1 : 0;
+  vec3 centre_start = centre_of(a.s0->body_q.to_host());  // the window's start when it is the run's start
+  vec3 centre_end = centre_start;
   std::vector<double> speedup;
   double two = 0;
   std::uint64_t al_c = 0, al_s = 0, al_r = 0, la_c = 0, la_s = 0, la_r = 0, hc_c = 0, hc_s = 0, hc_r = 0;
@@ -393,11 +407,14 @@ PileRunResult run_pile(const PileSpec& spec, const PileRunOptions& o) {
         speedup.push_back(c.s.total() / std::max(1e-12, c2.s.total()));
       }
     }
-    if (k + 1 == window_start || (k >= window_start && (k + 1 - window_start) % window_every == 0))
+    if (k + 1 == window_start || (k >= window_start && k < window_end && (k + 1 - window_start) % window_every == 0))
       sample_window(spec, *a.model, *a.s0, k + 1 == window_start, centre_start, r.window);
+    if (k + 1 == window_end) centre_end = centre_of(a.s0->body_q.to_host());
     if ((k + 1) % every == 0 || k + 1 == o.steps) {
+      const PileQuality q = pile_quality(spec, *a.model, *a.s0);
       r.series_t.push_back((k + 1) * double(o.h));
-      r.series_max_penetration.push_back(pile_quality(spec, *a.model, *a.s0).max_penetration);
+      r.series_max_penetration.push_back(q.max_penetration);
+      r.series_kinetic_energy.push_back(q.kinetic_energy);
     }
   }
   const double measured = double(o.steps - warmup);
@@ -431,7 +448,7 @@ PileRunResult run_pile(const PileSpec& spec, const PileRunOptions& o) {
     r.allocations_readback = double(al_r) / measured;
   }
   r.quality = pile_quality(spec, *a.model, *a.s0);
-  finish_window(r.window, centre_start, *a.s0);
+  finish_window(r.window, centre_start, centre_end);
   r.final_body_q = a.s0->body_q.to_host();
   for (std::size_t i = 0; i < r.final_body_q.size(); ++i) {
     const double d = length(r.final_body_q[i].p - rest_q[i].p);
@@ -507,6 +524,8 @@ std::vector<Metric> bench_pile(const std::string& kind, const SceneArgs& a) {
       {"window_body_penetration_mean", r.window.body_mean, "m"},
       {"window_kinetic_energy", r.window.kinetic_energy, "J"},
       {"window_centre_drift", r.window.centre_drift, "m"},
+      {"window_start", r.window.start, "s"},
+      {"window_settled", double(r.window.settled), "-"},
       {"allocations_collide_per_step", r.allocations_collide, "-"},
       {"allocations_solve_per_step", r.allocations_solve, "-"},
       {"allocations_readback_per_step", r.allocations_readback, "-"},
@@ -556,8 +575,9 @@ int run_pile_scene(const std::string& kind, const SceneArgs& a, SceneOutput& out
   o.compare_threads = false;
   const PileRunResult r = run_pile(spec, o);
   SceneTable& csv = out.table("e3-pile-" + kind + ".csv");
-  csv << "t_s,max_penetration_m\n";
-  for (std::size_t i = 0; i < r.series_t.size(); ++i) csv << r.series_t[i] << ',' << r.series_max_penetration[i] << '\n';
+  csv << "t_s,max_penetration_m,kinetic_energy_J\n";
+  for (std::size_t i = 0; i < r.series_t.size(); ++i)
+    csv << r.series_t[i] << ',' << r.series_max_penetration[i] << ',' << r.series_kinetic_energy[i] << '\n';
   log << "e3-pile-" << kind << ": " << o.n << " bodies, " << o.steps << " steps: max ground penetration "
       << r.quality.max_penetration << " m, kinetic energy " << r.quality.kinetic_energy << " J, "
       << r.contacts_per_step << " contacts per step\n";

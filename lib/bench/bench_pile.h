@@ -26,7 +26,8 @@ struct PileSpec {
   real rest_window = 0;         // last fraction of the run for drift at rest [-]
   int impulse_iterations = 0;   // SolverXPBD iterations
   int series_samples = 0;       // penetration-against-time samples
-  real quality_window = 0;      // the last seconds of the run the settled-pile quality is taken over [s]
+  real quality_window = 0;      // the seconds the settled-pile quality is taken over, from settle_time on [s]
+  real settle_time = 0;         // the pile is at rest by then: the quality window starts here [s]
   real size = 0;                // sphere radius or cube half extent [m]
   int layers = 0;
   real pitch = 0, shift = 0, z0 = 0, rise = 0;  // layout [m]
@@ -56,18 +57,29 @@ struct PileQuality {
 };
 PileQuality pile_quality(const PileSpec& s, const Model& m, const State& st);
 
-/// Quality of the settled pile as a user judges it, over the quality window (the last
-/// PileSpec::quality_window seconds), sampled at most kWindowSamples frames in it:
+/// Quality of the settled pile as a user judges it, over the quality window (pile.toml: W =
+/// min(steps, ceil(quality_window / h)) frames from w0 = min(S, steps - W), S = ceil(settle_time / h):
+/// from settle_time on when the run holds it, else the run's last W frames, no settled pile),
+/// sampled at most kWindowSamples frames in it:
 ///   ground_* and body_* penetration: max over the samples of the deepest, mean over the samples
 ///   of the mean over the bodies (pairs) that penetrate; kinetic energy: mean over the samples;
-///   centre drift: |mean body position at the end - at the window's start|.
+///   centre drift: |mean body position at the window's end - at its start|.
 struct PileWindowQuality {
   double ground_max = 0, ground_mean = 0;  // [m]
   double body_max = 0, body_mean = 0;      // [m]
   double kinetic_energy = 0;               // [J]
   double centre_drift = 0;                 // [m]
   int samples = 0;
+  double start = 0;                        // w0 h [s]
+  int settled = 0;                         // 1 when w0 = S (the window starts at settle_time)
 };
+
+/// The quality window of a run of `steps` frames of h (pile.toml): its first frame w0 and length W.
+struct PileWindowFrames {
+  int start = 0, frames = 1;
+  bool settled = false;
+};
+PileWindowFrames pile_window_frames(const PileSpec& s, int steps, real h);
 constexpr int kWindowSamples = 12;
 
 struct PileRunOptions {
@@ -128,7 +140,7 @@ struct PileRunResult {
   double contact_iterations = 0;       // rows x iterations per step [-]
   double contact_pass_bytes = 0;       // [B per step]
   double copy_bytes_per_second = 0;    // of the bare copy [B/s]
-  std::vector<double> series_t, series_max_penetration;  // [s], [m]
+  std::vector<double> series_t, series_max_penetration, series_kinetic_energy;  // [s], [m], [J]
   std::vector<transform> final_body_q;
 };
 
