@@ -381,17 +381,22 @@ PileRunResult run_pile(const PileSpec& spec, const PileRunOptions& o) {
       r.contact_pass_seconds += c.contact_pass;
       r.contact_iterations += c.contact_iterations;
       r.contact_pass_bytes += bytes;
-      const std::int64_t words = std::int64_t(bytes / 16 / double(per_item)) * per_item;
+      // The copy moves one contact pass's bytes once per pass of the step (substeps x iterations), as
+      // the passes revisit the same arrays: its buffers hold one pass, not the step's total (which
+      // at 10^5 bodies and 8 x 16 was tens of GB).
+      const int passes = frame.substeps * o.iterations;
+      const std::int64_t words = std::int64_t(bytes / passes / 16 / double(per_item)) * per_item;
       if (words > 0) {
         if (copy_src.size() < words) {  // grown outside the timed stages
           copy_src = Buffer<double>(a.model->device, std::vector<double>(std::size_t(words), 1.0));
           copy_dst = Buffer<double>(a.model->device, words);
         }
         const clock::time_point t0 = clock::now();
-        bare_copy(a.model->device, View<const double>{copy_src.data(), words}, View<double>{copy_dst.data(), words},
-                  per_item);
+        for (int p = 0; p < passes; ++p)
+          bare_copy(a.model->device, View<const double>{copy_src.data(), words}, View<double>{copy_dst.data(), words},
+                    per_item);
         copy_seconds += since(t0);
-        copy_bytes += double(words) * 16;
+        copy_bytes += double(words) * 16 * passes;
       }
     }
     if (b) {
