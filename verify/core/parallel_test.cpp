@@ -109,6 +109,26 @@ RC_GTEST_PROP(CoreReduce, SegmentedSumIsBitwiseDeterministic, ()) {
   }
 }
 
+namespace {
+// A random grouped index of two-sided items (build_segments_on's layout): every entry 2 i + side of
+// `items` items joins one of `segments` segments at random, and a segment lists its entries in
+// decreasing order (so entry order is not item order).
+struct GroupedIndex {
+  std::vector<std::vector<std::int64_t>> members;  // per segment, its entries in increasing order
+  std::vector<std::int64_t> start{0}, entry;
+};
+GroupedIndex random_grouped_index(int items, int segments) {
+  GroupedIndex g;
+  g.members.resize(static_cast<std::size_t>(segments));
+  for (std::int64_t e = 0; e < 2 * items; ++e) g.members[std::size_t(*rc::gen::inRange(0, segments))].push_back(e);
+  for (auto& m : g.members) {
+    g.entry.insert(g.entry.end(), m.rbegin(), m.rend());
+    g.start.push_back(static_cast<std::int64_t>(g.entry.size()));
+  }
+  return g;
+}
+}  // namespace
+
 // segmented_sum_into adds each segment's gathered entries onto out's old value one by one, in
 // entry order: bitwise the serial left fold from that value (not old + (sum of the entries)), under
 // any schedule of the segments.
@@ -121,14 +141,8 @@ RC_GTEST_PROP(CoreReduce, SegmentedSumIntoFoldsGatheredEntriesOntoOut, ()) {
   std::vector<spatial_vector> side0, side1, init;
   for (int i = 0; i < items; ++i) side0.push_back(random_sv()), side1.push_back(random_sv());
   for (int s = 0; s < segments; ++s) init.push_back(random_sv());
-  // Every entry 2 i + side joins a random segment; a segment lists its entries in decreasing order.
-  std::vector<std::vector<std::int64_t>> members(static_cast<std::size_t>(segments));
-  for (std::int64_t e = 0; e < 2 * items; ++e) members[std::size_t(*rc::gen::inRange(0, segments))].push_back(e);
-  std::vector<std::int64_t> start{0}, entry;
-  for (auto& m : members) {
-    entry.insert(entry.end(), m.rbegin(), m.rend());
-    start.push_back(static_cast<std::int64_t>(entry.size()));
-  }
+  const GroupedIndex g = random_grouped_index(items, segments);
+  const std::vector<std::int64_t>&start = g.start, &entry = g.entry;
   Buffer<spatial_vector> a(Device::cpu, side0), b(Device::cpu, side1), out(Device::cpu, init);
   Buffer<std::int64_t> st(Device::cpu, start), en(Device::cpu, entry);
   segmented_sum_into(Device::cpu, View<const std::int64_t>(st.view()), View<const std::int64_t>(en.view()),
@@ -176,13 +190,9 @@ RC_GTEST_PROP(CoreReduce, SegmentedSumWhereFoldsTheKeptEntriesAndCountsThem, ())
     side1.push_back({{x(), x(), x()}, {x(), x(), x()}});
     mask.push_back(*rc::gen::inRange(0, 2));
   }
-  std::vector<std::vector<std::int64_t>> members(static_cast<std::size_t>(segments));
-  for (std::int64_t e = 0; e < 2 * items; ++e) members[std::size_t(*rc::gen::inRange(0, segments))].push_back(e);
-  std::vector<std::int64_t> start{0}, entry;
-  for (auto& m : members) {
-    entry.insert(entry.end(), m.rbegin(), m.rend());
-    start.push_back(static_cast<std::int64_t>(entry.size()));
-  }
+  const GroupedIndex g = random_grouped_index(items, segments);
+  const std::vector<std::int64_t>&start = g.start, &entry = g.entry;
+  const std::vector<std::vector<std::int64_t>>& members = g.members;
   Buffer<spatial_vector> a(Device::cpu, side0), b(Device::cpu, side1);
   Buffer<int> keep(Device::cpu, mask);
   Buffer<std::int64_t> st(Device::cpu, start), en(Device::cpu, entry);

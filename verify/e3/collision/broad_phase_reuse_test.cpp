@@ -25,6 +25,7 @@
 #include "e3/contacts/contact_materials.h"
 #include "e3/solvers/xpbd/solver_xpbd.h"
 #include "support/generators.h"
+#include "support/seeded_uniform.h"
 
 using namespace impulse;
 
@@ -36,11 +37,7 @@ namespace {
 Model falling_heap(int n, unsigned seed) {
   ModelBuilder b;
   b.add_ground_plane();
-  std::uint64_t s = seed * 2654435761u + 1;
-  auto rnd = [&]() {
-    s = s * 6364136223846793005ULL + 1442695040888963407ULL;
-    return real((s >> 11) & ((1ULL << 53) - 1)) / real(1ULL << 53);
-  };
+  test::SeededUniform rnd(seed);
   const std::vector<vec3> hull = {{0.1, 0, 0}, {-0.08, 0.09, 0}, {-0.08, -0.09, 0.02}, {0, 0, 0.12}, {0.02, 0.01, -0.1}};
   for (int i = 0; i < n; ++i) {
     const int layer = i / 20, k = i % 20;

@@ -18,6 +18,7 @@
 #include "e3/collision/collision_pipeline.h"
 #include "e3/contacts/materials.h"
 #include "support/generators.h"
+#include "support/seeded_uniform.h"
 #include "support/tolerance.h"
 
 using namespace impulse;
@@ -78,11 +79,7 @@ struct Pile {
 Pile make_pile(int n, unsigned seed, real spread = 1.0) {
   Pile p;
   p.b.add_shape_plane(-1);
-  std::uint64_t s = seed * 2654435761u + 1;
-  auto rnd = [&]() {
-    s = s * 6364136223846793005ULL + 1442695040888963407ULL;
-    return real((s >> 11) & ((1ULL << 53) - 1)) / real(1ULL << 53);
-  };
+  test::SeededUniform rnd(seed);
   const std::vector<vec3> hull = {{0.1, 0, 0}, {-0.08, 0.09, 0}, {-0.08, -0.09, 0.02}, {0, 0, 0.12}, {0.02, 0.01, -0.1}};
   for (int i = 0; i < n; ++i) {
     const int body = p.b.add_link({{spread * rnd(), spread * rnd(), 0.05 + 0.5 * spread * rnd()},

@@ -147,7 +147,6 @@ void SolverPADMM::grow(int nc) {
   const Device d = model_->device;
   const std::int64_t rows = std::int64_t(nj_) + nc, unknowns = std::int64_t(nj_) + 3 * std::int64_t(nc);
   grow_to(rows_, d, nc);
-  grow_to(pair_key_, d, nc);
   grow_to(pair_sorted_, d, nc);
   grow_to(pair_order_, d, nc);
   grow_to(b_, d, unknowns);
@@ -239,7 +238,6 @@ void SolverPADMM::build_rows(const State& in, const ContactsView* contacts, real
   View<const real> mu = contacts->rigid_contact_mu;
   const std::int64_t shapes = m.shape_count;
   auto rows = rows_.view();
-  auto key = pair_key_.view();
   auto sorted = pair_sorted_.view();
   auto order = pair_order_.view();
   parallel_for(d, ne, IMPULSE_KERNEL((std::int64_t i), {
@@ -250,7 +248,6 @@ void SolverPADMM::build_rows(const State& in, const ContactsView* contacts, real
       r.body0 = r.body1 = padmm_dead_body;
       rows[i] = r;
       for (int a = 0; a < 3; ++a) b[nj + 3 * i + a] = 0;
-      key[i] = padmm_dead_key;
       sorted[i] = padmm_dead_key;
       order[i] = int(i);
       return;
@@ -274,8 +271,7 @@ void SolverPADMM::build_rows(const State& in, const ContactsView* contacts, real
     }
     u[0] += (r.d >= 0 ? r.d : beta * r.d) / h;
     for (int a = 0; a < 3; ++a) b[nj + 3 * i + a] = u[a];
-    key[i] = std::int64_t(s0) * shapes + s1;
-    sorted[i] = key[i];
+    sorted[i] = std::int64_t(s0) * shapes + s1;  // the pair's key, sorted below
     order[i] = int(i);
   }));
   sort_pairs(d, View<std::int64_t>{sorted.data, ne}, View<int>{order.data, ne});

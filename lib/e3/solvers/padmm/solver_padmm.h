@@ -144,7 +144,7 @@ class SolverPADMM {
   // nj + ne_ rows, and a contact row at or past the record's count (read on the device) is dead:
   // no bodies, no island, no impulse.
   Buffer<PADMMContactRow> rows_;
-  Buffer<std::int64_t> pair_key_, pair_sorted_, history_key_;   // (shape0, shape1) of each contact
+  Buffer<std::int64_t> pair_sorted_, history_key_;   // (shape0, shape1) keys of each contact, sorted
   Buffer<int> pair_order_;
   Buffer<vec3> history_impulse_;           // last step's impulses in history_key_ order [N s]
   Buffer<real> b_, x_;                     // the problem's right-hand side [m/s], the impulses
