@@ -12,7 +12,8 @@ over rounds), per stage where the engine exposes it, the ratio to impulse of the
 The cost of quality, as curves (at each N of --curve-n; each curve run is settle_time +
 quality_window of pile.toml long, so that its window judges the pile at rest): impulse over
 --substeps x --iterations through its frame loop (simulate_frame, collide every substep;
---once-substeps adds the collide-once-per-frame variant), each peer over --peer-iterations.
+--once-substeps adds the collide-once-per-frame variant; --gs-substeps x --gs-iterations the
+Gauss-Seidel, warm-started contact pass, SolverXPBD's extension), each peer over --peer-iterations.
 Quality is the settled pile's (pile.toml: over quality_window seconds from settle_time on, ground
 and body-body penetration max and mean, kinetic energy, drift of the centre); cost is seconds per
 simulated second. Matched = every one of those six at or below Bullet's at peer_iterations, both on
@@ -42,7 +43,8 @@ Measured, never asserted. Writes OUT/peers.json and prints a table.
 
     run_peers.py --impulse BIN --drivers DIR --python PY --out DIR [--n 1000,10000,100000] [--rounds 3]
                  [--kinds spheres,boxes] [--steps S] [--curve-n 1000,10000] [--substeps 1,4,8]
-                 [--iterations 2,4,8,16] [--once-substeps 4,8] [--peer-iterations 10] [--ladder 3]
+                 [--iterations 2,4,8,16] [--once-substeps 4,8] [--gs-substeps 1] [--gs-iterations 2,4,8]
+                 [--peer-iterations 10] [--ladder 3]
                  [--full-grid] [--estimate-only] [--newton-python PY] [--impulse-f32 BIN]
                  [--newton-iterations 4] [--newton-max-n 1000] [--mujoco-max-n 1000]
 """
@@ -78,9 +80,13 @@ BIG_N = 100000  # from here on: Bullet at peer_iterations and impulse at the mat
 # --full-grid is the issue's full grid.
 # At N = 10^3 (this machine, 2026-12-07) the sphere and box piles first matched Bullet@10 at 8 substeps
 # x 16 iterations, the stack at 8 x 8, the heavy-on-light stack at 8 x 4: the grids reach that corner.
-DEFAULT_GRID = {"substeps": "1,4,8", "iterations": "2,4,8,16", "once_substeps": "", "peer_iterations": "10",
+# The Gauss-Seidel, warm-started contact pass (SolverXPBD rigid_contact_gauss_seidel + contact_warm_start,
+# impulse's extension) is its own curve: at N = 10^3 the sphere pile matched at 1 substep x 2 iterations.
+DEFAULT_GRID = {"substeps": "1,4,8", "iterations": "2,4,8,16", "once_substeps": "", "gs_substeps": "1",
+                "gs_iterations": "2,4,8", "peer_iterations": "10",
                 "curve_n": "1000,10000", "mujoco_max_n": 1000, "newton_max_n": 1000, "mujoco_rounds_max_n": 0, "ladder": 1, "big_rounds": 1}
-FULL_GRID = {"substeps": "1,2,4,8", "iterations": "1,2,4,8,16", "once_substeps": "4,8", "peer_iterations": "5,10,20",
+FULL_GRID = {"substeps": "1,2,4,8", "iterations": "1,2,4,8,16", "once_substeps": "4,8", "gs_substeps": "1,2",
+             "gs_iterations": "1,2,4,8,16", "peer_iterations": "5,10,20",
              "curve_n": "1000,10000", "mujoco_max_n": 10000, "newton_max_n": 10000, "mujoco_rounds_max_n": 10000, "ladder": 3, "big_rounds": 3}
 QUALITY = ["window_ground_penetration_max", "window_ground_penetration_mean", "window_body_penetration_max",
            "window_body_penetration_mean", "window_kinetic_energy", "window_centre_drift"]
@@ -100,12 +106,14 @@ def run_json(cmd):
     return json.loads(r.stdout)
 
 
-def impulse_run(a, kind, n, steps, iterations=None, compare=False, substeps=1, once=False, binary=None):
+def impulse_run(a, kind, n, steps, iterations=None, compare=False, substeps=1, once=False, binary=None, gs=False):
     cmd = [binary or a.impulse, "bench", f"e3-pile-{kind}", "--n", str(n), "--steps", str(steps), "--threads", "1",
            "--compare-threads", "1" if compare else "0", "--substeps", str(substeps),
            "--collide", "once" if once else "every", "--json"]
     if iterations:
         cmd += ["--iterations", str(iterations)]
+    if gs:  # the Gauss-Seidel, warm-started contact pass
+        cmd += ["--gauss-seidel", "1", "--contact-warm-start", "1"]
     m = {k: v["value"] for k, v in run_json(cmd)["metrics"].items()}
     return {"engine": "impulse", "kind": kind, "n": n, "steps": steps, "iterations": int(m["iterations"]),
             "substeps": substeps, "collide": "once" if once else "every",
@@ -152,7 +160,16 @@ def impulse_grid(a):
     collide-once-per-frame variant."""
     return ([{"substeps": sub, "iterations": it, "collide": "every"} for sub in a.substeps_list
              for it in a.iterations_list] +
-            [{"substeps": sub, "iterations": it, "collide": "once"} for sub in a.once_list for it in a.iterations_list])
+            [{"substeps": sub, "iterations": it, "collide": "once"} for sub in a.once_list for it in a.iterations_list] +
+            [{"substeps": sub, "iterations": it, "collide": "every", "contact": "gs-warm"} for sub in a.gs_substeps_list
+             for it in a.gs_iterations_list])
+
+
+def setting_engine(st):
+    """The curve an impulse setting is drawn on."""
+    if st.get("contact") == "gs-warm":
+        return "impulse-gs-warm"
+    return "impulse-collide-once" if st["collide"] == "once" else "impulse"
 
 
 def setting_factor(st, split):
@@ -179,7 +196,7 @@ def ladder(points, matched, tries):
     """impulse settings to try at the next N: those of the previous N's curve in order of cost, from
     the one that matched there, at most `tries` of them (the cheapest match at the next N is the
     first that matches); impulse's default setting when nothing matched there."""
-    pts = sorted((p for p in points if p["engine"] == "impulse" or p["engine"] == "impulse-collide-once"),
+    pts = sorted((p for p in points if p["engine"] in ("impulse", "impulse-collide-once", "impulse-gs-warm")),
                  key=lambda p: p["seconds_per_simulated_second"])
     if matched is None:  # nothing matched: impulse's default setting, beside Bullet
         return [{"substeps": 1, "iterations": IMPULSE_ITERATIONS, "collide": "every"}]
@@ -213,8 +230,8 @@ def curves(a, kind, n, steps, h, engines, peer_iters, settings, stop_at_match=Fa
                 ref = pt
     for st in settings:
         pt = add(impulse_run(a, kind, n, steps, iterations=st["iterations"], substeps=st["substeps"],
-                             once=st["collide"] == "once"),
-                 "impulse-collide-once" if st["collide"] == "once" else "impulse", st)
+                             once=st["collide"] == "once", gs=st.get("contact") == "gs-warm"),
+                 setting_engine(st), st)
         if stop_at_match and ref and matches(pt, ref):
             break
     out = {"kind": kind, "n": n, "steps": steps, "settle_time": _COMMON["settle_time"], "points": points,
@@ -399,6 +416,10 @@ def main():
     ap.add_argument("--substeps", default=None, help=f"impulse substeps per frame on the curves ({DEFAULT_GRID['substeps']})")
     ap.add_argument("--iterations", default=None, help=f"impulse XPBD iterations on the curves ({DEFAULT_GRID['iterations']})")
     ap.add_argument("--once-substeps", default=None, help="substeps of the collide-once-per-frame variant (none)")
+    ap.add_argument("--gs-substeps", default=None,
+                    help=f"substeps of the Gauss-Seidel warm-started contact pass ({DEFAULT_GRID['gs_substeps']})")
+    ap.add_argument("--gs-iterations", default=None,
+                    help=f"iterations of the Gauss-Seidel warm-started contact pass ({DEFAULT_GRID['gs_iterations']})")
     ap.add_argument("--peer-iterations", default=None, help=f"peer iterations on the curves ({DEFAULT_GRID['peer_iterations']})")
     ap.add_argument("--big-rounds", type=int, default=None,
                     help=f"rounds at N >= {BIG_N} ({DEFAULT_GRID['big_rounds']}; --full-grid {FULL_GRID['big_rounds']})")
@@ -445,13 +466,16 @@ def main():
         a.substeps_list = [int(x) for x in a.substeps.split(",")]
         a.iterations_list = [int(x) for x in a.iterations.split(",")]
         a.once_list = [int(x) for x in a.once_substeps.split(",") if x]
+        a.gs_substeps_list = [int(x) for x in a.gs_substeps.split(",") if x]
+        a.gs_iterations_list = [int(x) for x in a.gs_iterations.split(",") if x]
         peer_iters = [int(x) for x in a.peer_iterations.split(",")]
         a.newton_iterations_list = [int(x) for x in a.newton_iterations.split(",")]
         curve_sizes = [int(x) for x in a.curve_n.split(",") if x]
     except ValueError:
         bad_input("bench-peers: --substeps, --iterations, --once-substeps, --peer-iterations and --curve-n must be "
                   "comma-separated whole numbers")
-    if any(not 1 <= x <= 64 for x in a.substeps_list + a.iterations_list + a.once_list + peer_iters +
+    if any(not 1 <= x <= 64 for x in a.substeps_list + a.iterations_list + a.once_list + a.gs_substeps_list +
+           a.gs_iterations_list + peer_iters +
            a.newton_iterations_list):
         bad_input("bench-peers: every --substeps, --iterations, --once-substeps, --peer-iterations and "
                   "--newton-iterations must be in [1, 64]")
@@ -546,7 +570,7 @@ def main():
                         r["engine"] = e
                     elif e == "impulse-matched":
                         r = impulse_run(a, kind, n, steps, iterations=st["iterations"], substeps=st["substeps"],
-                                        once=st["collide"] == "once")
+                                        once=st["collide"] == "once", gs=st.get("contact") == "gs-warm")
                         r["engine"] = e
                         r["setting"] = st
                     else:

@@ -185,6 +185,10 @@ struct PileWorld {
     pipeline = std::make_unique<CollisionPipeline>(*model, po);
     contacts = std::make_unique<Contacts>(*model, pipeline->rigid_contact_max(), /*request_force=*/true);
     solver = std::make_unique<SolverXPBD>(*model, iterations);
+    solver->contact_warm_start = o.contact_warm_start;
+    solver->rigid_contact_gauss_seidel = o.gauss_seidel;
+    solver->rigid_contact_relaxation = o.relaxation;
+    solver->contact_warm_start_friction_scale = o.warm_start_friction_scale;
     state_a = std::make_unique<State>(model->state());
     state_b = std::make_unique<State>(model->state());
     s0 = state_a.get();
@@ -490,6 +494,12 @@ PileRunOptions options_of(const SceneArgs& a) {
   o.compare_threads = a.integer("compare-threads") != 0;
   o.broad_phase_reuse = a.integer("broad-phase-reuse") != 0;
   o.broad_phase_reuse_margin = a.number("broad-phase-reuse-margin");
+  o.contact_warm_start = a.integer("contact-warm-start") != 0;
+  o.gauss_seidel = a.integer("gauss-seidel") != 0;
+  o.warm_start_friction_scale = a.number("warm-start-friction-scale");
+  o.relaxation = a.number("relaxation");
+  if (o.contact_warm_start && !o.gauss_seidel)
+    throw std::invalid_argument("--contact-warm-start 1 needs --gauss-seidel 1 (the Jacobi contact pass has no warm start)");
   return o;
 }
 
@@ -506,6 +516,10 @@ std::vector<Metric> bench_pile(const std::string& kind, const SceneArgs& a) {
       {"collide_once", o.collide_once ? 1.0 : 0.0, "-"},
       {"broad_phase_reuse", o.broad_phase_reuse ? 1.0 : 0.0, "-"},
       {"broad_phase_reuse_margin", double(o.broad_phase_reuse_margin), "m"},
+      {"contact_warm_start", o.contact_warm_start ? 1.0 : 0.0, "-"},
+      {"gauss_seidel", o.gauss_seidel ? 1.0 : 0.0, "-"},
+      {"warm_start_friction_scale", double(o.warm_start_friction_scale), "-"},
+      {"relaxation", double(o.relaxation), "-"},
       {"broad_phase_rebuilds_per_step", r.broad_phase_rebuilds, "-"},
       {"broad_phase_fallbacks_per_step", r.broad_phase_fallbacks, "-"},
       {"threads", double(o.threads), "-"},
@@ -605,6 +619,10 @@ std::vector<SceneOption> pile_options(const PileSpec& s) {
           {"threads", "-", "1", "OpenMP threads of the timed run"},
           {"broad-phase-reuse", "-", "0", "1: reuse the broad phase's candidates across collides (same pairs)"},
           {"broad-phase-reuse-margin", "m", "0.01", "growth of the reused AABBs on each side"},
+          {"relaxation", "-", "0.8", "SolverXPBD rigid_contact_relaxation"},
+          {"gauss-seidel", "-", "0", "1: SolverXPBD rigid_contact_gauss_seidel (contact rows by colour, each applied at once)"},
+          {"contact-warm-start", "-", "0", "1: SolverXPBD contact_warm_start (accumulated impulses from the last step; needs gauss-seidel 1)"},
+          {"warm-start-friction-scale", "-", "1", "SolverXPBD contact_warm_start_friction_scale"},
           {"compare-threads", "-", "1", "bench: 1 also steps a 2-thread copy, interleaved (ratio, bitwise check)"}};
 }
 

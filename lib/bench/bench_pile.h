@@ -93,6 +93,10 @@ struct PileRunOptions {
   bool compare_threads = true;  // also step a 2-thread copy, interleaved step by step
   bool broad_phase_reuse = false;          // CollisionPipelineOptions::broad_phase_reuse
   real broad_phase_reuse_margin = 0.01;    // [m] CollisionPipelineOptions::broad_phase_reuse_margin
+  bool contact_warm_start = false;         // SolverXPBD::contact_warm_start
+  bool gauss_seidel = false;               // SolverXPBD::rigid_contact_gauss_seidel
+  real warm_start_friction_scale = 1;      // [-] SolverXPBD::contact_warm_start_friction_scale
+  real relaxation = real(0.8);             // [-] SolverXPBD::rigid_contact_relaxation
 };
 
 /// Seconds per step of each stage, averaged over the steps after warm-up.

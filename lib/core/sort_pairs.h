@@ -17,6 +17,19 @@ namespace impulse {
 /// GPU, a stable sort on the CPU; both keep their scratch and grow it, never free it).
 void sort_pairs(Device d, View<std::int64_t> keys, View<int> values, LaunchSite where = LaunchSite());
 
+/// Binary search: the first position in keys[0, n) (ascending, as sort_pairs leaves them) whose key
+/// is not below k; n when every key is below k. A key's rank among equal keys at position p is
+/// p - first_not_below(keys, p, keys[p]).
+IMPULSE_HD inline std::int64_t first_not_below(const std::int64_t* keys, std::int64_t n, std::int64_t k) {
+  std::int64_t lo = 0, hi = n;
+  while (lo < hi) {
+    const std::int64_t mid = lo + (hi - lo) / 2;
+    if (keys[mid] < k) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
 /// A sort key of x that orders as x does (x < y  <=>  key(x) < key(y) for every non-NaN x, y; -0
 /// and +0 give one key): the IEEE-754 bits of the double with the sign bit set for x >= 0 and
 /// every bit flipped for x < 0 (then unsigned order is numeric order), shifted to the signed range.

@@ -84,6 +84,9 @@ OptionDomain scene_option_domain(const std::string& scene, const std::string& o)
   if (o == "threads") return whole(1, 256);
   if (o == "compare-threads") return whole(0, 1);
   if (o == "broad-phase-reuse") return whole(0, 1);
+  if (o == "contact-warm-start") return whole(0, 1);
+  if (o == "gauss-seidel") return whole(0, 1);
+  if (o == "warm-start-friction-scale") return number(0, 1);
   if (o == "weighting") return whole(0, 1);
   if (o == "n") {
     if (scene.rfind("e3-pile-", 0) == 0) return whole(1, 100000);  // whole-step piles: 10^5 at a few steps

@@ -323,7 +323,8 @@ void bind_engine(py::module_& m) {
 
   py::class_<SolverXPBD>(m, "SolverXPBD")
       .def(py::init([](const Model& model, int iterations, double rigid_contact_relaxation,
-                       bool rigid_contact_con_weighting, double angular_damping, bool enable_restitution) {
+                       bool rigid_contact_con_weighting, double angular_damping, bool enable_restitution,
+                       bool rigid_contact_gauss_seidel, bool contact_warm_start) {
              if (iterations < 1) bad("SolverXPBD: iterations must be >= 1, got " + std::to_string(iterations));
              positive("SolverXPBD", "rigid_contact_relaxation", "-", rigid_contact_relaxation);
              if (!(std::isfinite(angular_damping) && angular_damping >= 0))
@@ -333,12 +334,18 @@ void bind_engine(py::module_& m) {
              s->rigid_contact_con_weighting = rigid_contact_con_weighting;
              s->angular_damping = real(angular_damping);
              s->enable_restitution = enable_restitution;
+             if (contact_warm_start && !rigid_contact_gauss_seidel)
+               bad("SolverXPBD: contact_warm_start needs rigid_contact_gauss_seidel (the Jacobi pass has no warm start)");
+             s->rigid_contact_gauss_seidel = rigid_contact_gauss_seidel;
+             s->contact_warm_start = contact_warm_start;
              return s;
            }),
            py::arg("model"), py::arg("iterations") = 2, py::kw_only(), py::arg("rigid_contact_relaxation") = 0.8,
            py::arg("rigid_contact_con_weighting") = true, py::arg("angular_damping") = 0.0,
-           py::arg("enable_restitution") = false, py::keep_alive<1, 2>(),
-           "XPBD (E3 §4) with Newton 1.6.1's defaults.")
+           py::arg("enable_restitution") = false, py::arg("rigid_contact_gauss_seidel") = false,
+           py::arg("contact_warm_start") = false, py::keep_alive<1, 2>(),
+           "XPBD (E3 §4) with Newton 1.6.1's defaults; rigid_contact_gauss_seidel and contact_warm_start are "
+           "impulse's extensions (contact rows by colour, impulses carried from the last step).")
       .def("step",
            [](SolverXPBD& s, const State& state_in, State& state_out, const Control& control, PyContacts* contacts,
               double dt) {
@@ -363,7 +370,9 @@ void bind_engine(py::module_& m) {
       .def_readwrite("iterations", &SolverXPBD::iterations)
       .def_readwrite("rigid_contact_relaxation", &SolverXPBD::rigid_contact_relaxation)
       .def_readwrite("rigid_contact_con_weighting", &SolverXPBD::rigid_contact_con_weighting)
-      .def_readwrite("enable_restitution", &SolverXPBD::enable_restitution);
+      .def_readwrite("enable_restitution", &SolverXPBD::enable_restitution)
+      .def_readwrite("rigid_contact_gauss_seidel", &SolverXPBD::rigid_contact_gauss_seidel)
+      .def_readwrite("contact_warm_start", &SolverXPBD::contact_warm_start);
 
   py::class_<SolverSemiImplicit>(m, "SolverSemiImplicit")
       .def(py::init([](const Model& model, double angular_damping, double friction_smoothing) {

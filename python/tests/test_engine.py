@@ -56,11 +56,11 @@ def test_E1_10_free_fall_matches_semi_implicit_euler():
     assert s0.body_qd[0, 2] == pytest.approx(-G * h * n, abs=1e-12)
 
 
-def _drop(model, h, steps, iterations=4):
+def _drop(model, h, steps, iterations=4, **solver_options):
     model.request_contact_attributes("force")  # Newton's rule: before the record is made (E3.8)
     pipeline = impulse.CollisionPipeline(model)
     contacts = pipeline.contacts()
-    solver = impulse.SolverXPBD(model, iterations=iterations)
+    solver = impulse.SolverXPBD(model, iterations=iterations, **solver_options)
     s0, s1, c = model.state(), model.state(), model.control()
     shape_body = model.shape_body
     rows = []
@@ -81,6 +81,18 @@ def test_E3_8_update_contacts_support_equals_weight_at_rest():
     rows = _drop(_box_on_ground(0.2), 1 / 240, 360)
     assert rows[-1, 2] == pytest.approx(1.0 * G, rel=1e-3)
     assert rows[-1, 1] == pytest.approx(0.025, abs=2e-3)  # resting on its half height hz
+
+
+def test_xpbd_gauss_seidel_warm_start_holds_the_box_and_reads_back_its_weight():
+    # impulse's extension: contact rows by colour with impulses carried over (xpbd_contact_delta_accumulated).
+    # At rest the carried impulse is the weight's: sum F_z = m g to rounding, not to a tolerance of
+    # the solve, and the box does not sink (its COM at hz = 0.025 m).
+    rows = _drop(_box_on_ground(0.2), 1 / 240, 360, iterations=2, rigid_contact_gauss_seidel=True,
+                 contact_warm_start=True)
+    assert rows[-1, 2] == pytest.approx(1.0 * G, rel=1e-9)
+    assert rows[-1, 1] == pytest.approx(0.025, abs=1e-9)
+    with pytest.raises(ValueError, match="contact_warm_start needs rigid_contact_gauss_seidel"):
+        impulse.SolverXPBD(_box_on_ground(0.2), contact_warm_start=True)
 
 
 def test_E3_9_python_chain_equals_the_cpp_scene_bitwise():

@@ -286,10 +286,6 @@ IMPULSE_HD inline GjkResult gjk_distance(const ConvexCore& A, const ConvexCore& 
   // Overlap below 1e-10 m, or in float32 below the rounding of the support points (a few eps times
   // their size): the distance of overlapping cores stalls there and would read as a separation.
   const real eps_abs = precision_tolerance(real(1e-10), real(8), length(s[0].a) + length(s[0].b));
-  // The origin's residual from a full tetrahedron (simplex_closest kept all four points, so all
-  // weights are >= 0) grows with its flatness: two parallel faces give a tetrahedron millimetres
-  // thick and decimetres wide, whose residual in float32 is ~1e-6 m for penetrating cores.
-  const real eps_enclosed = precision_tolerance(real(1e-10), real(256), length(s[0].a) + length(s[0].b));
   for (int iter = 0; iter < 64; ++iter) {
     const real vv = dot(v, v);
     if (vv <= eps_abs * eps_abs) {
@@ -305,7 +301,11 @@ IMPULSE_HD inline GjkResult gjk_distance(const ConvexCore& A, const ConvexCore& 
     s[k++] = w;
     vec3 nv;
     if (!simplex_closest(s, k, lambda, nv)) break;
-    if (k == 4 && dot(nv, nv) <= eps_enclosed * eps_enclosed) {  // a tetrahedron around the origin
+    // simplex_closest kept all four points: its weights are >= 0, so the origin is in the
+    // tetrahedron up to their rounding, whatever |nv| (a flat tetrahedron's weights are ill
+    // conditioned: two cubes touching face to face left |nv| = 1.2e-10 m and read as apart by that,
+    // along a normal of rounding, and the contact came out upside down; issue 26).
+    if (k == 4) {  // a tetrahedron around the origin
       v = nv;
       r.overlap = true;
       break;
@@ -432,6 +432,57 @@ IMPULSE_HD inline bool expand(SupportVertex* V, int p, Face* F, int& nf, real to
 /// Expanding Polytope Algorithm on the Minkowski difference A - B. The start polytope is the hull
 /// of GJK's final simplex (which contains the origin) and 14 support points along the axes and
 /// diagonals; returns ok = false when the difference is flat (e.g. two coplanar triangles).
+namespace epa_detail {
+/// Barycentric coordinates (la, lb, lc) of the origin's projection f.dist f.n onto face f.
+IMPULSE_HD inline void face_barycentric(const SupportVertex* V, const Face& f, real& la, real& lb, real& lc) {
+  const vec3 P = f.dist * f.n;
+  const vec3 a = V[f.v[0]].w, b = V[f.v[1]].w, c = V[f.v[2]].w;
+  const vec3 n = cross(b - a, c - a);
+  const real nn = dot(n, n);
+  la = dot(cross(b - P, c - P), n) / nn;
+  lb = dot(cross(c - P, a - P), n) / nn;
+  lc = 1 - la - lb;
+}
+
+/// Whether face i may be the answer: not an inverted sliver (dist >= -tol; one appears when a new
+/// support point lies within rounding of several nearly coplanar faces, EPA converging on a curved
+/// core) and facing outward, away from the point `inner` inside the polytope. An inward face is a
+/// sliver of nearly coplanar points wound the wrong way (the origin on a flat face of the
+/// difference, cores touching face to face): at distance ~0 it looked closest and gave the
+/// opposite normal (issue 26, a settled cube pile).
+IMPULSE_HD inline bool face_may_answer(const SupportVertex* V, const Face& f, real tol, vec3 inner) {
+  return f.dist >= -tol && dot(f.n, inner - V[f.v[0]].w) < 0;
+}
+
+/// The face that may answer with the smallest distance (the first on ties), or -1.
+IMPULSE_HD inline int closest_face(const SupportVertex* V, const Face* F, int nf, real tol, vec3 inner) {
+  int fi = -1;
+  for (int i = 0; i < nf; ++i)
+    if (face_may_answer(V, F[i], tol, inner) && (fi < 0 || F[i].dist < F[fi].dist)) fi = i;
+  return fi;
+}
+
+/// Face fi, or when the origin's projection falls outside it another face within tol of its
+/// distance whose coordinates (la, lb, lc) of the projection are all >= 0 (or the least negative).
+/// When the origin lies on the polytope's boundary (cores touching), every face in that plane is at
+/// distance ~0 and the closest found may not hold the projection: its coordinates extrapolate, and
+/// a sliver face put the contact 6e4 m away (issue 26, two cubes of a settled pile).
+IMPULSE_HD inline int face_holding_projection(const SupportVertex* V, const Face* F, int nf, real tol, vec3 inner,
+                                              int fi, real& la, real& lb, real& lc) {
+  if (fi < 0) return fi;
+  face_barycentric(V, F[fi], la, lb, lc);
+  if (rmin(la, rmin(lb, lc)) >= -real(1e-9)) return fi;
+  const real fd = F[fi].dist;
+  for (int i = 0; i < nf; ++i) {
+    if (i == fi || !face_may_answer(V, F[i], tol, inner) || F[i].dist > fd + tol) continue;
+    real ma, mb, mc;
+    face_barycentric(V, F[i], ma, mb, mc);
+    if (rmin(ma, rmin(mb, mc)) > rmin(la, rmin(lb, lc))) fi = i, la = ma, lb = mb, lc = mc;
+  }
+  return fi;
+}
+}  // namespace epa_detail
+
 IMPULSE_HD inline EpaResult epa_penetration(const ConvexCore& A, const ConvexCore& B, const GjkResult& g) {
   using namespace epa_detail;
   EpaResult out;
@@ -472,10 +523,11 @@ IMPULSE_HD inline EpaResult epa_penetration(const ConvexCore& A, const ConvexCor
   if (i3 < 0 || best <= tol * size * size) return out;
   ScratchArray<Face, kMaxFaces> F;
   int nf = 0;
+  // Inside the initial tetrahedron, so inside every later polytope (they only grow).
+  const vec3 centroid = (V[i0].w + V[i1].w + V[i2].w + V[i3].w) / real(4);
   {
     int t[4] = {i0, i1, i2, i3};
     const int tri[4][3] = {{0, 1, 2}, {0, 3, 1}, {0, 2, 3}, {1, 3, 2}};
-    const vec3 centroid = (V[i0].w + V[i1].w + V[i2].w + V[i3].w) / real(4);
     for (int f = 0; f < 4; ++f) {
       int a = t[tri[f][0]], b = t[tri[f][1]], c = t[tri[f][2]];
       Face face;
@@ -489,15 +541,11 @@ IMPULSE_HD inline EpaResult epa_penetration(const ConvexCore& A, const ConvexCor
     if (!expand(V, i, F, nf, tol, -1)) return out;
   }
   // Once every point is in, the origin is inside the polytope, so every face has dist >= 0 up to
-  // rounding. A face with dist < -tol is an inverted sliver, made when a new support point lies
-  // within rounding of several nearly coplanar faces (EPA converging on a curved core); it is
-  // never the closest face.
+  // rounding; the answer is among the faces that may answer (face_may_answer).
   for (int iter = 0; iter < kMaxVerts; ++iter) {
-    int fi = -1;
-    real fd = 0;
-    for (int i = 0; i < nf; ++i)
-      if (F[i].dist >= -tol && (fi < 0 || F[i].dist < fd)) fi = i, fd = F[i].dist;
+    const int fi = closest_face(V, F, nf, tol, centroid);
     if (fi < 0) return out;
+    const real fd = F[fi].dist;
     const SupportVertex w = minkowski_support(A, B, F[fi].n);
     const real wd = dot(F[fi].n, w.w);
     if (wd - fd <= tol || nv >= kMaxVerts) break;
@@ -505,20 +553,11 @@ IMPULSE_HD inline EpaResult epa_penetration(const ConvexCore& A, const ConvexCor
     if (!expand(V, nv, F, nf, tol, fi)) break;
     ++nv;
   }
-  int fi = -1;
-  real fd = 0;
-  for (int i = 0; i < nf; ++i)
-    if (F[i].dist >= -tol && (fi < 0 || F[i].dist < fd)) fi = i, fd = F[i].dist;
+  real la, lb, lc;
+  const int fi = face_holding_projection(V, F, nf, tol, centroid, closest_face(V, F, nf, tol, centroid), la, lb, lc);
   if (fi < 0) return out;
-  // Barycentric coordinates of the origin's projection onto the closest face.
   const Face& f = F[fi];
-  const vec3 P = fd * f.n;
-  const vec3 a = V[f.v[0]].w, b = V[f.v[1]].w, c = V[f.v[2]].w;
-  const vec3 n = cross(b - a, c - a);
-  const real nn = dot(n, n);
-  const real la = dot(cross(b - P, c - P), n) / nn;
-  const real lb = dot(cross(c - P, a - P), n) / nn;
-  const real lc = 1 - la - lb;
+  const real fd = f.dist;
   out.point_a = la * V[f.v[0]].a + lb * V[f.v[1]].a + lc * V[f.v[2]].a;
   out.point_b = la * V[f.v[0]].b + lb * V[f.v[1]].b + lc * V[f.v[2]].b;
   out.normal = f.n;

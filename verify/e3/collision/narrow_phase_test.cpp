@@ -789,6 +789,56 @@ TEST(E3_2_reduction, BoxFaceOnBoxGivesAFourPointManifold) {
   }
 }
 
+TEST(E3_2_reduction, RegressionCubesTouchingFaceToFaceGiveContactsOnTheirFaces) {
+  // Two 0.2 m cubes of a settled pile (poses as the XPBD solver left them, to the bit: yawed by
+  // up to 1e-5 rad, the upper one shifted by 5 cm and touching to 1e-15 m or apart by 2.6e-6 m
+  // less its tilt). Analytic: normal +z, the four
+  // corners of the overlap square at the gap (0 or 2.6e-6 m), every point on the touching faces. Before the fix
+  // EPA took a sliver face not containing the origin's projection and the contact landed 6e4 m away;
+  // in the third, GJK called a flat enclosing tetrahedron a separation of 1.2e-10 m and the
+  // contact came out upside down (normal -z, depth 0.4 m). The warm-started XPBD pile exploded.
+  const struct {
+    vec3 p0;
+    quat q0;
+    vec3 p1;
+    quat q1;
+  } cases[] = {
+      {{-2.0524230558061623e-07, -1.6409633589378116e-07, 0.099999999999999992},
+       {-5.2820177885711302e-17, 4.7856705989701975e-17, 7.9440650958222638e-07, 0.99999999999968459},
+       {0.05000108881092858, 0.050000844806599373, 0.29999999999999999},
+       {-4.9843071378400753e-17, -6.9758391993635847e-18, 4.9918382386523537e-07, 0.99999999999987543}},
+      {{0.29999956649846821, -4.2005390905203752e-07, 0.10000000000000013},
+       {4.9885300455021889e-16, -2.9240306726964997e-16, -8.2373713541327275e-07, 0.99999999999966072},
+       {0.35000255704947081, 0.050002469871098264, 0.30000000000000054},
+       {2.0610502023867525e-15, -2.15105813319722e-15, 1.1349600166950322e-06, 0.99999999999935596}},
+      {{4.5000045458964193, 4.4999960165508028, 0.1000000994414991},
+       {1.325693606804418e-05, -1.1967070100322866e-05, 9.6583731229998329e-06, 0.99999999979387932},
+       {4.550006935926258, 4.5499993631779176, 0.30000265981380531},
+       {1.3911881691488937e-05, -1.1959218451543444e-05, 7.0723184671648197e-07, 0.99999999983146837}},
+      {{4.500016215381704, 5.1000193288716709, 0.099999999930928646},
+       {-4.8301987526325541e-10, 4.0643183970619247e-10, 6.6898442642216519e-06, 0.99999999997762301},
+       {4.5500377306591915, 5.1500419710732537, 0.2999999997151665},
+       {-1.7895232013667834e-09, 1.4327613602729932e-09, -4.1501800652427835e-05, 0.99999999913880033}}};
+  for (const auto& c : cases) {
+    OracleShape A{SHAPE_BOX, {c.p0, c.q0}, {0.1, 0.1, 0.1}, {}};
+    OracleShape B{SHAPE_BOX, {c.p1, c.q1}, {0.1, 0.1, 0.1}, {}};
+    PairContacts pc;
+    const real gap = c.p1.z - c.p0.z - 0.2;  // to the tilt's 2e-6 m
+    EXPECT_NEAR(engine_min_distance(two_shape_model(A, B), &pc), gap, 5e-6);
+    ASSERT_EQ(pc.count, 4);
+    for (int k = 0; k < pc.count; ++k) {
+      EXPECT_VEC3_NEAR(pc.c[k].n, (vec3{0, 0, 1}), 1e-4);
+      EXPECT_NEAR(pc.c[k].a.z, c.p0.z + 0.1, 2e-5) << k;  // corners move by the tilt (1e-5 rad) x 0.14 m
+      EXPECT_NEAR(pc.c[k].b.z, c.p1.z - 0.1, 2e-5) << k;
+      // inside the overlap square [p1 - 0.1, p0 + 0.1] in x and y, to 1e-5 m (the yaw and tilt)
+      EXPECT_GE(pc.c[k].a.x, c.p1.x - 0.1 - 1e-5) << k;
+      EXPECT_LE(pc.c[k].a.x, c.p0.x + 0.1 + 1e-5) << k;
+      EXPECT_GE(pc.c[k].a.y, c.p1.y - 0.1 - 1e-5) << k;
+      EXPECT_LE(pc.c[k].a.y, c.p0.y + 0.1 + 1e-5) << k;
+    }
+  }
+}
+
 TEST(E3_2_reduction, StackedCubesSinkingBySubMillimetresGiveTheFaceNormalAndDepthAnywhereInThePile) {
   // Two 0.2 m cubes, the upper one offset sideways and sunk by `depth` into the lower one, at
   // places across a 1000-cube pile (7 m wide). Analytic: normal +z, every point at s = -depth, the

@@ -72,17 +72,6 @@ IMPULSE_HD inline PADMMIslandReport empty_world_report() {
   return w;
 }
 
-// Binary search: the first position in keys[0, n) (ascending) whose key is not below k.
-IMPULSE_HD inline std::int64_t first_not_below(const std::int64_t* keys, std::int64_t n, std::int64_t k) {
-  std::int64_t lo = 0, hi = n;
-  while (lo < hi) {
-    const std::int64_t mid = lo + (hi - lo) / 2;
-    if (keys[mid] < k) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
-}
-
 }  // namespace
 
 SolverPADMM::SolverPADMM(const Model& model, const PADMMSettings& settings)

@@ -107,6 +107,23 @@ class SolverXPBD {
   bool enable_restitution = false;           // the §5 velocity pass
   int rigid_contact_restitution_iterations = 2;  // outer iterations of the restitution pass
   XpbdJointParams joint;                     // compliance, damping, relaxation of joint rows
+  /// impulse's extensions, off by default (Newton 1.6.1 has neither; the bench's matched-quality
+  /// search uses them, lib/bench/bench_pile.h):
+  /// rigid_contact_gauss_seidel: the contact rows are coloured so that no two rows of a colour move
+  /// the same body (colour_contacts), and each iteration runs the colours in turn, each row applying
+  /// its correction to its bodies at once (Gauss-Seidel by colour, as Box2D v3's constraint graph
+  /// colouring); no count weighting. The readback impulses are the rows' summed corrections.
+  bool rigid_contact_gauss_seidel = false;
+  /// contact_warm_start (needs rigid_contact_gauss_seidel): each row accumulates its normal and
+  /// friction impulses over the step, clamped (p >= 0, |t| <= mu p: xpbd_contact_delta_accumulated), and
+  /// starts from the impulses of the last step's row of the same shape pair whose contact point on
+  /// shape0 (its body frame) is nearest, within contact_warm_start_distance, times the scales.
+  bool contact_warm_start = false;
+  real contact_warm_start_scale = 1;              // [-] in [0, 1], normal impulses
+  real contact_warm_start_friction_scale = 1;     // [-] in [0, 1], friction impulses
+  real contact_warm_start_distance = real(0.01);  // [m] > 0
+  static constexpr int contact_colours = 64;        // colours of the graph colouring; rows past them go to one serial overflow colour
+  static constexpr int contact_colour_rounds = 12;  // rounds of the colouring
 
   static constexpr int restitution_manifold_max_contacts = 12;  // E3.5-manifold-cap
   static constexpr int restitution_inner_iterations = 8;        // Gauss-Seidel sweeps per outer iteration
@@ -139,6 +156,10 @@ class SolverXPBD {
   /// Newton writes it into State.body_parent_f; the E1 State here has no such array.
   const Buffer<spatial_vector>& body_parent_f() const { return body_parent_f_; }
 
+  /// rigid_contact_gauss_seidel: each row's colour in the last step (its first rigid_contact_count
+  /// entries; contact_colours is the serial overflow colour); empty before such a step.
+  const Buffer<int>& contact_colour() const { return step_.colour; }
+
   // The stages of step(), in order (solver_xpbd_kernels.cpp, xpbd_restitution.cpp). Public because
   // nvcc allows its device lambdas only in public member functions; call step(), which runs them
   // in this order on one step's rows.
@@ -146,6 +167,10 @@ class SolverXPBD {
   void begin_step(const ContactsView* contacts);
   void predict(const State& in, const Control& control, State& out, real h);
   void solve_contacts(State& out, const ContactsView& c, int it, real h);
+  void warm_start_contacts(State& out, const ContactsView& c, real h);
+  void keep_contact_history(const ContactsView& c);
+  void colour_contacts(const ContactsView& c);
+  void solve_contacts_coloured(State& out, const ContactsView& c, int it, real h);
   void apply_contact_deltas(State& out, int it, real h);
   void accumulate_contact_impulses(int it);
   void solve_joints(State& out, real h);
@@ -184,7 +209,32 @@ class SolverXPBD {
     Buffer<XpbdRestitutionCandidate> candidates;        // per row (restitution only)
     Buffer<int> manifolds;                              // (1) restitution manifolds of the step
     XpbdRestitutionPass restitution;                    // the restitution pass's device arrays
+    // contact_warm_start only:
+    Buffer<real> p_acc;                                 // per row: accumulated normal impulse [N s]
+    Buffer<vec3> t_acc;                                 // per row: accumulated friction impulse on B [N s]
+    Buffer<std::int64_t> key;                           // per row, sorted: (shape0, shape1) key; dead rows last
+    Buffer<int> key_order;                              // per sorted row: the contact row
+    Buffer<std::int64_t> history_key;                   // last step's sorted keys
+    Buffer<real> history_p;                             // last step's p_acc in history_key order [N s]
+    Buffer<vec3> history_t;                             // last step's t_acc in history_key order [N s]
+    Buffer<vec3> history_point;                         // last step's contact point on shape0, in its body frame [m]
+    Buffer<std::int64_t> history_count;                 // (1) rows in the history
+    // rigid_contact_gauss_seidel only:
+    Buffer<int> colour;                                 // per row: its colour, -1 while uncoloured
+    Buffer<int> tentative;                              // per row: the colour it proposed, -1 before
+    Buffer<std::int64_t> priority;                      // per row: colour_priority, made once a step
+    Buffer<int> colour_pending;                         // (1) rows left uncoloured after a round
+    Buffer<int> entry_rank;                             // per (row, side): its rank at that body, -1 - rank when its proposal lost there
+    Buffer<std::uint64_t> body_mask;                    // per body: colours its rows took
+    Buffer<std::int64_t> colour_key;                    // per sorted row: colour (dead rows last)
+    Buffer<int> colour_order;                           // per sorted row: the contact row
+    Buffer<std::int64_t> colour_start;                  // per colour: first sorted row (contact_colours + 2)
+    Buffer<int> colour_count;                           // per colour: rows (contact_colours + 1)
   };
+
+  /// Count weighting of the contact deltas: off under rigid_contact_gauss_seidel, whose rows apply
+  /// their corrections whole (the warm start's apply too).
+  bool contact_weighting() const { return rigid_contact_con_weighting && !rigid_contact_gauss_seidel; }
 
   const Model* model_;
   vec3 gravity_;

@@ -1,6 +1,7 @@
 // SolverXPBD::step as the course's list of stages (E3 §4-§5), each a named launch site (either
 // backend), and update_contacts (§8). The restitution pass (§5) is xpbd_restitution.cpp.
 #include <chrono>
+#include <limits>
 #include <stdexcept>
 #include <string>
 
@@ -9,6 +10,8 @@
 #include "core/reduce.h"
 #include "core/segments.h"
 #include "core/segments_device.h"
+#include "core/sort_pairs.h"
+#include "core/fill.h"
 #include "e1/integrator.h"
 #include "e3/solvers/xpbd/solver_xpbd.h"
 #include "e3/contacts/contact_row.h"
@@ -26,6 +29,9 @@ namespace {
 
 /// Rows per block of the end-of-step status pass (finish_trace).
 constexpr int kStatusBlock = 1024;
+
+/// Sort key of a row past the record's count (contact_warm_start): sorts after every pair key.
+constexpr std::int64_t kDeadRowKey = std::numeric_limits<std::int64_t>::max();
 
 /// E3.8 readback of one row after an iteration: the row's impulse on body0, scaled by 1/N or
 /// 2/(N_A + N_B) (contact_readback_scale), added to its accumulated impulse.
@@ -143,11 +149,19 @@ void SolverXPBD::step(const State& in, State& out, const Control& control, const
   check_step(in, out, control, contacts, h);
   begin_step(contacts);                          // 1. rows, contact segments, zero impulses (device)
   predict(in, control, out, h);                  // 2.+3. body_f + joint_f, the E1 §10 predictor
+  if (contacts && rigid_contact_gauss_seidel) {
+    if (contact_warm_start) warm_start_contacts(out, *contacts, h);  //  the last step's impulses, applied
+    colour_contacts(*contacts);                  //    colours: no two rows of one share a moving body
+  }
   for (int it = 0; it < iterations; ++it) {      // 4. fixed iterations, no early exit
     if (contacts) {
       const auto t0 = std::chrono::steady_clock::now();
-      solve_contacts(out, *contacts, it, h);     //    rigid contact deltas (and it - 1's readback impulses)
-      apply_contact_deltas(out, it, h);          //    weighted apply
+      if (rigid_contact_gauss_seidel) {
+        solve_contacts_coloured(out, *contacts, it, h);  // colour by colour, each row applied at once
+      } else {
+        solve_contacts(out, *contacts, it, h);   //    rigid contact deltas (and it - 1's readback impulses)
+        apply_contact_deltas(out, it, h);        //    weighted apply
+      }
       trace_.contact_pass_seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     }
     if (has_joint_rows_) {
@@ -155,7 +169,8 @@ void SolverXPBD::step(const State& in, State& out, const Control& control, const
       apply_joint_deltas(out, h);                //    apply
     }
   }
-  if (contacts) accumulate_contact_impulses(iterations - 1);  // the last iteration's readback impulses
+  if (contacts && !rigid_contact_gauss_seidel) accumulate_contact_impulses(iterations - 1);  // the last iteration's readback
+  if (contacts && contact_warm_start) keep_contact_history(*contacts);  // the next step's warm start
   store_impulses(in, control, contacts, h);      // 5. for update_contacts and body_parent_f
   if (enable_restitution && contacts) apply_restitution(out, *contacts, h);  // 6. §5 velocity pass
   restore_kinematic(in, out);
@@ -172,6 +187,19 @@ void SolverXPBD::check_step(const State& in, const State& out, const Control& co
   if (enable_restitution && rigid_contact_restitution_iterations <= 0)
     throw std::invalid_argument("SolverXPBD.step: rigid_contact_restitution_iterations must be >= 1 (got " +
                                 std::to_string(rigid_contact_restitution_iterations) + ")");
+  if (contact_warm_start && !rigid_contact_gauss_seidel)
+    throw std::invalid_argument("SolverXPBD.step: contact_warm_start needs rigid_contact_gauss_seidel (the Jacobi pass has no warm start)");
+  if (contact_warm_start) {
+    if (!(contact_warm_start_scale >= 0 && contact_warm_start_scale <= 1))
+      throw std::invalid_argument("SolverXPBD.step: contact_warm_start_scale must be in [0, 1] (got " +
+                                  std::to_string(contact_warm_start_scale) + ")");
+    if (!(contact_warm_start_friction_scale >= 0 && contact_warm_start_friction_scale <= 1))
+      throw std::invalid_argument("SolverXPBD.step: contact_warm_start_friction_scale must be in [0, 1] (got " +
+                                  std::to_string(contact_warm_start_friction_scale) + ")");
+    if (!(contact_warm_start_distance > 0 && contact_warm_start_distance < real(1e30)))
+      throw std::invalid_argument("SolverXPBD.step: contact_warm_start_distance must be a finite number > 0 m (got " +
+                                  std::to_string(contact_warm_start_distance) + ")");
+  }
   if (&in == &out) throw std::invalid_argument("SolverXPBD.step: state_in and state_out must be different States");
   if (in.body_q.size() != B || out.body_q.size() != B || in.body_qd.size() != B || out.body_qd.size() != B ||
       in.body_f.size() != B)
@@ -344,6 +372,360 @@ void SolverXPBD::solve_contacts(State& out, const ContactsView& c, int it, real 
   ++step_.contact_passes;
 }
 
+// Stage 3b (contact_warm_start). Each row starts from the impulses its (shape pair, rank among the
+// pair's rows) had at the end of the last step, times contact_warm_start_scale, applied at the
+// predicted poses (xpbd_contact_delta_accumulated); a row new to this step starts from zero. The rows'
+// pair keys are sorted on the device (dead rows last), looked up in the last step's sorted keys.
+void SolverXPBD::warm_start_contacts(State& out, const ContactsView& c, real h) {
+  const Model& m = *model_;
+  const Device dev = m.device;
+  const int cap = step_.capacity, launch = step_.launch;
+  grow_to(step_.p_acc, dev, cap);
+  grow_to(step_.t_acc, dev, cap);
+  grow_to(step_.key, dev, cap);
+  grow_to(step_.key_order, dev, cap);
+  if (step_.history_count.size() == 0) step_.history_count = Buffer<std::int64_t>(dev, std::vector<std::int64_t>{0});
+  bool fresh = grow_to(step_.history_key, dev, cap);
+  fresh = grow_to(step_.history_p, dev, cap) || fresh;
+  fresh = grow_to(step_.history_t, dev, cap) || fresh;
+  fresh = grow_to(step_.history_point, dev, cap) || fresh;
+  if (fresh) fill(dev, step_.history_count.view(), std::int64_t(0));
+  if (launch == 0) return;
+  const std::int64_t S = m.shape_count;
+  View<const int> live = step_.live.view();
+  auto key = step_.key.view();
+  auto order = step_.key_order.view();
+  parallel_for(dev, launch, IMPULSE_KERNEL((std::int64_t i), {
+    key[i] = i < live[0] ? std::int64_t(c.rigid_contact_shape0[i]) * S + c.rigid_contact_shape1[i] : kDeadRowKey;
+    order[i] = int(i);
+  }));
+  sort_pairs(dev, View<std::int64_t>{key.data, launch}, View<int>{order.data, launch});
+  View<const std::int64_t> hist_key = step_.history_key.view(), hist_count = step_.history_count.view();
+  View<const real> hist_p = step_.history_p.view();
+  View<const vec3> hist_t = step_.history_t.view();
+  View<const vec3> hist_x = step_.history_point.view();
+  auto p_acc = step_.p_acc.view();
+  auto t_acc = step_.t_acc.view();
+  const real scale = contact_warm_start_scale;
+  const real near2 = contact_warm_start_distance * contact_warm_start_distance;
+  const real tscale = contact_warm_start_friction_scale;
+  parallel_for(dev, launch, IMPULSE_KERNEL((std::int64_t p), {
+    const std::int64_t k = key[p];
+    const int row = order[p];
+    p_acc[row] = 0;
+    t_acc[row] = vec3{};
+    if (k == kDeadRowKey) return;
+    // the nearest of the pair's last rows, by the contact point on shape0 in its body frame
+    const std::int64_t n = hist_count[0];
+    const vec3 x = c.rigid_contact_point0[row];
+    std::int64_t best = -1;
+    real best_d2 = near2;
+    for (std::int64_t at = first_not_below(hist_key.data, n, k); at < n && hist_key[at] == k; ++at) {
+      const vec3 e = hist_x[at] - x;
+      const real d2 = dot(e, e);
+      if (d2 < best_d2 || (best < 0 && d2 == best_d2)) {  // ties: the first
+        best_d2 = d2;
+        best = at;
+      }
+    }
+    if (best >= 0) {
+      p_acc[row] = scale * hist_p[best];
+      t_acc[row] = tscale * hist_t[best];
+    }
+  }));
+  // The warm impulses as iteration 0's deltas, applied with weight 1 (apply_contact_deltas).
+  auto flags = m.body_flags.view();
+  auto com_B = m.body_com.view();
+  auto inv_m = inv_mass_eff_.view();
+  auto inv_I = inv_inertia_eff_.view();
+  auto q = out.body_q.view();
+  auto qd = out.body_qd.view();
+  auto sides = step_.sides.view();
+  View<const int> sd{step_.side.data(), 2 * std::int64_t(cap)};
+  auto a_out = step_.dA.view();
+  auto b_out = step_.dB.view();
+  View<int> act{step_.active.data(), cap};
+  auto imp = contact_impulse_.view();
+  const XpbdSide world{};
+  parallel_for(dev, m.body_count, IMPULSE_KERNEL((std::int64_t b), {
+    if (live[0] == 0) return;
+    sides[b] = make_side(int(b), q, qd, com_B, inv_m, inv_I, flags);
+  }));
+  parallel_for(dev, launch, IMPULSE_KERNEL((std::int64_t i), {
+    if (i >= live[0]) return;
+    const int ba = sd[2 * i], bb = sd[2 * i + 1];
+    XpbdContactDelta r;
+    if (c.rigid_contact_shape0[i] != c.rigid_contact_shape1[i] && ba != bb)
+      r = xpbd_contact_warm_delta(ba >= 0 ? sides[ba] : world, bb >= 0 ? sides[bb] : world, c.rigid_contact_point0[i],
+                                  c.rigid_contact_point1[i], c.rigid_contact_normal[i], p_acc[i], t_acc[i]);
+    a_out[i] = r.dA;
+    b_out[i] = r.dB;
+    act[i] = r.active;
+    imp[i] = r.dA;
+  }));
+  apply_contact_deltas(out, 0, h);
+}
+
+// Stage 5a (contact_warm_start). The rows' accumulated impulses in sorted key order, the next step's
+// warm start; the count stays on the device.
+void SolverXPBD::keep_contact_history(const ContactsView& c) {
+  const Device dev = model_->device;
+  const int launch = step_.launch;
+  View<const int> live = step_.live.view();
+  View<const std::int64_t> key = step_.key.view();
+  View<const int> order = step_.key_order.view();
+  View<const real> p_acc = step_.p_acc.view();
+  View<const vec3> t_acc = step_.t_acc.view();
+  auto hk = step_.history_key.view();
+  auto hp = step_.history_p.view();
+  auto ht = step_.history_t.view();
+  auto hx = step_.history_point.view();
+  auto hc = step_.history_count.view();
+  parallel_for(dev, launch > 0 ? launch : 1, IMPULSE_KERNEL((std::int64_t p), {
+    const int n = launch > 0 ? live[0] : 0;
+    if (p == 0) hc[0] = n;
+    if (p >= n) return;
+    hk[p] = key[p];
+    hp[p] = p_acc[order[p]];
+    ht[p] = t_acc[order[p]];
+    hx[p] = c.rigid_contact_point0[order[p]];
+  }));
+}
+
+namespace {
+
+/// Priority of row i in the colouring: a mix of i (SplitMix64's finaliser) above i itself, so that
+/// priorities are unique, positive and spread, whatever the record's row order.
+IMPULSE_HD inline std::int64_t colour_priority(std::int64_t i) {
+  std::uint64_t z = std::uint64_t(i) + 0x9E3779B97F4A7C15ull;
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+  z ^= z >> 31;
+  return std::int64_t(((z >> 33) << 32) | (std::uint64_t(i) & 0xffffffffull));
+}
+
+constexpr std::int64_t kNoPriority = std::numeric_limits<std::int64_t>::max();
+
+/// One contact row of the Gauss-Seidel pass: its correction from its bodies' current poses, applied
+/// to them at once (weight 1); no other row of its colour touches them.
+struct ColouredContactRow {
+  ContactsView c;
+  View<const int> sd, flags;
+  View<const vec3> com_B;
+  View<const mat33> I_B, inv_I;
+  View<const real> inv_m;
+  View<transform> q;
+  View<spatial_vector> qd;
+  View<int> act, ever;
+  View<spatial_vector> imp;
+  View<real> p_acc;
+  View<vec3> t_acc;
+  bool accumulated;
+  real relax, h;
+  IMPULSE_HD void apply(int b, const spatial_vector& d) const {
+    transform X = q[b];
+    spatial_vector v = qd[b];
+    xpbd_apply_body_delta(X, v, com_B[b], I_B[b], inv_I[b], inv_m[b], d, 1, h);
+    q[b] = X;
+    qd[b] = v;
+  }
+  IMPULSE_HD void operator()(std::int64_t i) const {
+    const int ba = sd[2 * i], bb = sd[2 * i + 1];
+    XpbdContactDelta r;
+    if (c.rigid_contact_shape0[i] != c.rigid_contact_shape1[i] && ba != bb) {
+      const XpbdSide world{};
+      const XpbdSide A = ba >= 0 ? make_side(ba, q, qd, com_B, inv_m, inv_I, flags) : world;
+      const XpbdSide B = bb >= 0 ? make_side(bb, q, qd, com_B, inv_m, inv_I, flags) : world;
+      if (accumulated)
+        r = xpbd_contact_delta_accumulated(A, B, c.rigid_contact_point0[i], c.rigid_contact_point1[i],
+                                           c.rigid_contact_offset0[i], c.rigid_contact_offset1[i],
+                                           c.rigid_contact_normal[i], c.rigid_contact_margin0[i],
+                                           c.rigid_contact_margin1[i], c.rigid_contact_mu[i],
+                                           c.rigid_contact_mu_torsional[i], c.rigid_contact_mu_rolling[i], relax, h,
+                                           p_acc[i], t_acc[i]);
+      else
+        r = xpbd_contact_delta(A, B, c.rigid_contact_point0[i], c.rigid_contact_point1[i], c.rigid_contact_offset0[i],
+                               c.rigid_contact_offset1[i], c.rigid_contact_normal[i], c.rigid_contact_margin0[i],
+                               c.rigid_contact_margin1[i], c.rigid_contact_mu[i], c.rigid_contact_mu_torsional[i],
+                               c.rigid_contact_mu_rolling[i], relax, h);
+      if (r.active) {
+        if (ba >= 0) apply(ba, r.dA);
+        if (bb >= 0) apply(bb, r.dB);
+        add_to(imp[i], r.dA);
+      }
+    }
+    act[i] = r.active;
+    ever[i] |= r.active;
+  }
+};
+
+}  // namespace
+
+// Stage 3c (rigid_contact_gauss_seidel). Colours the rows so that no two rows of a colour share a
+// body that moves (inverse mass > 0), on the device and deterministically: speculative greedy
+// colouring (Gebremedhin and Manne, "Scalable parallel graph coloring algorithms", 2000) with ranks.
+// Each round, per moving body (over its segment of rows): the colours its coloured rows took, each
+// uncoloured row's rank (how many of the body's uncoloured rows have a smaller priority), and
+// whether the row's tentative colour is free there and no uncoloured row of smaller priority
+// proposed it too; per uncoloured row: keep its tentative colour when both bodies agree, else
+// propose the r-th colour free at both bodies, r its larger rank (the lowest free one when fewer
+// are free). The row of smallest priority at both its bodies has rank 0 and always keeps its
+// proposal a round later, so every round colours at least what Jones-Plassmann would. Rows left
+// after contact_colour_rounds, or finding no colour free, go to the overflow colour, which one item
+// runs in row order. The rows are then sorted by colour (stable: row order within a colour) and
+// each colour's start and count written; the counts stay on the device.
+void SolverXPBD::colour_contacts(const ContactsView& c) {
+  const Model& m = *model_;
+  const Device dev = m.device;
+  const int cap = step_.capacity, launch = step_.launch;
+  constexpr int K = contact_colours;
+  grow_to(step_.colour, dev, cap);
+  grow_to(step_.tentative, dev, cap);
+  grow_to(step_.priority, dev, cap);
+  grow_to(step_.colour_pending, dev, 1);
+  grow_to(step_.colour_key, dev, cap);
+  grow_to(step_.colour_order, dev, cap);
+  grow_to(step_.entry_rank, dev, 2 * std::int64_t(cap));
+  grow_to(step_.body_mask, dev, m.body_count);
+  grow_to(step_.colour_start, dev, K + 2);
+  grow_to(step_.colour_count, dev, K + 1);
+  View<const int> live = step_.live.view();
+  View<const int> sd{step_.side.data(), 2 * std::int64_t(cap)};
+  View<const real> inv_m = inv_mass_eff_.view();
+  View<const std::int64_t> seg = step_.contact_start.view(), entry = step_.contact_entry.view();
+  auto colour = step_.colour.view();
+  auto tentative = step_.tentative.view();
+  auto entry_rank = step_.entry_rank.view();  // per (row, side): rank at that side's body, -1 when it lost there
+  auto body_mask = step_.body_mask.view();
+  auto priority = step_.priority.view();
+  auto pending = step_.colour_pending.view();  // (1) rows left uncoloured
+  parallel_for(dev, launch, IMPULSE_KERNEL((std::int64_t i), {
+    const bool row = i < live[0] && c.rigid_contact_shape0[i] != c.rigid_contact_shape1[i] && sd[2 * i] != sd[2 * i + 1];
+    colour[i] = row ? -1 : -2;  // -2: no row (past the count, or one that does nothing)
+    tentative[i] = -1;
+    priority[i] = colour_priority(i);
+    if (i == 0) pending[0] = 1;
+  }));
+  if (launch == 0) parallel_for(dev, 1, IMPULSE_KERNEL((std::int64_t), { pending[0] = 0; }));
+  for (int round = 0; round < contact_colour_rounds; ++round) {
+    // A round runs while rows are left: on the CPU the count is read in place and the passes of a
+    // finished colouring launch over nothing; on a GPU they launch and find every row coloured.
+    const bool open = launch_extent(dev, View<const int>(pending), 1) > 0;
+    parallel_for(dev, open ? m.body_count : 0, IMPULSE_KERNEL((std::int64_t b), {
+      if (!(inv_m[b] > 0)) return;
+      std::uint64_t taken = 0;
+      for (std::int64_t e = seg[b]; e < seg[b + 1]; ++e) {
+        const int k = colour[entry[e] >> 1];
+        if (k >= 0 && k < K) taken |= std::uint64_t(1) << k;
+      }
+      body_mask[b] = taken;
+      for (std::int64_t e = seg[b]; e < seg[b + 1]; ++e) {
+        const std::int64_t i = entry[e] >> 1;
+        if (colour[i] != -1) continue;
+        const std::int64_t pr = priority[i];
+        const int t = tentative[i];
+        bool keeps = t >= 0 && !((taken >> t) & 1);
+        int rank = 0;
+        for (std::int64_t f = seg[b]; f < seg[b + 1]; ++f) {
+          const std::int64_t j = entry[f] >> 1;
+          if (j == i || colour[j] != -1 || priority[j] > pr) continue;
+          ++rank;
+          if (tentative[j] == t) keeps = false;
+        }
+        entry_rank[entry[e]] = keeps ? rank : -1 - rank;  // -1 - rank: lost here
+      }
+    }));
+    parallel_for(dev, open ? launch : 0, IMPULSE_KERNEL((std::int64_t i), {
+      if (colour[i] != -1) return;
+      const int ba = sd[2 * i], bb = sd[2 * i + 1];
+      const bool ma = ba >= 0 && inv_m[ba] > 0, mb = bb >= 0 && inv_m[bb] > 0;
+      const int ra = ma ? entry_rank[2 * i] : 0, rb = mb ? entry_rank[2 * i + 1] : 0;
+      if (tentative[i] >= 0 && ra >= 0 && rb >= 0) {
+        colour[i] = tentative[i];
+        return;
+      }
+      const std::uint64_t taken = (ma ? body_mask[ba] : 0) | (mb ? body_mask[bb] : 0);
+      const int ua = ra >= 0 ? ra : -1 - ra, ub = rb >= 0 ? rb : -1 - rb;
+      int want = ua > ub ? ua : ub, k = -1, lowest = -1;
+      for (int q = 0; q < K; ++q) {
+        if ((taken >> q) & 1) continue;
+        if (lowest < 0) lowest = q;
+        if (want-- == 0) {
+          k = q;
+          break;
+        }
+      }
+      if (k < 0) k = lowest;
+      if (k < 0) colour[i] = K;  // every colour taken: the overflow
+      else tentative[i] = k;
+    }));
+    parallel_for(dev, open ? 1 : 0, IMPULSE_KERNEL((std::int64_t), {
+      int left = 0;
+      for (std::int64_t i = 0; i < launch; ++i) left += colour[i] == -1 ? 1 : 0;
+      pending[0] = left;
+    }));
+  }
+  auto key = step_.colour_key.view();
+  auto order = step_.colour_order.view();
+  parallel_for(dev, launch, IMPULSE_KERNEL((std::int64_t i), {
+    const int k = colour[i];
+    key[i] = k == -2 ? kNoPriority : (k == -1 ? std::int64_t(K) : std::int64_t(k));
+    order[i] = int(i);
+  }));
+  if (launch > 0) sort_pairs(dev, View<std::int64_t>{key.data, launch}, View<int>{order.data, launch});
+  auto start = step_.colour_start.view();
+  auto count = step_.colour_count.view();
+  parallel_for(dev, K + 1, IMPULSE_KERNEL((std::int64_t k), {
+    const std::int64_t a = first_not_below(key.data, launch, k), b = first_not_below(key.data, launch, k + 1);
+    start[k] = a;
+    count[k] = int(b - a);
+  }));
+}
+
+// Stage 4a (rigid_contact_gauss_seidel). One iteration: the colours in turn, each a launch over its
+// rows (its count read in place on the CPU, the capacity on a GPU); the overflow colour is one item
+// that runs its rows in row order. Readback impulses are summed as the rows apply them.
+void SolverXPBD::solve_contacts_coloured(State& out, const ContactsView& c, int it, real h) {
+  const Model& m = *model_;
+  const Device dev = m.device;
+  const int cap = step_.capacity;
+  constexpr int K = contact_colours;
+  const ColouredContactRow row{c,
+                               View<const int>{step_.side.data(), 2 * std::int64_t(cap)},
+                               m.body_flags.view(),
+                               m.body_com.view(),
+                               m.body_inertia.view(),
+                               inv_inertia_eff_.view(),
+                               inv_mass_eff_.view(),
+                               out.body_q.view(),
+                               out.body_qd.view(),
+                               View<int>{step_.active.data() + std::int64_t(it) * cap, cap},
+                               step_.ever_active.view(),
+                               contact_impulse_.view(),
+                               step_.p_acc.view(),
+                               step_.t_acc.view(),
+                               contact_warm_start,
+                               rigid_contact_relaxation,
+                               h};
+  View<const int> order = step_.colour_order.view();
+  View<const std::int64_t> start = step_.colour_start.view();
+  View<const int> count = step_.colour_count.view();
+  for (int k = 0; k <= K; ++k) {
+    std::int64_t n = launch_extent(dev, View<const int>{count.data + k, 1}, cap);
+    if (k == K && n > 0) n = 1;
+    if (n == 0) continue;
+    parallel_for(dev, n, IMPULSE_KERNEL((std::int64_t p), {
+      const int rows = count[k];
+      if (k < K) {
+        if (p < rows) row(order[start[k] + p]);
+      } else {
+        for (int j = 0; j < rows; ++j) row(order[start[k] + j]);
+      }
+    }));
+  }
+  ++step_.contact_passes;
+}
+
 XpbdContactPassBytes xpbd_contact_pass_bytes() {
   constexpr std::int64_t i = sizeof(int), r = sizeof(real), v = sizeof(vec3), s = sizeof(spatial_vector);
   constexpr std::int64_t e = sizeof(std::int64_t);
@@ -364,7 +746,7 @@ void SolverXPBD::apply_contact_deltas(State& out, int it, real h) {
   const Model& m = *model_;
   const ActiveContactRow keep{View<const int>{step_.active.data() + std::int64_t(it) * step_.capacity, step_.capacity}};
   const ApplyBodyDelta apply{m.body_com.view(), m.body_inertia.view(), inv_inertia_eff_.view(), inv_mass_eff_.view(),
-                             out.body_q.view(), out.body_qd.view(), h, true, rigid_contact_con_weighting,
+                             out.body_q.view(), out.body_qd.view(), h, true, contact_weighting(),
                              step_.live.view(), body_count_.view()};
   segmented_sum_where<spatial_vector>(m.device, m.body_count, step_.contact_start.view(), step_.contact_entry.view(), keep,
                                       TwoSidedEntry{step_.dA.view(), step_.dB.view()}, apply);
@@ -373,7 +755,7 @@ void SolverXPBD::apply_contact_deltas(State& out, int it, real h) {
 // Stage 4c. Readback: iteration it's impulse on body0, scaled by 1/N or 2/(N_A + N_B). The earlier
 // iterations' run inside the next solve_contacts pass; this is the last one's.
 void SolverXPBD::accumulate_contact_impulses(int it) {
-  const bool weighting = rigid_contact_con_weighting;
+  const bool weighting = contact_weighting();
   const int cap = step_.capacity;
   View<const int> sd{step_.side.data(), 2 * std::int64_t(cap)};
   View<const int> live = step_.live.view();

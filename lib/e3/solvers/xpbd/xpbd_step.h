@@ -113,6 +113,113 @@ IMPULSE_HD inline XpbdContactDelta xpbd_contact_delta(const XpbdSide& A, const X
   return out;
 }
 
+/// One rigid contact of the Gauss-Seidel, warm-started XPBD
+/// position loop: the course's row (E3.4-friction-anchor) with its impulses accumulated over the
+/// step and clamped, as a sequential-impulse solver does (impulse's extension, not a course item: Newton 1.6.1 sums
+/// fresh corrections, Jacobi, and has no contact warm start; the clamped accumulation is Catto's,
+/// "Iterative dynamics with temporal coherence", GDC 2005, here on positions).
+///   d    = n . (X_B p1 - X_A p0) - (thickness0 + thickness1)
+///   p'   = max(p + relaxation (-d) / (h w), 0);   dp = p' - p           [N s]  (p may shrink)
+///   t'   = t - relaxation |delta_t| / (h w_t) (delta_t / |delta_t|), then its tangential part
+///          scaled onto |t'| <= mu p';   dt = t' - t                      [N s]
+///   A gets -(n dp + dt), B gets +(n dp + dt); torsion and rolling as in E3.4-friction-anchor,
+///   limited by mu_torsional p' and mu_rolling p'.
+/// p [N s] and t [N s, world] hold the row's accumulated normal and friction impulses on B (the
+/// warm start on entry of the step's first iteration) and are updated. active = 1 when the row
+/// moved its bodies. A row apart (d >= 0) with nothing accumulated returns at once, as in the
+/// course's row. Units as in xpbd_contact_delta.
+IMPULSE_HD inline XpbdContactDelta xpbd_contact_delta_accumulated(const XpbdSide& A, const XpbdSide& B, vec3 p0, vec3 p1,
+                                                                  vec3 o0, vec3 o1, vec3 n, real thickness0,
+                                                                  real thickness1, real mu, real mu_torsional,
+                                                                  real mu_rolling, real relaxation, real h, real& p,
+                                                                  vec3& t) {
+  XpbdContactDelta out;
+  vec3 bx_a = transform_point(A.X, p0), bx_b = transform_point(B.X, p1);
+  real d = dot(n, bx_b - bx_a) - (thickness0 + thickness1);
+  if (d >= 0 && p == 0 && t.x == 0 && t.y == 0 && t.z == 0) return out;
+  vec3 r_a = bx_a - A.com, r_b = bx_b - B.com;
+  real w = xpbd_inverse_effective_mass(A.inv_m, A.inv_I, r_a, B.inv_m, B.inv_I, r_b, n);
+  if (!(w > 0)) return out;
+  real p_new = p + relaxation * (-d) / (h * w);
+  if (p_new < 0) p_new = 0;
+  const real dp = p_new - p;
+  p = p_new;
+  out.p_n = dp;
+  vec3 lin_b = dp * n;
+  out.dA = {-lin_b, cross(r_a, -lin_b)};
+  out.dB = {lin_b, cross(r_b, lin_b)};
+
+  if (mu > 0) {
+    vec3 sa = transform_point(A.X, p0 + o0), sb = transform_point(B.X, p1 + o1);
+    vec3 s = sb - sa;
+    vec3 delta_t = s - dot(n, s) * n;
+    vec3 ra = sa - A.com, rb = sb - B.com;
+    if (A.kinematic) {
+      vec3 va = A.v.lin + cross(A.v.ang, ra);
+      delta_t -= h * (va - dot(n, va) * n);
+    }
+    if (B.kinematic) {
+      vec3 vb = B.v.lin + cross(B.v.ang, rb);
+      delta_t += h * (vb - dot(n, vb) * n);
+    }
+    vec3 t_new = t;
+    real err = length(delta_t);
+    if (err > 0) {
+      vec3 perp = delta_t / err;
+      real w_t = xpbd_inverse_effective_mass(A.inv_m, A.inv_I, ra, B.inv_m, B.inv_I, rb, perp);
+      if (w_t > 0) t_new = t_new - (relaxation * err / (h * w_t)) * perp;
+    }
+    t_new = t_new - dot(t_new, n) * n;  // tangential only
+    t_new = clamp_friction_increment(t_new, mu, p_new);
+    const vec3 dt = t_new - t;
+    t = t_new;
+    out.dA.lin -= dt;
+    out.dA.ang -= cross(ra, dt);
+    out.dB.lin += dt;
+    out.dB.ang += cross(rb, dt);
+  }
+
+  vec3 dw = B.v.ang - A.v.ang;
+  vec3 dL_b{};
+  if (mu_torsional > 0) {
+    real err = dot(dw, n) * h;
+    real w_n = dot(n, A.inv_I * n) + dot(n, B.inv_I * n);
+    if (err != 0 && w_n > 0) dL_b += (-relaxation * err / (h * w_n)) * n;
+  }
+  if (mu_rolling > 0) {
+    vec3 roll = dw - dot(n, dw) * n;
+    real err = length(roll) * h;
+    if (err > 0) {
+      vec3 rn = roll / length(roll);
+      real w_r = dot(rn, A.inv_I * rn) + dot(rn, B.inv_I * rn);
+      if (w_r > 0) dL_b += (-relaxation * err / (h * w_r)) * rn;
+    }
+  }
+  dL_b = clamp_angular_friction_increment(dL_b, n, mu_torsional, mu_rolling, p_new);
+  out.dA.ang -= dL_b;
+  out.dB.ang += dL_b;
+  out.active = (dp != 0 || out.dB.lin.x != 0 || out.dB.lin.y != 0 || out.dB.lin.z != 0 || out.dB.ang.x != 0 ||
+                out.dB.ang.y != 0 || out.dB.ang.z != 0)
+                   ? 1
+                   : 0;
+  return out;
+}
+
+/// The warm start of one row: its accumulated impulses of the last step, applied at the predicted
+/// poses. B gets +(n p + t) at its contact point, A the opposite (xpbd_contact_delta_accumulated).
+IMPULSE_HD inline XpbdContactDelta xpbd_contact_warm_delta(const XpbdSide& A, const XpbdSide& B, vec3 p0, vec3 p1,
+                                                           vec3 n, real p, vec3 t) {
+  XpbdContactDelta out;
+  const vec3 f = p * n + t;
+  if (f.x == 0 && f.y == 0 && f.z == 0) return out;
+  vec3 r_a = transform_point(A.X, p0) - A.com, r_b = transform_point(B.X, p1) - B.com;
+  out.active = 1;
+  out.p_n = p;
+  out.dA = {-f, cross(r_a, -f)};
+  out.dB = {f, cross(r_b, f)};
+  return out;
+}
+
 /// @formula E3.4-apply-deltas  apply_body_deltas of one body (course E3 §4, §7).
 ///   dv = weight inv_m dp_lin;  x_C += h dv                                    [m/s], [m]
 ///   dw_B = weight I_B^-1 R^T dL;  gyroscopic correction
