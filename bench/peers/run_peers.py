@@ -12,8 +12,9 @@ over rounds), per stage where the engine exposes it, the ratio to impulse of the
 The cost of quality, as curves (at each N of --curve-n; each curve run is settle_time +
 quality_window of pile.toml long, so that its window judges the pile at rest): impulse over
 --substeps x --iterations through its frame loop (simulate_frame, collide every substep;
---once-substeps adds the collide-once-per-frame variant; --gs-substeps x --gs-iterations the
-Gauss-Seidel, warm-started contact pass, SolverXPBD's extension), each peer over --peer-iterations.
+--once-substeps adds the collide-once-per-frame variant; --gs-substeps x --gs-iterations x
+--gs-friction-scales the Gauss-Seidel, warm-started contact pass, SolverXPBD's extension), each peer
+over --peer-iterations.
 Quality is the settled pile's (pile.toml: over quality_window seconds from settle_time on, ground
 and body-body penetration max and mean, kinetic energy, drift of the centre); cost is seconds per
 simulated second. Matched = every one of those six at or below Bullet's at peer_iterations, both on
@@ -81,12 +82,13 @@ BIG_N = 100000  # from here on: Bullet at peer_iterations and impulse at the mat
 # At N = 10^3 (this machine, 2026-12-07) the sphere and box piles first matched Bullet@10 at 8 substeps
 # x 16 iterations, the stack at 8 x 8, the heavy-on-light stack at 8 x 4: the grids reach that corner.
 # The Gauss-Seidel, warm-started contact pass (SolverXPBD rigid_contact_gauss_seidel + contact_warm_start,
-# impulse's extension) is its own curve: at N = 10^3 the sphere pile matched at 1 substep x 2 iterations.
+# impulse's extension) is its own curve, with the friction impulses carried over (scale 1) or not (0):
+# at N = 10^3 the sphere pile matched at 1 substep x 2 iterations (scale 1), the box pile at 1 x 16 (0).
 DEFAULT_GRID = {"substeps": "1,4,8", "iterations": "2,4,8,16", "once_substeps": "", "gs_substeps": "1",
-                "gs_iterations": "2,4,8", "peer_iterations": "10",
+                "gs_iterations": "2,4,16", "gs_friction_scales": "1,0", "peer_iterations": "10",
                 "curve_n": "1000,10000", "mujoco_max_n": 1000, "newton_max_n": 1000, "mujoco_rounds_max_n": 0, "ladder": 1, "big_rounds": 1}
 FULL_GRID = {"substeps": "1,2,4,8", "iterations": "1,2,4,8,16", "once_substeps": "4,8", "gs_substeps": "1,2",
-             "gs_iterations": "1,2,4,8,16", "peer_iterations": "5,10,20",
+             "gs_iterations": "1,2,4,8,16", "gs_friction_scales": "1,0", "peer_iterations": "5,10,20",
              "curve_n": "1000,10000", "mujoco_max_n": 10000, "newton_max_n": 10000, "mujoco_rounds_max_n": 10000, "ladder": 3, "big_rounds": 3}
 QUALITY = ["window_ground_penetration_max", "window_ground_penetration_mean", "window_body_penetration_max",
            "window_body_penetration_mean", "window_kinetic_energy", "window_centre_drift"]
@@ -106,14 +108,15 @@ def run_json(cmd):
     return json.loads(r.stdout)
 
 
-def impulse_run(a, kind, n, steps, iterations=None, compare=False, substeps=1, once=False, binary=None, gs=False):
+def impulse_run(a, kind, n, steps, iterations=None, compare=False, substeps=1, once=False, binary=None, gs=False,
+                friction_scale=1.0):
     cmd = [binary or a.impulse, "bench", f"e3-pile-{kind}", "--n", str(n), "--steps", str(steps), "--threads", "1",
            "--compare-threads", "1" if compare else "0", "--substeps", str(substeps),
            "--collide", "once" if once else "every", "--json"]
     if iterations:
         cmd += ["--iterations", str(iterations)]
     if gs:  # the Gauss-Seidel, warm-started contact pass
-        cmd += ["--gauss-seidel", "1", "--contact-warm-start", "1"]
+        cmd += ["--gauss-seidel", "1", "--contact-warm-start", "1", "--warm-start-friction-scale", str(friction_scale)]
     m = {k: v["value"] for k, v in run_json(cmd)["metrics"].items()}
     return {"engine": "impulse", "kind": kind, "n": n, "steps": steps, "iterations": int(m["iterations"]),
             "substeps": substeps, "collide": "once" if once else "every",
@@ -161,14 +164,14 @@ def impulse_grid(a):
     return ([{"substeps": sub, "iterations": it, "collide": "every"} for sub in a.substeps_list
              for it in a.iterations_list] +
             [{"substeps": sub, "iterations": it, "collide": "once"} for sub in a.once_list for it in a.iterations_list] +
-            [{"substeps": sub, "iterations": it, "collide": "every", "contact": "gs-warm"} for sub in a.gs_substeps_list
-             for it in a.gs_iterations_list])
+            [{"substeps": sub, "iterations": it, "collide": "every", "contact": "gs-warm", "friction_scale": fs}
+             for fs in a.gs_friction_list for sub in a.gs_substeps_list for it in a.gs_iterations_list])
 
 
 def setting_engine(st):
     """The curve an impulse setting is drawn on."""
     if st.get("contact") == "gs-warm":
-        return "impulse-gs-warm"
+        return "impulse-gs-warm" if st.get("friction_scale", 1) else "impulse-gs-warm-t0"
     return "impulse-collide-once" if st["collide"] == "once" else "impulse"
 
 
@@ -196,7 +199,8 @@ def ladder(points, matched, tries):
     """impulse settings to try at the next N: those of the previous N's curve in order of cost, from
     the one that matched there, at most `tries` of them (the cheapest match at the next N is the
     first that matches); impulse's default setting when nothing matched there."""
-    pts = sorted((p for p in points if p["engine"] in ("impulse", "impulse-collide-once", "impulse-gs-warm")),
+    pts = sorted((p for p in points if p["engine"] in ("impulse", "impulse-collide-once", "impulse-gs-warm",
+                                                       "impulse-gs-warm-t0")),
                  key=lambda p: p["seconds_per_simulated_second"])
     if matched is None:  # nothing matched: impulse's default setting, beside Bullet
         return [{"substeps": 1, "iterations": IMPULSE_ITERATIONS, "collide": "every"}]
@@ -230,7 +234,8 @@ def curves(a, kind, n, steps, h, engines, peer_iters, settings, stop_at_match=Fa
                 ref = pt
     for st in settings:
         pt = add(impulse_run(a, kind, n, steps, iterations=st["iterations"], substeps=st["substeps"],
-                             once=st["collide"] == "once", gs=st.get("contact") == "gs-warm"),
+                             once=st["collide"] == "once", gs=st.get("contact") == "gs-warm",
+                             friction_scale=st.get("friction_scale", 1.0)),
                  setting_engine(st), st)
         if stop_at_match and ref and matches(pt, ref):
             break
@@ -420,6 +425,9 @@ def main():
                     help=f"substeps of the Gauss-Seidel warm-started contact pass ({DEFAULT_GRID['gs_substeps']})")
     ap.add_argument("--gs-iterations", default=None,
                     help=f"iterations of the Gauss-Seidel warm-started contact pass ({DEFAULT_GRID['gs_iterations']})")
+    ap.add_argument("--gs-friction-scales", default=None,
+                    help="contact_warm_start_friction_scale values of the Gauss-Seidel pass "
+                         f"({DEFAULT_GRID['gs_friction_scales']})")
     ap.add_argument("--peer-iterations", default=None, help=f"peer iterations on the curves ({DEFAULT_GRID['peer_iterations']})")
     ap.add_argument("--big-rounds", type=int, default=None,
                     help=f"rounds at N >= {BIG_N} ({DEFAULT_GRID['big_rounds']}; --full-grid {FULL_GRID['big_rounds']})")
@@ -468,6 +476,7 @@ def main():
         a.once_list = [int(x) for x in a.once_substeps.split(",") if x]
         a.gs_substeps_list = [int(x) for x in a.gs_substeps.split(",") if x]
         a.gs_iterations_list = [int(x) for x in a.gs_iterations.split(",") if x]
+        a.gs_friction_list = [float(x) for x in a.gs_friction_scales.split(",") if x]
         peer_iters = [int(x) for x in a.peer_iterations.split(",")]
         a.newton_iterations_list = [int(x) for x in a.newton_iterations.split(",")]
         curve_sizes = [int(x) for x in a.curve_n.split(",") if x]
@@ -479,6 +488,8 @@ def main():
            a.newton_iterations_list):
         bad_input("bench-peers: every --substeps, --iterations, --once-substeps, --peer-iterations and "
                   "--newton-iterations must be in [1, 64]")
+    if any(not 0 <= x <= 1 for x in a.gs_friction_list):
+        bad_input("bench-peers: every --gs-friction-scales must be in [0, 1]")
     if PEER_ITERATIONS not in peer_iters and "bullet" in engines:
         peer_iters.append(PEER_ITERATIONS)  # the reference of "matched"
 
@@ -570,7 +581,8 @@ def main():
                         r["engine"] = e
                     elif e == "impulse-matched":
                         r = impulse_run(a, kind, n, steps, iterations=st["iterations"], substeps=st["substeps"],
-                                        once=st["collide"] == "once", gs=st.get("contact") == "gs-warm")
+                                        once=st["collide"] == "once", gs=st.get("contact") == "gs-warm",
+                                        friction_scale=st.get("friction_scale", 1.0))
                         r["engine"] = e
                         r["setting"] = st
                     else:
