@@ -166,6 +166,7 @@ class SolverXPBD {
   void check_step(const State& in, const State& out, const Control& control, const ContactsView* contacts, real h);
   void begin_step(const ContactsView* contacts);
   void predict(const State& in, const Control& control, State& out, real h);
+  void make_sides(const State& out);
   void solve_contacts(State& out, const ContactsView& c, int it, real h);
   void warm_start_contacts(State& out, const ContactsView& c, real h);
   void keep_contact_history(const ContactsView& c);

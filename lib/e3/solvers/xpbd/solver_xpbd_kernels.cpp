@@ -322,12 +322,9 @@ void SolverXPBD::predict(const State& in, const Control& control, State& out, re
   }
 }
 
-// Stage 4a. Every contact row's deltas on its two bodies from the current poses (no writes to bodies).
-// Each body's side (world COM, world inverse inertia: make_side) is made once per iteration, before
-// the rows, which read it (a body has several rows; the poses do not change during the pass).
-// Fused into the same pass over the rows: the previous iteration's readback impulses (4c), which read
-// that iteration's row deltas before this one overwrites them (nothing in between touches either).
-void SolverXPBD::solve_contacts(State& out, const ContactsView& c, int it, real h) {
+// Each body's XpbdSide at the current poses (world COM, world inverse inertia: make_side), once per
+// contact pass, for the rows to read; nothing on a step without contact rows.
+void SolverXPBD::make_sides(const State& out) {
   const Model& m = *model_;
   auto flags = m.body_flags.view();
   auto com_B = m.body_com.view();
@@ -335,6 +332,21 @@ void SolverXPBD::solve_contacts(State& out, const ContactsView& c, int it, real 
   auto inv_I = inv_inertia_eff_.view();
   auto q = out.body_q.view();
   auto qd = out.body_qd.view();
+  View<const int> live = step_.live.view();
+  auto sides = step_.sides.view();
+  parallel_for(m.device, m.body_count, IMPULSE_KERNEL((std::int64_t b), {
+    if (live[0] == 0) return;
+    sides[b] = make_side(int(b), q, qd, com_B, inv_m, inv_I, flags);
+  }));
+}
+
+// Stage 4a. Every contact row's deltas on its two bodies from the current poses (no writes to bodies).
+// Each body's side (world COM, world inverse inertia: make_side) is made once per iteration, before
+// the rows, which read it (a body has several rows; the poses do not change during the pass).
+// Fused into the same pass over the rows: the previous iteration's readback impulses (4c), which read
+// that iteration's row deltas before this one overwrites them (nothing in between touches either).
+void SolverXPBD::solve_contacts(State& out, const ContactsView& c, int it, real h) {
+  const Model& m = *model_;
   const real relax = rigid_contact_relaxation;
   const int cap = step_.capacity;
   View<const int> sd{step_.side.data(), 2 * std::int64_t(cap)};
@@ -347,12 +359,9 @@ void SolverXPBD::solve_contacts(State& out, const ContactsView& c, int it, real 
   const bool weighting = rigid_contact_con_weighting;
   View<const int> cnt = body_count_.view();
   auto imp = contact_impulse_.view();
-  auto sides = step_.sides.view();
+  View<const XpbdSide> sides = step_.sides.view();
   const XpbdSide world{};  // the static side, made once here (per row it was 216 bytes cleared each time)
-  parallel_for(m.device, m.body_count, IMPULSE_KERNEL((std::int64_t b), {
-    if (live[0] == 0) return;
-    sides[b] = make_side(int(b), q, qd, com_B, inv_m, inv_I, flags);
-  }));
+  make_sides(out);
   parallel_for(m.device, step_.launch, IMPULSE_KERNEL((std::int64_t i), {
     if (i >= live[0]) return;
     if (prev_act.size > 0 && prev_act[i]) accumulate_row_impulse(i, weighting, sd, cnt, a_out[i], imp[i]);
@@ -434,23 +443,14 @@ void SolverXPBD::warm_start_contacts(State& out, const ContactsView& c, real h) 
     }
   }));
   // The warm impulses as iteration 0's deltas, applied with weight 1 (apply_contact_deltas).
-  auto flags = m.body_flags.view();
-  auto com_B = m.body_com.view();
-  auto inv_m = inv_mass_eff_.view();
-  auto inv_I = inv_inertia_eff_.view();
-  auto q = out.body_q.view();
-  auto qd = out.body_qd.view();
-  auto sides = step_.sides.view();
+  View<const XpbdSide> sides = step_.sides.view();
   View<const int> sd{step_.side.data(), 2 * std::int64_t(cap)};
   auto a_out = step_.dA.view();
   auto b_out = step_.dB.view();
   View<int> act{step_.active.data(), cap};
   auto imp = contact_impulse_.view();
   const XpbdSide world{};
-  parallel_for(dev, m.body_count, IMPULSE_KERNEL((std::int64_t b), {
-    if (live[0] == 0) return;
-    sides[b] = make_side(int(b), q, qd, com_B, inv_m, inv_I, flags);
-  }));
+  make_sides(out);
   parallel_for(dev, launch, IMPULSE_KERNEL((std::int64_t i), {
     if (i >= live[0]) return;
     const int ba = sd[2 * i], bb = sd[2 * i + 1];

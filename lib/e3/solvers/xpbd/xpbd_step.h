@@ -37,6 +37,51 @@ struct XpbdContactDelta {
   spatial_vector dB;   // impulse on body B (shape1)
 };
 
+/// Tangential slip of a contact's friction anchors (E3.4-friction-anchor), shared by the course's row
+/// and the accumulated one: s = X_B(p1 + o1) - X_A(p0 + o0), delta_t = s - (n.s) n, plus h v_t of a
+/// kinematic surface (A: -, B: +) [m]. Writes the anchors' lever arms ra, rb [m].
+IMPULSE_HD inline vec3 xpbd_anchor_slip(const XpbdSide& A, const XpbdSide& B, vec3 p0, vec3 p1, vec3 o0, vec3 o1, vec3 n,
+                                        real h, vec3& ra, vec3& rb) {
+  vec3 sa = transform_point(A.X, p0 + o0), sb = transform_point(B.X, p1 + o1);
+  vec3 s = sb - sa;
+  vec3 delta_t = s - dot(n, s) * n;
+  ra = sa - A.com;
+  rb = sb - B.com;
+  if (A.kinematic) {
+    vec3 va = A.v.lin + cross(A.v.ang, ra);
+    delta_t -= h * (va - dot(n, va) * n);
+  }
+  if (B.kinematic) {
+    vec3 vb = B.v.lin + cross(B.v.ang, rb);
+    delta_t += h * (vb - dot(n, vb) * n);
+  }
+  return delta_t;
+}
+
+/// Torsional and rolling correction of a contact on B [N m s] (E3.4-friction-anchor): err = h (omega_B -
+/// omega_A) . n about n and h |tangential part|, each removed with relaxation, then limited by
+/// mu_torsional p_n and mu_rolling p_n (E3.4-torsion-rolling-limit). A gets the opposite.
+IMPULSE_HD inline vec3 xpbd_angular_friction(const XpbdSide& A, const XpbdSide& B, vec3 n, real mu_torsional,
+                                             real mu_rolling, real relaxation, real h, real p_n) {
+  vec3 dw = B.v.ang - A.v.ang;
+  vec3 dL_b{};
+  if (mu_torsional > 0) {
+    real err = dot(dw, n) * h;
+    real w_n = dot(n, A.inv_I * n) + dot(n, B.inv_I * n);
+    if (err != 0 && w_n > 0) dL_b += (-relaxation * err / (h * w_n)) * n;
+  }
+  if (mu_rolling > 0) {
+    vec3 roll = dw - dot(n, dw) * n;
+    real err = length(roll) * h;
+    if (err > 0) {
+      vec3 rn = roll / length(roll);
+      real w_r = dot(rn, A.inv_I * rn) + dot(rn, B.inv_I * rn);
+      if (w_r > 0) dL_b += (-relaxation * err / (h * w_r)) * rn;
+    }
+  }
+  return clamp_angular_friction_increment(dL_b, n, mu_torsional, mu_rolling, p_n);
+}
+
 /// @formula E3.4-friction-anchor  One rigid contact of the XPBD position loop (course E3 §4).
 ///   d    = n . (X_B p1 - X_A p0) - (thickness0 + thickness1)        ; d >= 0 -> inactive, nothing
 ///   p_n  = relaxation (-d) / (h w)                                   (E3.4-xpbd-pn, E3.4-xpbd-w)
@@ -65,18 +110,8 @@ IMPULSE_HD inline XpbdContactDelta xpbd_contact_delta(const XpbdSide& A, const X
   out.dB = {lin_b, cross(r_b, lin_b)};
 
   if (mu > 0) {
-    vec3 sa = transform_point(A.X, p0 + o0), sb = transform_point(B.X, p1 + o1);
-    vec3 s = sb - sa;
-    vec3 delta_t = s - dot(n, s) * n;
-    vec3 ra = sa - A.com, rb = sb - B.com;
-    if (A.kinematic) {
-      vec3 va = A.v.lin + cross(A.v.ang, ra);
-      delta_t -= h * (va - dot(n, va) * n);
-    }
-    if (B.kinematic) {
-      vec3 vb = B.v.lin + cross(B.v.ang, rb);
-      delta_t += h * (vb - dot(n, vb) * n);
-    }
+    vec3 ra, rb;
+    const vec3 delta_t = xpbd_anchor_slip(A, B, p0, p1, o0, o1, n, h, ra, rb);
     real err = length(delta_t);
     if (err > 0) {
       vec3 perp = delta_t / err;
@@ -91,23 +126,7 @@ IMPULSE_HD inline XpbdContactDelta xpbd_contact_delta(const XpbdSide& A, const X
     }
   }
 
-  vec3 dw = B.v.ang - A.v.ang;
-  vec3 dL_b{};
-  if (mu_torsional > 0) {
-    real err = dot(dw, n) * h;
-    real w_n = dot(n, A.inv_I * n) + dot(n, B.inv_I * n);
-    if (err != 0 && w_n > 0) dL_b += (-relaxation * err / (h * w_n)) * n;
-  }
-  if (mu_rolling > 0) {
-    vec3 roll = dw - dot(n, dw) * n;
-    real err = length(roll) * h;
-    if (err > 0) {
-      vec3 rn = roll / length(roll);
-      real w_r = dot(rn, A.inv_I * rn) + dot(rn, B.inv_I * rn);
-      if (w_r > 0) dL_b += (-relaxation * err / (h * w_r)) * rn;
-    }
-  }
-  dL_b = clamp_angular_friction_increment(dL_b, n, mu_torsional, mu_rolling, p_n);
+  const vec3 dL_b = xpbd_angular_friction(A, B, n, mu_torsional, mu_rolling, relaxation, h, p_n);
   out.dA.ang -= dL_b;
   out.dB.ang += dL_b;
   return out;
@@ -150,18 +169,8 @@ IMPULSE_HD inline XpbdContactDelta xpbd_contact_delta_accumulated(const XpbdSide
   out.dB = {lin_b, cross(r_b, lin_b)};
 
   if (mu > 0) {
-    vec3 sa = transform_point(A.X, p0 + o0), sb = transform_point(B.X, p1 + o1);
-    vec3 s = sb - sa;
-    vec3 delta_t = s - dot(n, s) * n;
-    vec3 ra = sa - A.com, rb = sb - B.com;
-    if (A.kinematic) {
-      vec3 va = A.v.lin + cross(A.v.ang, ra);
-      delta_t -= h * (va - dot(n, va) * n);
-    }
-    if (B.kinematic) {
-      vec3 vb = B.v.lin + cross(B.v.ang, rb);
-      delta_t += h * (vb - dot(n, vb) * n);
-    }
+    vec3 ra, rb;
+    const vec3 delta_t = xpbd_anchor_slip(A, B, p0, p1, o0, o1, n, h, ra, rb);
     vec3 t_new = t;
     real err = length(delta_t);
     if (err > 0) {
@@ -179,23 +188,7 @@ IMPULSE_HD inline XpbdContactDelta xpbd_contact_delta_accumulated(const XpbdSide
     out.dB.ang += cross(rb, dt);
   }
 
-  vec3 dw = B.v.ang - A.v.ang;
-  vec3 dL_b{};
-  if (mu_torsional > 0) {
-    real err = dot(dw, n) * h;
-    real w_n = dot(n, A.inv_I * n) + dot(n, B.inv_I * n);
-    if (err != 0 && w_n > 0) dL_b += (-relaxation * err / (h * w_n)) * n;
-  }
-  if (mu_rolling > 0) {
-    vec3 roll = dw - dot(n, dw) * n;
-    real err = length(roll) * h;
-    if (err > 0) {
-      vec3 rn = roll / length(roll);
-      real w_r = dot(rn, A.inv_I * rn) + dot(rn, B.inv_I * rn);
-      if (w_r > 0) dL_b += (-relaxation * err / (h * w_r)) * rn;
-    }
-  }
-  dL_b = clamp_angular_friction_increment(dL_b, n, mu_torsional, mu_rolling, p_new);
+  const vec3 dL_b = xpbd_angular_friction(A, B, n, mu_torsional, mu_rolling, relaxation, h, p_new);
   out.dA.ang -= dL_b;
   out.dB.ang += dL_b;
   out.active = (dp != 0 || out.dB.lin.x != 0 || out.dB.lin.y != 0 || out.dB.lin.z != 0 || out.dB.ang.x != 0 ||
