@@ -617,7 +617,7 @@ std::vector<SceneOption> pile_options(const PileSpec& s) {
           {"substeps", "-", "1", "N substeps of H / N per frame (simulate_frame, course E1 §7)"},
           {"collide", "-", "every", "every: collide at every substep; once: at each frame's first substep"},
           {"threads", "-", "1", "OpenMP threads of the timed run"},
-          {"broad-phase-reuse", "-", "0", "1: reuse the broad phase's candidates across collides (same pairs)"},
+          {"broad-phase-reuse", "-", "1", "0: the broad phase afresh at every collide (Newton's); 1: reuse the broad phase's candidates across collides (same pairs)"},
           {"broad-phase-reuse-margin", "m", "0.01", "growth of the reused AABBs on each side"},
           {"relaxation", "-", "0.8", "SolverXPBD rigid_contact_relaxation"},
           {"gauss-seidel", "-", "0", "1: SolverXPBD rigid_contact_gauss_seidel (contact rows by colour, each applied at once)"},

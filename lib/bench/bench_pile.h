@@ -91,7 +91,7 @@ struct PileRunOptions {
   bool collide_once = false;    // collide at the frame's first substep only (else every substep)
   int threads = 1;              // OpenMP threads of the main (timed) run
   bool compare_threads = true;  // also step a 2-thread copy, interleaved step by step
-  bool broad_phase_reuse = false;          // CollisionPipelineOptions::broad_phase_reuse
+  bool broad_phase_reuse = true;           // CollisionPipelineOptions::broad_phase_reuse
   real broad_phase_reuse_margin = 0.01;    // [m] CollisionPipelineOptions::broad_phase_reuse_margin
   bool contact_warm_start = false;         // SolverXPBD::contact_warm_start
   bool gauss_seidel = false;               // SolverXPBD::rigid_contact_gauss_seidel

@@ -252,7 +252,7 @@ void bind_engine(py::module_& m) {
              return std::make_unique<PyCollisionPipeline>(model, po);
            }),
            py::arg("model"), py::kw_only(), py::arg("broad_phase") = py::none(), py::arg("rigid_contact_max") = py::none(),
-           py::arg("shape_pairs_max") = py::none(), py::arg("broad_phase_reuse") = false,
+           py::arg("shape_pairs_max") = py::none(), py::arg("broad_phase_reuse") = true,
            py::arg("broad_phase_reuse_margin") = 0.01,
            py::keep_alive<1, 2>(),
            "The E3 §2 chain for model; each shape's material, margin and gap come from its ShapeConfig.")

@@ -322,11 +322,23 @@ TEST(E3_broadphase_reuse, RefusedCollidesReportTheSameStatusAndPairs) {
   }
 }
 
-TEST(E3_broadphase_reuse, OffByDefaultAndANegativeMarginIsRefusedNamingIt) {
+TEST(E3_broadphase_reuse, OnByDefaultAndANegativeMarginIsRefusedNamingIt) {
+  // impulse's default (a pure speed option, the records are the fresh broad phase's): the first
+  // collide builds the candidate list; false runs the broad phase afresh, as Newton 1.6.1 does.
   Model m = falling_heap(5, 23);
-  EXPECT_FALSE(CollisionPipelineOptions{}.broad_phase_reuse);
+  EXPECT_TRUE(CollisionPipelineOptions{}.broad_phase_reuse);
+  State s = m.state();
   CollisionPipeline plain(m);
-  EXPECT_EQ(plain.broad_phase_rebuild_count(), 0);
+  Contacts c = plain.contacts();
+  plain.collide(s.body_q.view(), c);
+  plain.collide(s.body_q.view(), c);
+  EXPECT_EQ(plain.broad_phase_rebuild_count(), 1);  // built once, then reused (nothing moved)
+  CollisionPipelineOptions off;
+  off.broad_phase_reuse = false;
+  CollisionPipeline fresh(m, off);
+  Contacts f = fresh.contacts();
+  fresh.collide(s.body_q.view(), f);
+  EXPECT_EQ(fresh.broad_phase_rebuild_count(), 0);
   CollisionPipelineOptions o;
   o.broad_phase_reuse = true;
   o.broad_phase_reuse_margin = -0.01;
