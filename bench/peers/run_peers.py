@@ -13,8 +13,9 @@ The cost of quality, as curves (at each N of --curve-n; each curve run is settle
 quality_window of pile.toml long, so that its window judges the pile at rest): impulse over
 --substeps x --iterations through its frame loop (simulate_frame, collide every substep;
 --once-substeps adds the collide-once-per-frame variant; --gs-substeps x --gs-iterations x
---gs-friction-scales the Gauss-Seidel, warm-started contact pass, SolverXPBD's extension), each peer
-over --peer-iterations.
+--gs-friction-scales the Gauss-Seidel, warm-started contact pass, SolverXPBD's extension;
+--gsm-substeps x --gsm-iterations x --gsm-sweeps the Gauss-Seidel pass that solves a shape pair's rows
+together, contact_manifold_sweeps, without warm start), each peer over --peer-iterations.
 Quality is the settled pile's (pile.toml: over quality_window seconds from settle_time on, ground
 and body-body penetration max and mean, kinetic energy, drift of the centre); cost is seconds per
 simulated second. Matched = every one of those six at or below Bullet's at peer_iterations, both on
@@ -84,11 +85,15 @@ BIG_N = 100000  # from here on: Bullet at peer_iterations and impulse at the mat
 # The Gauss-Seidel, warm-started contact pass (SolverXPBD rigid_contact_gauss_seidel + contact_warm_start,
 # impulse's extension) is its own curve, with the friction impulses carried over (scale 1) or not (0):
 # at N = 10^3 the sphere pile matched at 1 substep x 2 iterations (scale 1), the box pile at 1 x 16 (0).
+# The Gauss-Seidel pass solving a shape pair's rows together (contact_manifold_sweeps, no warm start)
+# is a third curve: the tall stack and the heavy-on-light stack first matched at 1 x 16 with 8 sweeps.
 DEFAULT_GRID = {"substeps": "1,4,8", "iterations": "2,4,8,16", "once_substeps": "", "gs_substeps": "1",
-                "gs_iterations": "2,4,16", "gs_friction_scales": "1,0", "peer_iterations": "10",
+                "gs_iterations": "2,4,16", "gs_friction_scales": "1,0", "gsm_substeps": "1", "gsm_iterations": "8,16",
+                "gsm_sweeps": "8", "peer_iterations": "10",
                 "curve_n": "1000,10000", "mujoco_max_n": 1000, "newton_max_n": 1000, "mujoco_rounds_max_n": 0, "ladder": 1, "big_rounds": 1}
 FULL_GRID = {"substeps": "1,2,4,8", "iterations": "1,2,4,8,16", "once_substeps": "4,8", "gs_substeps": "1,2",
-             "gs_iterations": "1,2,4,8,16", "gs_friction_scales": "1,0", "peer_iterations": "5,10,20",
+             "gs_iterations": "1,2,4,8,16", "gs_friction_scales": "1,0", "gsm_substeps": "1,2",
+             "gsm_iterations": "4,8,16,32", "gsm_sweeps": "4,8", "peer_iterations": "5,10,20",
              "curve_n": "1000,10000", "mujoco_max_n": 10000, "newton_max_n": 10000, "mujoco_rounds_max_n": 10000, "ladder": 3, "big_rounds": 3}
 QUALITY = ["window_ground_penetration_max", "window_ground_penetration_mean", "window_body_penetration_max",
            "window_body_penetration_mean", "window_kinetic_energy", "window_centre_drift"]
@@ -109,7 +114,7 @@ def run_json(cmd):
 
 
 def impulse_run(a, kind, n, steps, iterations=None, compare=False, substeps=1, once=False, binary=None, gs=False,
-                friction_scale=1.0):
+                friction_scale=1.0, manifold_sweeps=0):
     cmd = [binary or a.impulse, "bench", f"e3-pile-{kind}", "--n", str(n), "--steps", str(steps), "--threads", "1",
            "--compare-threads", "1" if compare else "0", "--substeps", str(substeps),
            "--collide", "once" if once else "every", "--json"]
@@ -117,6 +122,8 @@ def impulse_run(a, kind, n, steps, iterations=None, compare=False, substeps=1, o
         cmd += ["--iterations", str(iterations)]
     if gs:  # the Gauss-Seidel, warm-started contact pass
         cmd += ["--gauss-seidel", "1", "--contact-warm-start", "1", "--warm-start-friction-scale", str(friction_scale)]
+    if manifold_sweeps:  # the Gauss-Seidel pass, a shape pair's rows solved together, no warm start
+        cmd += ["--gauss-seidel", "1", "--manifold-sweeps", str(manifold_sweeps)]
     m = {k: v["value"] for k, v in run_json(cmd)["metrics"].items()}
     return {"engine": "impulse", "kind": kind, "n": n, "steps": steps, "iterations": int(m["iterations"]),
             "substeps": substeps, "collide": "once" if once else "every",
@@ -131,6 +138,14 @@ def impulse_run(a, kind, n, steps, iterations=None, compare=False, substeps=1, o
             "mean_penetration": m["mean_penetration"], "kinetic_energy": m["kinetic_energy"],
             "drift_mean": m["drift_mean"], "drift_max": m["drift_max"],
             "allocations_per_step": {k: m[k] for k in m if k.startswith("allocations_")}, "metrics": m}
+
+
+def impulse_setting_run(a, kind, n, steps, st):
+    """impulse at one setting of its curves (impulse_grid)."""
+    return impulse_run(a, kind, n, steps, iterations=st["iterations"], substeps=st["substeps"],
+                       once=st["collide"] == "once", gs=st.get("contact") == "gs-warm",
+                       friction_scale=st.get("friction_scale", 1.0),
+                       manifold_sweeps=st.get("sweeps", 0) if st.get("contact") == "gs-manifold" else 0)
 
 
 def impulse_series(binary, kind, n, steps, iterations):
@@ -165,13 +180,17 @@ def impulse_grid(a):
              for it in a.iterations_list] +
             [{"substeps": sub, "iterations": it, "collide": "once"} for sub in a.once_list for it in a.iterations_list] +
             [{"substeps": sub, "iterations": it, "collide": "every", "contact": "gs-warm", "friction_scale": fs}
-             for fs in a.gs_friction_list for sub in a.gs_substeps_list for it in a.gs_iterations_list])
+             for fs in a.gs_friction_list for sub in a.gs_substeps_list for it in a.gs_iterations_list] +
+            [{"substeps": sub, "iterations": it, "collide": "every", "contact": "gs-manifold", "sweeps": sw}
+             for sw in a.gsm_sweeps_list for sub in a.gsm_substeps_list for it in a.gsm_iterations_list])
 
 
 def setting_engine(st):
     """The curve an impulse setting is drawn on."""
     if st.get("contact") == "gs-warm":
         return "impulse-gs-warm" if st.get("friction_scale", 1) else "impulse-gs-warm-t0"
+    if st.get("contact") == "gs-manifold":
+        return "impulse-gs-manifold"
     return "impulse-collide-once" if st["collide"] == "once" else "impulse"
 
 
@@ -200,7 +219,7 @@ def ladder(points, matched, tries):
     the one that matched there, at most `tries` of them (the cheapest match at the next N is the
     first that matches); impulse's default setting when nothing matched there."""
     pts = sorted((p for p in points if p["engine"] in ("impulse", "impulse-collide-once", "impulse-gs-warm",
-                                                       "impulse-gs-warm-t0")),
+                                                       "impulse-gs-warm-t0", "impulse-gs-manifold")),
                  key=lambda p: p["seconds_per_simulated_second"])
     if matched is None:  # nothing matched: impulse's default setting, beside Bullet
         return [{"substeps": 1, "iterations": IMPULSE_ITERATIONS, "collide": "every"}]
@@ -233,10 +252,7 @@ def curves(a, kind, n, steps, h, engines, peer_iters, settings, stop_at_match=Fa
             if e == "bullet" and it == PEER_ITERATIONS:
                 ref = pt
     for st in settings:
-        pt = add(impulse_run(a, kind, n, steps, iterations=st["iterations"], substeps=st["substeps"],
-                             once=st["collide"] == "once", gs=st.get("contact") == "gs-warm",
-                             friction_scale=st.get("friction_scale", 1.0)),
-                 setting_engine(st), st)
+        pt = add(impulse_setting_run(a, kind, n, steps, st), setting_engine(st), st)
         if stop_at_match and ref and matches(pt, ref):
             break
     out = {"kind": kind, "n": n, "steps": steps, "settle_time": _COMMON["settle_time"], "points": points,
@@ -428,6 +444,12 @@ def main():
     ap.add_argument("--gs-friction-scales", default=None,
                     help="contact_warm_start_friction_scale values of the Gauss-Seidel pass "
                          f"({DEFAULT_GRID['gs_friction_scales']})")
+    ap.add_argument("--gsm-substeps", default=None,
+                    help=f"substeps of the Gauss-Seidel pass solving a shape pair's rows together ({DEFAULT_GRID['gsm_substeps']})")
+    ap.add_argument("--gsm-iterations", default=None,
+                    help=f"iterations of that pass ({DEFAULT_GRID['gsm_iterations']})")
+    ap.add_argument("--gsm-sweeps", default=None,
+                    help=f"its contact_manifold_sweeps ({DEFAULT_GRID['gsm_sweeps']}; 0 for none)")
     ap.add_argument("--peer-iterations", default=None, help=f"peer iterations on the curves ({DEFAULT_GRID['peer_iterations']})")
     ap.add_argument("--big-rounds", type=int, default=None,
                     help=f"rounds at N >= {BIG_N} ({DEFAULT_GRID['big_rounds']}; --full-grid {FULL_GRID['big_rounds']})")
@@ -477,6 +499,9 @@ def main():
         a.gs_substeps_list = [int(x) for x in a.gs_substeps.split(",") if x]
         a.gs_iterations_list = [int(x) for x in a.gs_iterations.split(",") if x]
         a.gs_friction_list = [float(x) for x in a.gs_friction_scales.split(",") if x]
+        a.gsm_substeps_list = [int(x) for x in a.gsm_substeps.split(",") if x]
+        a.gsm_iterations_list = [int(x) for x in a.gsm_iterations.split(",") if x]
+        a.gsm_sweeps_list = [int(x) for x in a.gsm_sweeps.split(",") if x and int(x) != 0]
         peer_iters = [int(x) for x in a.peer_iterations.split(",")]
         a.newton_iterations_list = [int(x) for x in a.newton_iterations.split(",")]
         curve_sizes = [int(x) for x in a.curve_n.split(",") if x]
@@ -484,10 +509,10 @@ def main():
         bad_input("bench-peers: --substeps, --iterations, --once-substeps, --peer-iterations and --curve-n must be "
                   "comma-separated whole numbers")
     if any(not 1 <= x <= 64 for x in a.substeps_list + a.iterations_list + a.once_list + a.gs_substeps_list +
-           a.gs_iterations_list + peer_iters +
+           a.gs_iterations_list + a.gsm_substeps_list + a.gsm_iterations_list + a.gsm_sweeps_list + peer_iters +
            a.newton_iterations_list):
-        bad_input("bench-peers: every --substeps, --iterations, --once-substeps, --peer-iterations and "
-                  "--newton-iterations must be in [1, 64]")
+        bad_input("bench-peers: every --substeps, --iterations, --once-substeps, --gs-*, --gsm-*, --peer-iterations "
+                  "and --newton-iterations must be in [1, 64]")
     if any(not 0 <= x <= 1 for x in a.gs_friction_list):
         bad_input("bench-peers: every --gs-friction-scales must be in [0, 1]")
     if PEER_ITERATIONS not in peer_iters and "bullet" in engines:
@@ -580,9 +605,7 @@ def main():
                         r = impulse_run(a, kind, n, steps, binary=a.impulse_f32)
                         r["engine"] = e
                     elif e == "impulse-matched":
-                        r = impulse_run(a, kind, n, steps, iterations=st["iterations"], substeps=st["substeps"],
-                                        once=st["collide"] == "once", gs=st.get("contact") == "gs-warm",
-                                        friction_scale=st.get("friction_scale", 1.0))
+                        r = impulse_setting_run(a, kind, n, steps, st)
                         r["engine"] = e
                         r["setting"] = st
                     else:

@@ -187,6 +187,7 @@ struct PileWorld {
     solver = std::make_unique<SolverXPBD>(*model, iterations);
     solver->contact_warm_start = o.contact_warm_start;
     solver->rigid_contact_gauss_seidel = o.gauss_seidel;
+    solver->contact_manifold_sweeps = o.manifold_sweeps;
     solver->rigid_contact_relaxation = o.relaxation;
     solver->contact_warm_start_friction_scale = o.warm_start_friction_scale;
     state_a = std::make_unique<State>(model->state());
@@ -498,8 +499,12 @@ PileRunOptions options_of(const SceneArgs& a) {
   o.gauss_seidel = a.integer("gauss-seidel") != 0;
   o.warm_start_friction_scale = a.number("warm-start-friction-scale");
   o.relaxation = a.number("relaxation");
+  o.manifold_sweeps = int(a.integer("manifold-sweeps"));
   if (o.contact_warm_start && !o.gauss_seidel)
     throw std::invalid_argument("--contact-warm-start 1 needs --gauss-seidel 1 (the Jacobi contact pass has no warm start)");
+  if (o.manifold_sweeps > 0 && !o.gauss_seidel)
+    throw std::invalid_argument("--manifold-sweeps " + std::to_string(o.manifold_sweeps) +
+                                " needs --gauss-seidel 1 (the Jacobi contact pass solves rows apart)");
   return o;
 }
 
@@ -520,6 +525,7 @@ std::vector<Metric> bench_pile(const std::string& kind, const SceneArgs& a) {
       {"gauss_seidel", o.gauss_seidel ? 1.0 : 0.0, "-"},
       {"warm_start_friction_scale", double(o.warm_start_friction_scale), "-"},
       {"relaxation", double(o.relaxation), "-"},
+      {"manifold_sweeps", double(o.manifold_sweeps), "-"},
       {"broad_phase_rebuilds_per_step", r.broad_phase_rebuilds, "-"},
       {"broad_phase_fallbacks_per_step", r.broad_phase_fallbacks, "-"},
       {"threads", double(o.threads), "-"},
@@ -621,6 +627,7 @@ std::vector<SceneOption> pile_options(const PileSpec& s) {
           {"broad-phase-reuse-margin", "m", "0.01", "growth of the reused AABBs on each side"},
           {"relaxation", "-", "0.8", "SolverXPBD rigid_contact_relaxation"},
           {"gauss-seidel", "-", "0", "1: SolverXPBD rigid_contact_gauss_seidel (contact rows by colour, each applied at once)"},
+          {"manifold-sweeps", "-", "0", "SolverXPBD contact_manifold_sweeps (0: rows one by one; n: a shape pair's rows together, n sweeps; needs gauss-seidel 1)"},
           {"contact-warm-start", "-", "0", "1: SolverXPBD contact_warm_start (accumulated impulses from the last step; needs gauss-seidel 1)"},
           {"warm-start-friction-scale", "-", "1", "SolverXPBD contact_warm_start_friction_scale"},
           {"compare-threads", "-", "1", "bench: 1 also steps a 2-thread copy, interleaved (ratio, bitwise check)"}};

@@ -97,6 +97,7 @@ struct PileRunOptions {
   bool gauss_seidel = false;               // SolverXPBD::rigid_contact_gauss_seidel
   real warm_start_friction_scale = 1;      // [-] SolverXPBD::contact_warm_start_friction_scale
   real relaxation = real(0.8);             // [-] SolverXPBD::rigid_contact_relaxation
+  int manifold_sweeps = 0;                 // [-] SolverXPBD::contact_manifold_sweeps
 };
 
 /// Seconds per step of each stage, averaged over the steps after warm-up.

@@ -95,6 +95,20 @@ def test_xpbd_gauss_seidel_warm_start_holds_the_box_and_reads_back_its_weight():
         impulse.SolverXPBD(_box_on_ground(0.2), contact_warm_start=True)
 
 
+def test_xpbd_manifold_sweeps_hold_the_box_and_are_checked_by_name():
+    # impulse's extension: a shape pair's rows solved together (xpbd_manifold_delta). The box rests
+    # on its face at its half height and the readback carries its weight (statics, to the 1e-3 the
+    # unconverged pass leaves).
+    rows = _drop(_box_on_ground(0.2), 1 / 240, 360, iterations=8, rigid_contact_gauss_seidel=True,
+                 contact_manifold_sweeps=4)
+    assert rows[-1, 2] == pytest.approx(1.0 * G, rel=1e-3)
+    assert rows[-1, 1] == pytest.approx(0.025, abs=1e-4)
+    with pytest.raises(ValueError, match="contact_manifold_sweeps needs rigid_contact_gauss_seidel"):
+        impulse.SolverXPBD(_box_on_ground(0.2), contact_manifold_sweeps=4)
+    with pytest.raises(ValueError, match=r"contact_manifold_sweeps must be a whole number in \[0, 64\], got 65"):
+        impulse.SolverXPBD(_box_on_ground(0.2), rigid_contact_gauss_seidel=True, contact_manifold_sweeps=65)
+
+
 def test_E3_9_python_chain_equals_the_cpp_scene_bitwise():
     # The same chain written twice, in Python here and in C++ in e3-box-drop: identical numbers.
     h = 1 / 240

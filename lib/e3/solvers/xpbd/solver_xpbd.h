@@ -122,6 +122,11 @@ class SolverXPBD {
   real contact_warm_start_scale = 1;              // [-] in [0, 1], normal impulses
   real contact_warm_start_friction_scale = 1;     // [-] in [0, 1], friction impulses
   real contact_warm_start_distance = real(0.01);  // [m] > 0
+  /// contact_manifold_sweeps (rigid_contact_gauss_seidel only): 0 solves the rows one by one; n >= 1
+  /// solves the rows of one shape pair together (xpbd_manifold_delta, n sweeps over them on the
+  /// linearised poses, applied at once), so that a face's corners move it as a whole. A pair with
+  /// one row is solved as a row either way.
+  int contact_manifold_sweeps = 0;
   static constexpr int contact_colours = 64;        // colours of the graph colouring; rows past them go to one serial overflow colour
   static constexpr int contact_colour_rounds = 12;  // rounds of the colouring
 

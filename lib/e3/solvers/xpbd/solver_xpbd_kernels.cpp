@@ -189,6 +189,11 @@ void SolverXPBD::check_step(const State& in, const State& out, const Control& co
                                 std::to_string(rigid_contact_restitution_iterations) + ")");
   if (contact_warm_start && !rigid_contact_gauss_seidel)
     throw std::invalid_argument("SolverXPBD.step: contact_warm_start needs rigid_contact_gauss_seidel (the Jacobi pass has no warm start)");
+  if (contact_manifold_sweeps != 0 && !rigid_contact_gauss_seidel)
+    throw std::invalid_argument("SolverXPBD.step: contact_manifold_sweeps needs rigid_contact_gauss_seidel (the Jacobi pass solves rows apart)");
+  if (!(contact_manifold_sweeps >= 0 && contact_manifold_sweeps <= 64))
+    throw std::invalid_argument("SolverXPBD.step: contact_manifold_sweeps must be a whole number in [0, 64] (got " +
+                                std::to_string(contact_manifold_sweeps) + ")");
   if (contact_warm_start) {
     if (!(contact_warm_start_scale >= 0 && contact_warm_start_scale <= 1))
       throw std::invalid_argument("SolverXPBD.step: contact_warm_start_scale must be in [0, 1] (got " +
@@ -522,6 +527,8 @@ struct ColouredContactRow {
   View<vec3> t_acc;
   bool accumulated;
   real relax, h;
+  int sweeps;                // contact_manifold_sweeps
+  View<const int> live;      // (1) rows of the step
   IMPULSE_HD void apply(int b, const spatial_vector& d) const {
     transform X = q[b];
     spatial_vector v = qd[b];
@@ -529,7 +536,7 @@ struct ColouredContactRow {
     q[b] = X;
     qd[b] = v;
   }
-  IMPULSE_HD void operator()(std::int64_t i) const {
+  IMPULSE_HD void row(std::int64_t i) const {
     const int ba = sd[2 * i], bb = sd[2 * i + 1];
     XpbdContactDelta r;
     if (c.rigid_contact_shape0[i] != c.rigid_contact_shape1[i] && ba != bb) {
@@ -556,6 +563,60 @@ struct ColouredContactRow {
     }
     act[i] = r.active;
     ever[i] |= r.active;
+  }
+  // The rows [i, i + k) of one shape pair, k <= kXpbdManifoldRows, solved together.
+  IMPULSE_HD void manifold(std::int64_t i, int k) const {
+    const int ba = sd[2 * i], bb = sd[2 * i + 1];
+    XpbdManifoldRow rows[kXpbdManifoldRows];
+    real p[kXpbdManifoldRows];
+    vec3 t[kXpbdManifoldRows];
+    XpbdContactDelta out[kXpbdManifoldRows];
+    for (int j = 0; j < k; ++j) {
+      const std::int64_t r = i + j;
+      rows[j] = {c.rigid_contact_point0[r], c.rigid_contact_point1[r], c.rigid_contact_offset0[r],
+                 c.rigid_contact_offset1[r], c.rigid_contact_normal[r],
+                 c.rigid_contact_margin0[r] + c.rigid_contact_margin1[r], c.rigid_contact_mu[r],
+                 c.rigid_contact_mu_torsional[r], c.rigid_contact_mu_rolling[r]};
+      p[j] = accumulated ? p_acc[r] : 0;
+      t[j] = accumulated ? t_acc[r] : vec3{};
+    }
+    const XpbdSide world{};
+    const XpbdSide A = ba >= 0 ? make_side(ba, q, qd, com_B, inv_m, inv_I, flags) : world;
+    const XpbdSide B = bb >= 0 ? make_side(bb, q, qd, com_B, inv_m, inv_I, flags) : world;
+    xpbd_manifold_delta(A, B, k, rows, relax, h, sweeps, p, t, out);
+    spatial_vector dA{}, dB{};
+    for (int j = 0; j < k; ++j) {
+      const std::int64_t r = i + j;
+      if (accumulated) {
+        p_acc[r] = p[j];
+        t_acc[r] = t[j];
+      }
+      if (out[j].active) {
+        add_to(dA, out[j].dA);
+        add_to(dB, out[j].dB);
+        add_to(imp[r], out[j].dA);
+      }
+      act[r] = out[j].active;
+      ever[r] |= out[j].active;
+    }
+    if (ba >= 0) apply(ba, dA);
+    if (bb >= 0) apply(bb, dB);
+  }
+  IMPULSE_HD bool same_pair(std::int64_t i, std::int64_t j) const {
+    return c.rigid_contact_shape0[i] == c.rigid_contact_shape0[j] && c.rigid_contact_shape1[i] == c.rigid_contact_shape1[j];
+  }
+  // A coloured item: one row, or (contact_manifold_sweeps > 0) the head row of a shape pair's run of
+  // rows, solved in blocks of kXpbdManifoldRows.
+  IMPULSE_HD void operator()(std::int64_t i) const {
+    if (sweeps == 0) return row(i);
+    std::int64_t end = i + 1;
+    while (end < live[0] && same_pair(i, end)) ++end;
+    if (end - i == 1 || c.rigid_contact_shape0[i] == c.rigid_contact_shape1[i] || sd[2 * i] == sd[2 * i + 1]) {
+      for (std::int64_t j = i; j < end; ++j) row(j);
+      return;
+    }
+    for (std::int64_t j = i; j < end; j += kXpbdManifoldRows)
+      manifold(j, int(end - j < kXpbdManifoldRows ? end - j : kXpbdManifoldRows));
   }
 };
 
@@ -599,8 +660,14 @@ void SolverXPBD::colour_contacts(const ContactsView& c) {
   auto body_mask = step_.body_mask.view();
   auto priority = step_.priority.view();
   auto pending = step_.colour_pending.view();  // (1) rows left uncoloured
+  const int manifolds = contact_manifold_sweeps;
   parallel_for(dev, launch, IMPULSE_KERNEL((std::int64_t i), {
-    const bool row = i < live[0] && c.rigid_contact_shape0[i] != c.rigid_contact_shape1[i] && sd[2 * i] != sd[2 * i + 1];
+    // Under contact_manifold_sweeps only the first row of each shape pair's run is coloured: it
+    // stands for the run (ColouredContactRow), whose rows share its bodies.
+    const bool head = manifolds == 0 || i == 0 || !(i < live[0]) ||
+                      c.rigid_contact_shape0[i - 1] != c.rigid_contact_shape0[i] ||
+                      c.rigid_contact_shape1[i - 1] != c.rigid_contact_shape1[i];
+    const bool row = i < live[0] && head && c.rigid_contact_shape0[i] != c.rigid_contact_shape1[i] && sd[2 * i] != sd[2 * i + 1];
     colour[i] = row ? -1 : -2;  // -2: no row (past the count, or one that does nothing)
     tentative[i] = -1;
     priority[i] = colour_priority(i);
@@ -706,7 +773,9 @@ void SolverXPBD::solve_contacts_coloured(State& out, const ContactsView& c, int 
                                step_.t_acc.view(),
                                contact_warm_start,
                                rigid_contact_relaxation,
-                               h};
+                               h,
+                               contact_manifold_sweeps,
+                               step_.live.view()};
   View<const int> order = step_.colour_order.view();
   View<const std::int64_t> start = step_.colour_start.view();
   View<const int> count = step_.colour_count.view();

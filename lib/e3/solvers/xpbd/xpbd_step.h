@@ -198,6 +198,106 @@ IMPULSE_HD inline XpbdContactDelta xpbd_contact_delta_accumulated(const XpbdSide
   return out;
 }
 
+/// Most rows of one shape pair that xpbd_manifold_delta solves together (a box face gives 4, a
+/// clipped face up to 8); a pair with more rows is solved in blocks of this many.
+constexpr int kXpbdManifoldRows = 8;
+
+/// One row of a manifold as the contact record holds it (units as in xpbd_contact_delta).
+struct XpbdManifoldRow {
+  vec3 p0, p1, o0, o1, n;
+  real thickness = 0, mu = 0, mu_torsional = 0, mu_rolling = 0;
+};
+
+/// The rows of one shape pair solved together, on the bodies' poses linearised at the block's start
+/// (impulse's extension for the Gauss-Seidel pass, not a course item). Row by row in turn, one row
+/// after the other corrects what the earlier rows left, so that a box face's corners, taken one at a
+/// time, tilt the box back and forth (the sequential row did: a light box under a heavy one rocked at
+/// several rad/s and walked); solved together, the face moves as a whole. Per row i, with
+/// u, theta the linear and angular position changes [m, rad] that the block's impulses so far give A
+/// and B (u = h inv_m P, theta = h inv_I L, as xpbd_apply_body_delta moves a body, without its
+/// gyroscopic term):
+///   d_i   = d_i0 + n_i . (u_B - u_A) + (r_Bi x n_i) . theta_B - (r_Ai x n_i) . theta_A
+///   target gap (1 - relaxation) d_i0: dp = -(d_i - (1 - relaxation) d_i0) / (h w_i),
+///   p_i' = max(p_i + dp, 0)                                                        [N s]
+///   slip s_i = s_i0 + tangential part of (u_B + theta_B x r_Bi - u_A - theta_A x r_Ai), target
+///   (1 - relaxation) s_i0: t_i' = t_i - e / (h w_t) along e = s_i - (1 - relaxation) s_i0,
+///   then |t_i'| <= mu p_i'                                                         [N s]
+/// over `sweeps` sweeps of the rows, so that one sweep of a single row is the accumulated row's
+/// correction (xpbd_contact_delta_accumulated). Torsion and rolling as in E3.4-friction-anchor with
+/// relaxation / k (the k rows share one body pair). p, t hold the rows' impulses on B (the
+/// accumulated ones, or zeros for the course's fresh corrections) and are updated; out[i] gets row
+/// i's impulses on A and B, which the caller applies summed.
+IMPULSE_HD inline void xpbd_manifold_delta(const XpbdSide& A, const XpbdSide& B, int k, const XpbdManifoldRow* rows,
+                                           real relaxation, real h, int sweeps, real* p, vec3* t,
+                                           XpbdContactDelta* out) {
+  vec3 ra[kXpbdManifoldRows], rb[kXpbdManifoldRows], sra[kXpbdManifoldRows], srb[kXpbdManifoldRows];
+  vec3 s0[kXpbdManifoldRows];
+  real d0[kXpbdManifoldRows], w[kXpbdManifoldRows];
+  for (int i = 0; i < k; ++i) {
+    const XpbdManifoldRow& r = rows[i];
+    const vec3 bx_a = transform_point(A.X, r.p0), bx_b = transform_point(B.X, r.p1);
+    d0[i] = dot(r.n, bx_b - bx_a) - r.thickness;
+    ra[i] = bx_a - A.com;
+    rb[i] = bx_b - B.com;
+    w[i] = xpbd_inverse_effective_mass(A.inv_m, A.inv_I, ra[i], B.inv_m, B.inv_I, rb[i], r.n);
+    s0[i] = r.mu > 0 ? xpbd_anchor_slip(A, B, r.p0, r.p1, r.o0, r.o1, r.n, h, sra[i], srb[i]) : vec3{};
+    out[i] = XpbdContactDelta{};
+  }
+  vec3 uA{}, uB{}, thA{}, thB{};  // linearised position changes of A and B [m, rad]
+  const real keep = 1 - relaxation;
+  auto push = [&](int i, vec3 f, vec3 r_a, vec3 r_b) {  // impulse f on B at r_b, -f on A at r_a
+    uA -= (h * A.inv_m) * f;
+    uB += (h * B.inv_m) * f;
+    thA -= h * (A.inv_I * cross(r_a, f));
+    thB += h * (B.inv_I * cross(r_b, f));
+    out[i].dA.lin -= f;
+    out[i].dA.ang -= cross(r_a, f);
+    out[i].dB.lin += f;
+    out[i].dB.ang += cross(r_b, f);
+  };
+  for (int sweep = 0; sweep < sweeps; ++sweep) {
+    for (int i = 0; i < k; ++i) {
+      const XpbdManifoldRow& r = rows[i];
+      if (d0[i] >= 0 && p[i] == 0 && t[i].x == 0 && t[i].y == 0 && t[i].z == 0) continue;
+      if (!(w[i] > 0)) continue;
+      const real d = d0[i] + dot(r.n, uB - uA) + dot(cross(rb[i], r.n), thB) - dot(cross(ra[i], r.n), thA);
+      real p_new = p[i] - (d - keep * d0[i]) / (h * w[i]);
+      if (p_new < 0) p_new = 0;
+      const real dp = p_new - p[i];
+      p[i] = p_new;
+      out[i].p_n += dp;
+      if (dp != 0) push(i, dp * r.n, ra[i], rb[i]);
+      if (!(r.mu > 0)) continue;
+      const vec3 move = uB + cross(thB, srb[i]) - uA - cross(thA, sra[i]);  // of B's anchor relative to A's
+      const vec3 slip = s0[i] + move - dot(r.n, move) * r.n;
+      vec3 t_new = t[i];
+      const vec3 e = slip - keep * s0[i];
+      const real err = length(e);
+      if (err > 0) {
+        const vec3 dir = e / err;
+        const real w_t = xpbd_inverse_effective_mass(A.inv_m, A.inv_I, sra[i], B.inv_m, B.inv_I, srb[i], dir);
+        if (w_t > 0) t_new = t_new - (err / (h * w_t)) * dir;
+      }
+      t_new = t_new - dot(t_new, r.n) * r.n;
+      t_new = clamp_friction_increment(t_new, r.mu, p[i]);
+      const vec3 dt = t_new - t[i];
+      t[i] = t_new;
+      if (dt.x != 0 || dt.y != 0 || dt.z != 0) push(i, dt, sra[i], srb[i]);
+    }
+  }
+  for (int i = 0; i < k; ++i) {
+    const XpbdManifoldRow& r = rows[i];
+    const vec3 dL_b = xpbd_angular_friction(A, B, r.n, r.mu_torsional, r.mu_rolling, relaxation / real(k), h, p[i]);
+    out[i].dA.ang -= dL_b;
+    out[i].dB.ang += dL_b;
+    const spatial_vector& m = out[i].dB;
+    out[i].active = (out[i].p_n != 0 || m.lin.x != 0 || m.lin.y != 0 || m.lin.z != 0 || m.ang.x != 0 ||
+                     m.ang.y != 0 || m.ang.z != 0)
+                        ? 1
+                        : 0;
+  }
+}
+
 /// The warm start of one row: its accumulated impulses of the last step, applied at the predicted
 /// poses. B gets +(n p + t) at its contact point, A the opposite (xpbd_contact_delta_accumulated).
 IMPULSE_HD inline XpbdContactDelta xpbd_contact_warm_delta(const XpbdSide& A, const XpbdSide& B, vec3 p0, vec3 p1,
