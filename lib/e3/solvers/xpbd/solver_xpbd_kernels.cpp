@@ -511,6 +511,11 @@ IMPULSE_HD inline std::int64_t colour_priority(std::int64_t i) {
 
 constexpr std::int64_t kNoPriority = std::numeric_limits<std::int64_t>::max();
 
+/// Whether rows i and j of the record belong to the same shape pair.
+IMPULSE_HD inline bool same_shape_pair(const ContactsView& c, std::int64_t i, std::int64_t j) {
+  return c.rigid_contact_shape0[i] == c.rigid_contact_shape0[j] && c.rigid_contact_shape1[i] == c.rigid_contact_shape1[j];
+}
+
 /// One contact row of the Gauss-Seidel pass: its correction from its bodies' current poses, applied
 /// to them at once (weight 1); no other row of its colour touches them.
 struct ColouredContactRow {
@@ -536,13 +541,14 @@ struct ColouredContactRow {
     q[b] = X;
     qd[b] = v;
   }
+  IMPULSE_HD XpbdSide side(int b) const {  // body b at its current pose, the world for -1
+    return b >= 0 ? make_side(b, q, qd, com_B, inv_m, inv_I, flags) : XpbdSide{};
+  }
   IMPULSE_HD void row(std::int64_t i) const {
     const int ba = sd[2 * i], bb = sd[2 * i + 1];
     XpbdContactDelta r;
     if (c.rigid_contact_shape0[i] != c.rigid_contact_shape1[i] && ba != bb) {
-      const XpbdSide world{};
-      const XpbdSide A = ba >= 0 ? make_side(ba, q, qd, com_B, inv_m, inv_I, flags) : world;
-      const XpbdSide B = bb >= 0 ? make_side(bb, q, qd, com_B, inv_m, inv_I, flags) : world;
+      const XpbdSide A = side(ba), B = side(bb);
       if (accumulated)
         r = xpbd_contact_delta_accumulated(A, B, c.rigid_contact_point0[i], c.rigid_contact_point1[i],
                                            c.rigid_contact_offset0[i], c.rigid_contact_offset1[i],
@@ -580,9 +586,7 @@ struct ColouredContactRow {
       p[j] = accumulated ? p_acc[r] : 0;
       t[j] = accumulated ? t_acc[r] : vec3{};
     }
-    const XpbdSide world{};
-    const XpbdSide A = ba >= 0 ? make_side(ba, q, qd, com_B, inv_m, inv_I, flags) : world;
-    const XpbdSide B = bb >= 0 ? make_side(bb, q, qd, com_B, inv_m, inv_I, flags) : world;
+    const XpbdSide A = side(ba), B = side(bb);
     xpbd_manifold_delta(A, B, k, rows, relax, h, sweeps, p, t, out);
     spatial_vector dA{}, dB{};
     for (int j = 0; j < k; ++j) {
@@ -602,15 +606,12 @@ struct ColouredContactRow {
     if (ba >= 0) apply(ba, dA);
     if (bb >= 0) apply(bb, dB);
   }
-  IMPULSE_HD bool same_pair(std::int64_t i, std::int64_t j) const {
-    return c.rigid_contact_shape0[i] == c.rigid_contact_shape0[j] && c.rigid_contact_shape1[i] == c.rigid_contact_shape1[j];
-  }
   // A coloured item: one row, or (contact_manifold_sweeps > 0) the head row of a shape pair's run of
   // rows, solved in blocks of kXpbdManifoldRows.
   IMPULSE_HD void operator()(std::int64_t i) const {
     if (sweeps == 0) return row(i);
     std::int64_t end = i + 1;
-    while (end < live[0] && same_pair(i, end)) ++end;
+    while (end < live[0] && same_shape_pair(c, i, end)) ++end;
     if (end - i == 1 || c.rigid_contact_shape0[i] == c.rigid_contact_shape1[i] || sd[2 * i] == sd[2 * i + 1]) {
       for (std::int64_t j = i; j < end; ++j) row(j);
       return;
@@ -664,9 +665,7 @@ void SolverXPBD::colour_contacts(const ContactsView& c) {
   parallel_for(dev, launch, IMPULSE_KERNEL((std::int64_t i), {
     // Under contact_manifold_sweeps only the first row of each shape pair's run is coloured: it
     // stands for the run (ColouredContactRow), whose rows share its bodies.
-    const bool head = manifolds == 0 || i == 0 || !(i < live[0]) ||
-                      c.rigid_contact_shape0[i - 1] != c.rigid_contact_shape0[i] ||
-                      c.rigid_contact_shape1[i - 1] != c.rigid_contact_shape1[i];
+    const bool head = manifolds == 0 || i == 0 || !(i < live[0]) || !same_shape_pair(c, i - 1, i);
     const bool row = i < live[0] && head && c.rigid_contact_shape0[i] != c.rigid_contact_shape1[i] && sd[2 * i] != sd[2 * i + 1];
     colour[i] = row ? -1 : -2;  // -2: no row (past the count, or one that does nothing)
     tentative[i] = -1;

@@ -4,19 +4,16 @@
 #include <gtest/gtest.h>
 #include <rapidcheck/gtest.h>
 
-#include <cstring>
-#include <stdexcept>
 #include <vector>
 
-#include "core/threads.h"
 #include "e1/model.h"
-#include "e3/collision/collision_pipeline.h"
-#include "e3/contacts/contact_materials.h"
 #include "e3/solvers/xpbd/solver_xpbd.h"
 #include "support/generators.h"
 #include "support/tolerance.h"
+#include "support/xpbd_scene.h"
 
 using namespace impulse;
+using impulse::test::XpbdScene;
 
 namespace {
 
@@ -44,35 +41,6 @@ OneRow random_row(real depth) {
   r.p0 = transform_point(r.B.X, r.p1) + depth * r.n;  // d = n . (x_B - x_A) = -depth
   return r;
 }
-
-// A scene on the ground, stepped by collide -> materials -> SolverXPBD, one substep per frame.
-struct Scene {
-  Model model;
-  CollisionPipeline pipeline;
-  Contacts contacts;
-  SolverXPBD solver;
-  State s0, s1;
-  Control control;
-  Scene(Model m, int iterations, bool gauss_seidel, bool warm)
-      : model(std::move(m)),
-        pipeline(model),
-        contacts(model, pipeline.rigid_contact_max(), /*request_force=*/true),
-        solver(model, iterations),
-        s0(model.state()),
-        s1(model.state()),
-        control(model.control()) {
-    solver.rigid_contact_gauss_seidel = gauss_seidel;
-    solver.contact_warm_start = warm;
-  }
-  void step(real h) {
-    pipeline.collide(s0.body_q.view(), contacts);
-    fill_contact_materials(model, SolverPath::xpbd, contacts);
-    ContactsView v = contacts.view();
-    solver.step(s0, s1, control, &v, h);
-    solver.update_contacts(v);
-    std::swap(s0, s1);
-  }
-};
 
 // Two layers of 0.1 m spheres, the upper one in the hollows of the lower (the e3-pile-spheres rule).
 Model sphere_pile(int side) {
@@ -137,7 +105,7 @@ RC_GTEST_PROP(E3_xpbd_accumulated, ApartTheCarriedImpulseShrinksToZeroAndNoFurth
 // The colouring: every row of the record has one colour, and no two rows of a colour (the serial
 // overflow colour aside) move the same body, on a pile where a sphere has up to nine rows.
 TEST(E3_xpbd_gauss_seidel, ColoursNeverShareAMovingBody) {
-  Scene s(sphere_pile(8), 2, true, false);
+  XpbdScene s(sphere_pile(8), 2, true, false);
   for (int i = 0; i < 20; ++i) s.step(real(1) / 600);
   const int rows = s.contacts.checked_count();
   ASSERT_GT(rows, 128);
@@ -160,19 +128,7 @@ TEST(E3_xpbd_gauss_seidel, ColoursNeverShareAMovingBody) {
 // Gauss-Seidel by colour with warm start, stepped on 1 and on 2 threads: bitwise the same poses and
 // twists (the colours and each colour's rows do not depend on the schedule).
 TEST(E3_xpbd_gauss_seidel, DeterminismAcrossThreadCounts) {
-  const int saved = cpu_threads();
-  std::vector<std::vector<transform>> q;
-  std::vector<std::vector<spatial_vector>> qd;
-  for (int threads : {1, 2}) {
-    set_cpu_threads(threads);
-    Scene s(sphere_pile(6), 2, true, true);
-    for (int i = 0; i < 120; ++i) s.step(real(1) / 600);
-    q.push_back(s.s0.body_q.to_host());
-    qd.push_back(s.s0.body_qd.to_host());
-  }
-  set_cpu_threads(saved);
-  EXPECT_EQ(std::memcmp(q[0].data(), q[1].data(), sizeof(transform) * q[0].size()), 0);
-  EXPECT_EQ(std::memcmp(qd[0].data(), qd[1].data(), sizeof(spatial_vector) * qd[0].size()), 0);
+  EXPECT_TRUE(test::bitwise_same_on_one_and_two_threads([] { return sphere_pile(6); }, 2, true, true, 0, 120));
 }
 
 // A two-layer pile of 72 spheres (the e3-pile-spheres rule, 6 x 6 a layer), 2 iterations,
@@ -182,7 +138,7 @@ TEST(E3_xpbd_gauss_seidel, DeterminismAcrossThreadCounts) {
 // micrometres (each step's g h^2 is pushed out again, nothing is carried over).
 TEST(E3_xpbd_gauss_seidel, SimWarmStartedPileRestsAndTheReadbackCarriesItsWeight) {
   const real h = real(1) / 600;
-  Scene warm(sphere_pile(6), 2, true, true), course(sphere_pile(6), 2, false, false);
+  XpbdScene warm(sphere_pile(6), 2, true, true), course(sphere_pile(6), 2, false, false);
   for (int i = 0; i < 600; ++i) {
     warm.step(h);
     course.step(h);
@@ -210,25 +166,17 @@ TEST(E3_xpbd_gauss_seidel, SimWarmStartedPileRestsAndTheReadbackCarriesItsWeight
 // The options are checked when a step starts: a warm start without Gauss-Seidel, a scale outside
 // [0, 1] and a non-positive matching distance are refused with a message naming them.
 TEST(E3_xpbd_gauss_seidel, BadOptionsAreRefusedByName) {
-  Scene s(sphere_pile(1), 2, false, true);
-  auto refused = [&](const char* what) {
-    try {
-      s.step(real(1) / 600);
-    } catch (const std::invalid_argument& e) {
-      return std::string(e.what()).find(what) != std::string::npos;
-    }
-    return false;
-  };
-  EXPECT_TRUE(refused("contact_warm_start needs rigid_contact_gauss_seidel"));
+  XpbdScene s(sphere_pile(1), 2, false, true);
+  EXPECT_TRUE(s.step_refuses("contact_warm_start needs rigid_contact_gauss_seidel"));
   s.solver.rigid_contact_gauss_seidel = true;
   s.solver.contact_warm_start_scale = real(1.5);
-  EXPECT_TRUE(refused("contact_warm_start_scale must be in [0, 1]"));
+  EXPECT_TRUE(s.step_refuses("contact_warm_start_scale must be in [0, 1]"));
   s.solver.contact_warm_start_scale = 1;
   s.solver.contact_warm_start_friction_scale = real(-0.1);
-  EXPECT_TRUE(refused("contact_warm_start_friction_scale must be in [0, 1]"));
+  EXPECT_TRUE(s.step_refuses("contact_warm_start_friction_scale must be in [0, 1]"));
   s.solver.contact_warm_start_friction_scale = 1;
   s.solver.contact_warm_start_distance = 0;
-  EXPECT_TRUE(refused("contact_warm_start_distance must be a finite number > 0 m"));
+  EXPECT_TRUE(s.step_refuses("contact_warm_start_distance must be a finite number > 0 m"));
   s.solver.contact_warm_start_distance = real(0.01);
   EXPECT_NO_THROW(s.step(real(1) / 600));
 }

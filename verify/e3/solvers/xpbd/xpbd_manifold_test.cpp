@@ -4,18 +4,15 @@
 #include <rapidcheck/gtest.h>
 
 #include <algorithm>
-#include <cstring>
-#include <stdexcept>
 #include <vector>
 
-#include "core/threads.h"
 #include "e1/model.h"
-#include "e3/collision/collision_pipeline.h"
-#include "e3/contacts/contact_materials.h"
 #include "e3/solvers/xpbd/solver_xpbd.h"
 #include "support/generators.h"
+#include "support/xpbd_scene.h"
 
 using namespace impulse;
+using impulse::test::XpbdScene;
 
 namespace {
 
@@ -54,35 +51,6 @@ Face random_face() {
   }
   return f;
 }
-
-// A scene on the ground, stepped by collide -> materials -> SolverXPBD, one substep per frame.
-struct Scene {
-  Model model;
-  CollisionPipeline pipeline;
-  Contacts contacts;
-  SolverXPBD solver;
-  State s0, s1;
-  Control control;
-  Scene(Model m, int iterations, int sweeps)
-      : model(std::move(m)),
-        pipeline(model),
-        contacts(model, pipeline.rigid_contact_max(), /*request_force=*/true),
-        solver(model, iterations),
-        s0(model.state()),
-        s1(model.state()),
-        control(model.control()) {
-    solver.rigid_contact_gauss_seidel = true;
-    solver.contact_manifold_sweeps = sweeps;
-  }
-  void step(real h) {
-    pipeline.collide(s0.body_q.view(), contacts);
-    fill_contact_materials(model, SolverPath::xpbd, contacts);
-    ContactsView v = contacts.view();
-    solver.step(s0, s1, control, &v, h);
-    solver.update_contacts(v);
-    std::swap(s0, s1);
-  }
-};
 
 // Cubes of half extent 0.1 m in a column, 1 mm apart, mu 0.5; the top one `ratio` times as dense
 // (the e3-pile-stack and e3-pile-heavy layouts of bench/peers/scenes/pile.toml).
@@ -188,7 +156,7 @@ RC_GTEST_PROP(E3_xpbd_manifold, AnEvenlySunkFaceRisesWithoutTurning, ()) {
 TEST(E3_xpbd_manifold, SimHeavyOnLightStaysPutSolvedAPairAtATime) {
   const real h = real(1) / 600;
   for (int sweeps : {8, 0}) {
-    Scene s(column(2, 100), 16, sweeps);
+    XpbdScene s(column(2, 100), 16, true, false, sweeps);
     for (int i = 0; i < 600; ++i) s.step(h);
     const std::vector<transform> q = s.s0.body_q.to_host();
     const std::vector<spatial_vector> v = s.s0.body_qd.to_host();
@@ -217,7 +185,7 @@ TEST(E3_xpbd_manifold, SimHeavyOnLightStaysPutSolvedAPairAtATime) {
 // others are not (-2) and follow it, and no two coloured rows of a colour (the overflow aside) move
 // the same body, on a box pile where a cube has up to eight pairs.
 TEST(E3_xpbd_manifold, OnlyEachPairsFirstRowIsColouredAndColoursShareNoBody) {
-  Scene s(box_pile(5), 4, 4);
+  XpbdScene s(box_pile(5), 4, true, false, 4);
   for (int i = 0; i < 10; ++i) s.step(real(1) / 600);
   const int rows = s.contacts.checked_count();
   const std::vector<int> colour = s.solver.contact_colour().to_host();
@@ -244,39 +212,19 @@ TEST(E3_xpbd_manifold, OnlyEachPairsFirstRowIsColouredAndColoursShareNoBody) {
 
 // Manifold sweeps on a box pile, stepped on 1 and on 2 threads: bitwise the same poses and twists.
 TEST(E3_xpbd_manifold, DeterminismAcrossThreadCounts) {
-  const int saved = cpu_threads();
-  std::vector<std::vector<transform>> q;
-  std::vector<std::vector<spatial_vector>> qd;
-  for (int threads : {1, 2}) {
-    set_cpu_threads(threads);
-    Scene s(box_pile(4), 4, 4);
-    for (int i = 0; i < 60; ++i) s.step(real(1) / 600);
-    q.push_back(s.s0.body_q.to_host());
-    qd.push_back(s.s0.body_qd.to_host());
-  }
-  set_cpu_threads(saved);
-  EXPECT_EQ(std::memcmp(q[0].data(), q[1].data(), sizeof(transform) * q[0].size()), 0);
-  EXPECT_EQ(std::memcmp(qd[0].data(), qd[1].data(), sizeof(spatial_vector) * qd[0].size()), 0);
+  EXPECT_TRUE(test::bitwise_same_on_one_and_two_threads([] { return box_pile(4); }, 4, true, false, 4, 60));
 }
 
 // The option is checked when a step starts: sweeps without Gauss-Seidel, and outside [0, 64].
 TEST(E3_xpbd_manifold, BadSweepsAreRefusedByName) {
-  Scene s(column(1, 1), 2, 4);
-  auto refused = [&](const char* what) {
-    try {
-      s.step(real(1) / 600);
-    } catch (const std::invalid_argument& e) {
-      return std::string(e.what()).find(what) != std::string::npos;
-    }
-    return false;
-  };
+  XpbdScene s(column(1, 1), 2, true, false, 4);
   s.solver.rigid_contact_gauss_seidel = false;
-  EXPECT_TRUE(refused("contact_manifold_sweeps needs rigid_contact_gauss_seidel"));
+  EXPECT_TRUE(s.step_refuses("contact_manifold_sweeps needs rigid_contact_gauss_seidel"));
   s.solver.rigid_contact_gauss_seidel = true;
   s.solver.contact_manifold_sweeps = 65;
-  EXPECT_TRUE(refused("contact_manifold_sweeps must be a whole number in [0, 64] (got 65)"));
+  EXPECT_TRUE(s.step_refuses("contact_manifold_sweeps must be a whole number in [0, 64] (got 65)"));
   s.solver.contact_manifold_sweeps = -1;
-  EXPECT_TRUE(refused("contact_manifold_sweeps must be a whole number in [0, 64] (got -1)"));
+  EXPECT_TRUE(s.step_refuses("contact_manifold_sweeps must be a whole number in [0, 64] (got -1)"));
   s.solver.contact_manifold_sweeps = 4;
   EXPECT_NO_THROW(s.step(real(1) / 600));
 }

@@ -1,0 +1,78 @@
+// A SolverXPBD scene for the tests of its Gauss-Seidel pass (verify/e3/solvers/xpbd/): the chain
+// collide -> materials -> step -> update_contacts, one substep per frame; the check that a step
+// refuses its options by name; and the final poses and twists of a run on 1 and on 2 threads.
+#pragma once
+
+#include <cstring>
+#include <functional>
+#include <stdexcept>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "core/threads.h"
+#include "e1/model.h"
+#include "e3/collision/collision_pipeline.h"
+#include "e3/contacts/contact_materials.h"
+#include "e3/solvers/xpbd/solver_xpbd.h"
+
+namespace impulse::test {
+
+struct XpbdScene {
+  Model model;
+  CollisionPipeline pipeline;
+  Contacts contacts;
+  SolverXPBD solver;
+  State s0, s1;
+  Control control;
+  XpbdScene(Model m, int iterations, bool gauss_seidel, bool warm, int manifold_sweeps = 0)
+      : model(std::move(m)),
+        pipeline(model),
+        contacts(model, pipeline.rigid_contact_max(), /*request_force=*/true),
+        solver(model, iterations),
+        s0(model.state()),
+        s1(model.state()),
+        control(model.control()) {
+    solver.rigid_contact_gauss_seidel = gauss_seidel;
+    solver.contact_warm_start = warm;
+    solver.contact_manifold_sweeps = manifold_sweeps;
+  }
+  void step(real h) {
+    pipeline.collide(s0.body_q.view(), contacts);
+    fill_contact_materials(model, SolverPath::xpbd, contacts);
+    ContactsView v = contacts.view();
+    solver.step(s0, s1, control, &v, h);
+    solver.update_contacts(v);
+    std::swap(s0, s1);
+  }
+  /// Whether the next step throws std::invalid_argument with `what` in its message.
+  bool step_refuses(const char* what) {
+    try {
+      step(real(1) / 600);
+    } catch (const std::invalid_argument& e) {
+      return std::string(e.what()).find(what) != std::string::npos;
+    }
+    return false;
+  }
+};
+
+/// Whether `steps` steps of h = 1/600 s of XpbdScene(model(), iterations, gauss_seidel, warm,
+/// manifold_sweeps) on 1 and on 2 threads end in bitwise the same poses and twists.
+inline bool bitwise_same_on_one_and_two_threads(const std::function<Model()>& model, int iterations, bool gauss_seidel,
+                                                bool warm, int manifold_sweeps, int steps) {
+  const int saved = cpu_threads();
+  std::vector<std::vector<transform>> q;
+  std::vector<std::vector<spatial_vector>> qd;
+  for (int threads : {1, 2}) {
+    set_cpu_threads(threads);
+    XpbdScene s(model(), iterations, gauss_seidel, warm, manifold_sweeps);
+    for (int i = 0; i < steps; ++i) s.step(real(1) / 600);
+    q.push_back(s.s0.body_q.to_host());
+    qd.push_back(s.s0.body_qd.to_host());
+  }
+  set_cpu_threads(saved);
+  return std::memcmp(q[0].data(), q[1].data(), sizeof(transform) * q[0].size()) == 0 &&
+         std::memcmp(qd[0].data(), qd[1].data(), sizeof(spatial_vector) * qd[0].size()) == 0;
+}
+
+}  // namespace impulse::test
