@@ -7,6 +7,8 @@
 //   bullet_pile --scene pile.toml --kind spheres|boxes --n N [--steps S] [--iterations I]
 #include <btBulletDynamicsCommon.h>
 
+#include <cstdio>
+#include <cstdlib>
 #include <memory>
 
 #include "pile_common.h"
@@ -106,9 +108,11 @@ int main_(int argc, char** argv) {
   };
   pile::run(s, r, step, read, contacts, &world.collide_s, &world.solve_s);
   pile::print(r, s);
-  for (auto& b : bodies) world.removeRigidBody(b.get());
-  world.removeRigidBody(&ground);
-  return 0;
+  // Out without tearing the world down: Bullet 3.24 removes a body's pairs by scanning the whole pair
+  // cache (btHashedOverlappingPairCache::removeOverlappingPairsContainingProxy), so removing the N
+  // bodies took 123 s at N = 10^5 spheres, untimed but most of the peer run's 10^5 phase.
+  std::fflush(stdout);
+  std::_Exit(0);
 }
 
 }  // namespace

@@ -30,9 +30,10 @@ curve N below (or, with none, impulse's default, said so). MuJoCo and Newton run
 --mujoco-max-n / --newton-max-n bodies (10^3 by default); --full-grid is the issue's whole grid
 (hours). Before it runs, a probe of each engine (30 steps) gives an estimate of the whole run's
 time, printed (--estimate-only stops there); the report holds the estimate and the elapsed time.
-Once the first curve N has run, the rest is estimated again with the settings then known; when it
-would take the whole past --budget-min (20), the next curve N is left out, said so, and the rounds
-above it use the first N's match.
+Once the first curve N has run, the rest is estimated again with the settings then known (the
+rounds from the probes, each pile's next curve N from its first N's measured costs): the piles'
+next curve N run cheapest first while they fit in --budget-min (20); a pile left out is said so,
+and its rounds above use the first N's match. The report's phase_seconds holds what each phase took.
 
 Newton 1.6.1 (Warp's CPU device, float32; --newton-python, the parity venv) runs the same scene,
 algorithm and settings as impulse's bench (SolverXPBD at impulse_iterations, the same gap), timed
@@ -81,15 +82,23 @@ BIG_N = 100000  # from here on: Bullet at peer_iterations and impulse at the mat
 # The default grid fits ./run bench-peers in 20 minutes on the 2-core reference machine at 1 thread;
 # --full-grid is the issue's full grid.
 # At N = 10^3 (this machine, 2026-12-07) the sphere and box piles first matched Bullet@10 at 8 substeps
-# x 16 iterations, the stack at 8 x 8, the heavy-on-light stack at 8 x 4: the grids reach that corner.
+# x 16 iterations, the stack at 8 x 8, the heavy-on-light stack at 8 x 4 (the plain pass; --full-grid reaches 8 x 16).
 # The Gauss-Seidel, warm-started contact pass (SolverXPBD rigid_contact_gauss_seidel + contact_warm_start,
 # impulse's extension) is its own curve, with the friction impulses carried over (scale 1) or not (0):
 # at N = 10^3 the sphere pile matched at 1 substep x 2 iterations (scale 1), the box pile at 1 x 16 (0).
 # The Gauss-Seidel pass solving a shape pair's rows together (contact_manifold_sweeps, no warm start)
-# is a third curve: the tall stack and the heavy-on-light stack first matched at 1 x 16 with 8 sweeps.
-DEFAULT_GRID = {"substeps": "1,4,8", "iterations": "2,4,8,16", "once_substeps": "", "gs_substeps": "1",
+# is a third curve: the tall stack first matched at 1 x 16 with 2 sweeps (8.4x Bullet, 2026-12-07), the
+# heavy-on-light stack at 1 x 16 with 8 (with 2 or 4 sweeps it needs 32 iterations or more).
+# The plain pass's default iterations are 2 and 8: the 4 and 16 columns cost 3.9 of the 10^3 curves'
+# 6.2 minutes (docs/bench/peers.json of 2026-12-07) and matched nothing the Gauss-Seidel curves did
+# not match for less; --iterations 2,4,8,16 or --full-grid draws them.
+# From the first curve N (10^3) to the next (10^4) a curve run's cost grew 22-29 fold in that report
+# (Bullet 27 and 29, impulse's Gauss-Seidel settings 22 and 25): the budget check scales the first N's
+# measured costs by (N1 / N0)^NEXT_N_EXPONENT.
+NEXT_N_EXPONENT = 1.4
+DEFAULT_GRID = {"substeps": "1,4,8", "iterations": "2,8", "once_substeps": "", "gs_substeps": "1",
                 "gs_iterations": "2,4,16", "gs_friction_scales": "1,0", "gsm_substeps": "1", "gsm_iterations": "8,16",
-                "gsm_sweeps": "8", "peer_iterations": "10",
+                "gsm_sweeps": "2,8", "peer_iterations": "10",
                 "curve_n": "1000,10000", "mujoco_max_n": 1000, "newton_max_n": 1000, "mujoco_rounds_max_n": 0, "ladder": 1, "big_rounds": 1}
 FULL_GRID = {"substeps": "1,2,4,8", "iterations": "1,2,4,8,16", "once_substeps": "4,8", "gs_substeps": "1,2",
              "gs_iterations": "1,2,4,8,16", "gs_friction_scales": "1,0", "gsm_substeps": "1,2",
@@ -269,6 +278,30 @@ def curves(a, kind, n, steps, h, engines, peer_iters, settings, stop_at_match=Fa
 PROBE_STEPS = 30  # steps of each probe run that the time estimate scales from
 
 
+class Phases:
+    """Wall seconds of each phase of the run (the report's "phase_seconds"), so that the default
+    grid's budget can be checked against what each part really took."""
+
+    def __init__(self):
+        self.seconds, self._t = {}, time.monotonic()
+
+    def mark(self, name):
+        """Charge the time since the last mark to `name`."""
+        now = time.monotonic()
+        self.seconds[name] = self.seconds.get(name, 0.0) + now - self._t
+        self._t = now
+
+
+def next_curve_seconds(c, tries, n_next):
+    """Estimated wall seconds of the next curve N for one pile: Bullet at peer_iterations and every
+    ladder try, each at its measured cost on curve c (the first N), scaled by (n_next / n)^NEXT_N_EXPONENT."""
+    sps = {json.dumps(p["setting"], sort_keys=True): p["seconds_per_simulated_second"] for p in c["points"]
+           if p["engine"].startswith("impulse")}
+    ref = (c.get("reference") or {}).get("seconds_per_simulated_second", 0.0)
+    own = sum(sps.get(json.dumps(st, sort_keys=True), 0.0) for st in tries)
+    return (ref + own) * CURVE_STEPS * SPEC_H * (n_next / c["n"]) ** NEXT_N_EXPONENT
+
+
 def matched_below(matched, kind, n):
     """The setting matched at the largest curve N below n (the 10^4 match for 10^5), or None."""
     below = [m for (k, m_n), m in sorted(matched.items(), key=lambda x: x[0][1]) if k == kind and m_n < n]
@@ -299,12 +332,14 @@ def probe(a, kinds, engines, tiny):
     return out
 
 
-def estimate(a, kinds, engines, sizes, curve_sizes, settings, peer_iters, probes, tiny, next_tries=None, quiet=False):
+def estimate(a, kinds, engines, sizes, curve_sizes, settings, peer_iters, probes, tiny, next_tries=None, quiet=False,
+             matched_factor=None):
     """Seconds the run will take: each planned run's steps x the probe's seconds per step x N / N_probe
     x the setting's factor, plus the probe's start-up x N / N_probe. Before the first curves: the
     ladder at the next curve N counts its costliest tries and the rounds count impulse-matched at the
     costliest setting. With next_tries (kind -> the settings the next curve N will try, known once
-    the first curves ran): the rest of the run only, with those settings."""
+    the first curves ran): the rest of the run only, with those settings; matched_factor (kind -> the
+    matched setting's measured cost over the probe's) replaces the setting's modelled factor."""
     def cost(e, kind, n, steps, factor=1.0):
         p = probes.get(("impulse" if e == "impulse-matched" else e, kind))
         if p is None:
@@ -347,7 +382,8 @@ def estimate(a, kinds, engines, sizes, curve_sizes, settings, peer_iters, probes
                 total += part(f"rounds N={n}", 2 * cost("impulse", kind, n, steps))  # the 1-vs-2-thread run
             for e in order:
                 known = next_tries.get(kind) if next_tries is not None else None
-                f = (setting_factor(known[-1], split) if known else setting_factor(worst, split) if worst else 1.0) \
+                f = ((matched_factor or {}).get(kind) or
+                     (setting_factor(known[-1], split) if known else setting_factor(worst, split) if worst else 1.0)) \
                     if e == "impulse-matched" else 1.0
                 total += part(f"rounds N={n}", (a.big_rounds if n >= BIG_N else a.rounds) * cost(e, kind, n, steps, f))
     if not quiet:
@@ -472,6 +508,7 @@ def main():
         if getattr(a, key) is None:
             setattr(a, key, value)
     t_start = time.monotonic()
+    phases = Phases()
     try:
         sizes = [int(x) for x in a.n.split(",")]
     except ValueError:
@@ -530,11 +567,12 @@ def main():
         return
 
     # The cost of quality: curves, and the cheapest impulse setting that matches Bullet.
-    curve_list, matched, unmatched, prev = [], {}, [], {}
+    curve_list, matched, unmatched, prev, left_out = [], {}, [], {}, set()
+    phases.mark("probes")
     for level in range(len(curve_sizes)):  # every pile at the first N before any at the next
         for kind in kinds:
             sizes_of = [FIXED_N[kind]] if kind in FIXED_N else curve_sizes
-            if level >= len(sizes_of):
+            if level >= len(sizes_of) or kind in left_out:
                 continue
             n = sizes_of[level]
             if kind not in prev or a.full_grid:
@@ -555,22 +593,32 @@ def main():
                 print(f"bench-peers: matched {kind} N={n}: no impulse setting tried matched Bullet@{PEER_ITERATIONS}",
                       file=sys.stderr)
             prev[kind] = c
+            phases.mark(f"curves N={n}")
         if level == 0 and len(curve_sizes) > 1 and not a.full_grid:
-            # The rest of the run with the settings now known; over the budget, the next curve N is left out
-            # and the rounds above it use the first N's match (said so).
+            # The rest of the run with the settings now known: the rounds (estimated from the probes, the
+            # matched settings at their measured cost), then each pile's next curve N (its first N's
+            # measured costs, scaled), cheapest first, while they fit in --budget-min; a pile left out
+            # is said so, and its rounds above use the first N's match.
             nxt = {k: ladder(prev[k]["points"], (prev[k].get("matched") or {}).get("setting"), a.ladder)
                    for k in kinds if k in prev}
-            rest = estimate(a, kinds, engines, sizes, curve_sizes, settings, peer_iters, probes, tiny, nxt, quiet=True)
+            factor = {k: prev[k]["matched"]["seconds_per_simulated_second"] * SPEC_H / probes[("impulse", k)]["step"]
+                      for k in kinds if k in prev and prev[k].get("matched") and ("impulse", k) in probes}
+            rounds = estimate(a, kinds, engines, sizes, curve_sizes[:1], settings, peer_iters, probes, tiny, nxt,
+                              quiet=True, matched_factor=factor)
             spent = time.monotonic() - t_start
-            if spent + rest > 60 * a.budget_min:
-                without = estimate(a, kinds, engines, sizes, curve_sizes[:1], settings, peer_iters, probes, tiny,
-                                   nxt, quiet=True)
-                print(f"bench-peers: {spent / 60:.1f} min spent; the curves at N = {curve_sizes[1:]} would take the "
-                      f"run to {(spent + rest) / 60:.1f} min, over --budget-min {a.budget_min}: left out (the rounds "
-                      f"use the match at N = {curve_sizes[0]}; about {(spent + without) / 60:.1f} min in all)",
-                      file=sys.stderr)
-                skipped.append({"engine": "curves", "n": curve_sizes[1:], "why": f"over --budget-min {a.budget_min}"})
-                break
+            left = 60 * a.budget_min - spent - rounds
+            for kind in sorted((k for k in kinds if k not in FIXED_N),
+                               key=lambda k: next_curve_seconds(prev[k], nxt[k], curve_sizes[1])):
+                need = next_curve_seconds(prev[kind], nxt[kind], curve_sizes[1])
+                if need <= left:
+                    left -= need
+                    continue
+                left_out.add(kind)
+                print(f"bench-peers: {spent / 60:.1f} min spent, the rounds about {rounds / 60:.1f} min; the {kind} "
+                      f"curves at N = {curve_sizes[1:]} (about {need / 60:.1f} min) would pass --budget-min "
+                      f"{a.budget_min}: left out (its rounds use the match at N = {curve_sizes[0]})", file=sys.stderr)
+                skipped.append({"engine": "curves", "kind": kind, "n": curve_sizes[1:],
+                                "why": f"about {need / 60:.1f} min, over what --budget-min {a.budget_min} left"})
 
     runs = {}  # (engine, kind, n) -> list of per-round results
     threads = {}
@@ -613,6 +661,7 @@ def main():
                     r["round"] = rnd
                     runs.setdefault((e, kind, n), []).append(r)
                     print(f"{kind} N={n} round {rnd}: {e} {r['seconds_per_step'] * 1e3:.3f} ms/step", file=sys.stderr)
+            phases.mark(f"rounds N={n}")
             sums = {runs[(e, kind, n)][0]["layout_checksum"] for e in order}
             if max(sums) - min(sums) > 1e-6 * max(1.0, abs(max(sums))):
                 sys.exit(f"bench-peers: the engines built different {kind} layouts at N={n} (checksums {sorted(sums)})")
@@ -646,6 +695,7 @@ def main():
                 last["series_t"], last["series_max_penetration"] = [], []
         row["series_t"], row["series_max_penetration"] = last["series_t"], last["series_max_penetration"]
         results.append(row)
+    phases.mark("series")
     ratios = [r for kind in kinds for n in ([FIXED_N[kind]] if kind in FIXED_N else sizes)
               for r in newton_ratios(runs, kind, n)]
     report = {
@@ -656,7 +706,7 @@ def main():
         "settle_time": _COMMON["settle_time"], "curve_steps": CURVE_STEPS, "skipped": skipped,
         "grid": "full" if a.full_grid else "default", "estimated_seconds": est,
         "unmatched": [{"kind": k, "n": n} for k, n in unmatched],
-        "elapsed_seconds": time.monotonic() - t_start,
+        "elapsed_seconds": time.monotonic() - t_start, "phase_seconds": phases.seconds,
         "matched_at_rounds": matched_rounds(runs),
         "impulse_threads_1_vs_2": [{"kind": k, "n": n, **{x: m[x] for x in m if "two" in x or "speedup" in x or "bitwise" in x},
                                     "one_thread_seconds_per_step": m["seconds_per_step"]}
@@ -693,7 +743,8 @@ def main():
     for m in report["matched_at_rounds"]:
         print(f"rounds {m['kind']} N={m['n']}: impulse at {m['setting']} over Bullet@{PEER_ITERATIONS}, whole step "
               f"{m['ratio']['median']:.2f} ({m['ratio']['min']:.2f}-{m['ratio']['max']:.2f}, {m['ratio']['rounds']} rounds)")
-    print(f"bench-peers: {report['elapsed_seconds'] / 60:.1f} min, estimated {est / 60:.1f} min")
+    print(f"bench-peers: {report['elapsed_seconds'] / 60:.1f} min, estimated {est / 60:.1f} min; by phase: " +
+          ", ".join(f"{k} {v / 60:.1f} min" for k, v in report["phase_seconds"].items()))
     print(f"wrote {out / 'peers.json'}")
 
 

@@ -159,7 +159,12 @@ def peers_lines(path, figures, archived=""):
                   f"({m['ratio']['min']:.2f}-{m['ratio']['max']:.2f} over {m['ratio']['rounds']} rounds)."]
     if rep.get("estimated_seconds") is not None:
         lines += ["", f"This run ({rep.get('grid', 'default')} grid) took {rep['elapsed_seconds'] / 60:.1f} min; "
-                  f"its estimate from short probes was {rep['estimated_seconds'] / 60:.1f} min."]
+                  f"its estimate from short probes was {rep['estimated_seconds'] / 60:.1f} min" +
+                  ("; by phase: " + ", ".join(f"{k} {v / 60:.1f} min" for k, v in rep["phase_seconds"].items())
+                   if rep.get("phase_seconds") else "") + "."]
+    for s in rep.get("skipped", []):
+        if s["engine"] == "curves":
+            lines += ["", f"Curves not run: {s.get('kind', 'every pile')} at N = {s['n']} ({s['why']})."]
     lines += newton_lines(rep)
     for t in rep.get("impulse_threads_1_vs_2", []):
         lines += ["", f"impulse, {t['kind']} N = {t['n']}: two threads run a step {t['speedup_2_over_1_median']:.2f}x as fast "

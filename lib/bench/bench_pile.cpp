@@ -189,6 +189,7 @@ struct PileWorld {
     solver->rigid_contact_gauss_seidel = o.gauss_seidel;
     solver->contact_manifold_sweeps = o.manifold_sweeps;
     solver->rigid_contact_relaxation = o.relaxation;
+    solver->contact_warm_start_scale = o.warm_start_scale;
     solver->contact_warm_start_friction_scale = o.warm_start_friction_scale;
     state_a = std::make_unique<State>(model->state());
     state_b = std::make_unique<State>(model->state());
@@ -497,6 +498,7 @@ PileRunOptions options_of(const SceneArgs& a) {
   o.broad_phase_reuse_margin = a.number("broad-phase-reuse-margin");
   o.contact_warm_start = a.integer("contact-warm-start") != 0;
   o.gauss_seidel = a.integer("gauss-seidel") != 0;
+  o.warm_start_scale = a.number("warm-start-scale");
   o.warm_start_friction_scale = a.number("warm-start-friction-scale");
   o.relaxation = a.number("relaxation");
   o.manifold_sweeps = int(a.integer("manifold-sweeps"));
@@ -523,6 +525,7 @@ std::vector<Metric> bench_pile(const std::string& kind, const SceneArgs& a) {
       {"broad_phase_reuse_margin", double(o.broad_phase_reuse_margin), "m"},
       {"contact_warm_start", o.contact_warm_start ? 1.0 : 0.0, "-"},
       {"gauss_seidel", o.gauss_seidel ? 1.0 : 0.0, "-"},
+      {"warm_start_scale", double(o.warm_start_scale), "-"},
       {"warm_start_friction_scale", double(o.warm_start_friction_scale), "-"},
       {"relaxation", double(o.relaxation), "-"},
       {"manifold_sweeps", double(o.manifold_sweeps), "-"},
@@ -629,6 +632,7 @@ std::vector<SceneOption> pile_options(const PileSpec& s) {
           {"gauss-seidel", "-", "0", "1: SolverXPBD rigid_contact_gauss_seidel (contact rows by colour, each applied at once)"},
           {"manifold-sweeps", "-", "0", "SolverXPBD contact_manifold_sweeps (0: rows one by one; n: a shape pair's rows together, n sweeps; needs gauss-seidel 1)"},
           {"contact-warm-start", "-", "0", "1: SolverXPBD contact_warm_start (accumulated impulses from the last step; needs gauss-seidel 1)"},
+          {"warm-start-scale", "-", "1", "SolverXPBD contact_warm_start_scale (the share of the last step's normal impulses carried over)"},
           {"warm-start-friction-scale", "-", "1", "SolverXPBD contact_warm_start_friction_scale"},
           {"compare-threads", "-", "1", "bench: 1 also steps a 2-thread copy, interleaved (ratio, bitwise check)"}};
 }

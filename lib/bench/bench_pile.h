@@ -95,6 +95,7 @@ struct PileRunOptions {
   real broad_phase_reuse_margin = 0.01;    // [m] CollisionPipelineOptions::broad_phase_reuse_margin
   bool contact_warm_start = false;         // SolverXPBD::contact_warm_start
   bool gauss_seidel = false;               // SolverXPBD::rigid_contact_gauss_seidel
+  real warm_start_scale = 1;               // [-] SolverXPBD::contact_warm_start_scale
   real warm_start_friction_scale = 1;      // [-] SolverXPBD::contact_warm_start_friction_scale
   real relaxation = real(0.8);             // [-] SolverXPBD::rigid_contact_relaxation
   int manifold_sweeps = 0;                 // [-] SolverXPBD::contact_manifold_sweeps

@@ -88,6 +88,7 @@ OptionDomain scene_option_domain(const std::string& scene, const std::string& o)
   if (o == "gauss-seidel") return whole(0, 1);
   if (o == "manifold-sweeps") return whole(0, 64);
   if (o == "warm-start-friction-scale") return number(0, 1);
+  if (o == "warm-start-scale") return number(0, 1);
   if (o == "weighting") return whole(0, 1);
   if (o == "n") {
     if (scene.rfind("e3-pile-", 0) == 0) return whole(1, 100000);  // whole-step piles: 10^5 at a few steps

@@ -324,7 +324,8 @@ void bind_engine(py::module_& m) {
   py::class_<SolverXPBD>(m, "SolverXPBD")
       .def(py::init([](const Model& model, int iterations, double rigid_contact_relaxation,
                        bool rigid_contact_con_weighting, double angular_damping, bool enable_restitution,
-                       bool rigid_contact_gauss_seidel, bool contact_warm_start, int contact_manifold_sweeps) {
+                       bool rigid_contact_gauss_seidel, bool contact_warm_start, int contact_manifold_sweeps,
+                       double contact_warm_start_scale, double contact_warm_start_friction_scale) {
              if (iterations < 1) bad("SolverXPBD: iterations must be >= 1, got " + std::to_string(iterations));
              positive("SolverXPBD", "rigid_contact_relaxation", "-", rigid_contact_relaxation);
              if (!(std::isfinite(angular_damping) && angular_damping >= 0))
@@ -344,15 +345,23 @@ void bind_engine(py::module_& m) {
                bad("SolverXPBD: contact_manifold_sweeps must be a whole number in [0, 64], got " +
                    std::to_string(contact_manifold_sweeps));
              s->contact_manifold_sweeps = contact_manifold_sweeps;
+             for (auto [name, v] : {std::pair{"contact_warm_start_scale", contact_warm_start_scale},
+                                    std::pair{"contact_warm_start_friction_scale", contact_warm_start_friction_scale}})
+               if (!(v >= 0 && v <= 1)) bad(std::string("SolverXPBD: ") + name + " must be in [0, 1], got " + num(v));
+             s->contact_warm_start_scale = real(contact_warm_start_scale);
+             s->contact_warm_start_friction_scale = real(contact_warm_start_friction_scale);
              return s;
            }),
            py::arg("model"), py::arg("iterations") = 2, py::kw_only(), py::arg("rigid_contact_relaxation") = 0.8,
            py::arg("rigid_contact_con_weighting") = true, py::arg("angular_damping") = 0.0,
            py::arg("enable_restitution") = false, py::arg("rigid_contact_gauss_seidel") = false,
-           py::arg("contact_warm_start") = false, py::arg("contact_manifold_sweeps") = 0, py::keep_alive<1, 2>(),
+           py::arg("contact_warm_start") = false, py::arg("contact_manifold_sweeps") = 0,
+           py::arg("contact_warm_start_scale") = 1.0, py::arg("contact_warm_start_friction_scale") = 1.0,
+           py::keep_alive<1, 2>(),
            "XPBD (E3 §4) with Newton 1.6.1's defaults; rigid_contact_gauss_seidel, contact_warm_start and "
            "contact_manifold_sweeps are impulse's extensions (contact rows by colour, impulses carried from the "
-           "last step, a shape pair's rows solved together).")
+           "last step, a shape pair's rows solved together); the warm start's scales are the shares of the last "
+           "step's normal and friction impulses carried over.")
       .def("step",
            [](SolverXPBD& s, const State& state_in, State& state_out, const Control& control, PyContacts* contacts,
               double dt) {
@@ -380,7 +389,9 @@ void bind_engine(py::module_& m) {
       .def_readwrite("enable_restitution", &SolverXPBD::enable_restitution)
       .def_readwrite("rigid_contact_gauss_seidel", &SolverXPBD::rigid_contact_gauss_seidel)
       .def_readwrite("contact_warm_start", &SolverXPBD::contact_warm_start)
-      .def_readwrite("contact_manifold_sweeps", &SolverXPBD::contact_manifold_sweeps);
+      .def_readwrite("contact_manifold_sweeps", &SolverXPBD::contact_manifold_sweeps)
+      .def_readwrite("contact_warm_start_scale", &SolverXPBD::contact_warm_start_scale)
+      .def_readwrite("contact_warm_start_friction_scale", &SolverXPBD::contact_warm_start_friction_scale);
 
   py::class_<SolverSemiImplicit>(m, "SolverSemiImplicit")
       .def(py::init([](const Model& model, double angular_damping, double friction_smoothing) {

@@ -109,6 +109,28 @@ def test_xpbd_manifold_sweeps_hold_the_box_and_are_checked_by_name():
         impulse.SolverXPBD(_box_on_ground(0.2), rigid_contact_gauss_seidel=True, contact_manifold_sweeps=65)
 
 
+def test_xpbd_warm_start_scales_carry_a_share_and_are_checked_by_name():
+    # contact_warm_start_scale: the share of the last step's impulses a row starts from (as Bullet's
+    # m_warmstartingFactor). At 0.5 the rows must find the other half each step from the gap, so the
+    # box, which the whole carried impulse holds exactly at its half height, rests a little below it
+    # (about 1e-6 m with 4 iterations; at 2 it alternates +-0.4 % about its weight, a 2-cycle), and
+    # the readback still carries its weight; the scales read back as set.
+    drop = dict(iterations=4, rigid_contact_gauss_seidel=True, contact_warm_start=True)
+    full = _drop(_box_on_ground(0.2), 1 / 240, 360, **drop)
+    rows = _drop(_box_on_ground(0.2), 1 / 240, 360, contact_warm_start_scale=0.5,
+                 contact_warm_start_friction_scale=0.25, **drop)
+    assert full[-1, 1] == pytest.approx(0.025, abs=1e-12)
+    assert 1e-7 < 0.025 - rows[-1, 1] < 1e-5
+    assert rows[-1, 2] == pytest.approx(1.0 * G, rel=1e-6)
+    assert rows[-2, 2] == pytest.approx(1.0 * G, rel=1e-6)
+    s = impulse.SolverXPBD(_box_on_ground(0.2), contact_warm_start_scale=0.5, contact_warm_start_friction_scale=0.25)
+    assert (s.contact_warm_start_scale, s.contact_warm_start_friction_scale) == (0.5, 0.25)
+    with pytest.raises(ValueError, match=r"contact_warm_start_scale must be in \[0, 1\], got 1.5"):
+        impulse.SolverXPBD(_box_on_ground(0.2), contact_warm_start_scale=1.5)
+    with pytest.raises(ValueError, match=r"contact_warm_start_friction_scale must be in \[0, 1\], got -0.1"):
+        impulse.SolverXPBD(_box_on_ground(0.2), contact_warm_start_friction_scale=-0.1)
+
+
 def test_E3_9_python_chain_equals_the_cpp_scene_bitwise():
     # The same chain written twice, in Python here and in C++ in e3-box-drop: identical numbers.
     h = 1 / 240

@@ -230,43 +230,47 @@ struct XpbdManifoldRow {
 IMPULSE_HD inline void xpbd_manifold_delta(const XpbdSide& A, const XpbdSide& B, int k, const XpbdManifoldRow* rows,
                                            real relaxation, real h, int sweeps, real* p, vec3* t,
                                            XpbdContactDelta* out) {
+  // Per row, fixed over the block: the arms ra, rb and the normal's angular parts ra x n, rb x n and
+  // their images under the inverse inertias (a normal impulse dp turns A by -h dp inv_I_A (ra x n)).
   vec3 ra[kXpbdManifoldRows], rb[kXpbdManifoldRows], sra[kXpbdManifoldRows], srb[kXpbdManifoldRows];
-  vec3 s0[kXpbdManifoldRows];
-  real d0[kXpbdManifoldRows], w[kXpbdManifoldRows];
+  vec3 an[kXpbdManifoldRows], bn[kXpbdManifoldRows], ian[kXpbdManifoldRows], ibn[kXpbdManifoldRows];
+  vec3 s0[kXpbdManifoldRows], t0[kXpbdManifoldRows];
+  real d0[kXpbdManifoldRows], w[kXpbdManifoldRows], p0[kXpbdManifoldRows];
   for (int i = 0; i < k; ++i) {
     const XpbdManifoldRow& r = rows[i];
     const vec3 bx_a = transform_point(A.X, r.p0), bx_b = transform_point(B.X, r.p1);
     d0[i] = dot(r.n, bx_b - bx_a) - r.thickness;
     ra[i] = bx_a - A.com;
     rb[i] = bx_b - B.com;
-    w[i] = xpbd_inverse_effective_mass(A.inv_m, A.inv_I, ra[i], B.inv_m, B.inv_I, rb[i], r.n);
+    an[i] = cross(ra[i], r.n);
+    bn[i] = cross(rb[i], r.n);
+    ian[i] = A.inv_I * an[i];
+    ibn[i] = B.inv_I * bn[i];
+    w[i] = A.inv_m + B.inv_m + dot(an[i], ian[i]) + dot(bn[i], ibn[i]);  // xpbd_inverse_effective_mass
+    sra[i] = ra[i];
+    srb[i] = rb[i];
     s0[i] = r.mu > 0 ? xpbd_anchor_slip(A, B, r.p0, r.p1, r.o0, r.o1, r.n, h, sra[i], srb[i]) : vec3{};
-    out[i] = XpbdContactDelta{};
+    p0[i] = p[i];
+    t0[i] = t[i];
   }
   vec3 uA{}, uB{}, thA{}, thB{};  // linearised position changes of A and B [m, rad]
   const real keep = 1 - relaxation;
-  auto push = [&](int i, vec3 f, vec3 r_a, vec3 r_b) {  // impulse f on B at r_b, -f on A at r_a
-    uA -= (h * A.inv_m) * f;
-    uB += (h * B.inv_m) * f;
-    thA -= h * (A.inv_I * cross(r_a, f));
-    thB += h * (B.inv_I * cross(r_b, f));
-    out[i].dA.lin -= f;
-    out[i].dA.ang -= cross(r_a, f);
-    out[i].dB.lin += f;
-    out[i].dB.ang += cross(r_b, f);
-  };
   for (int sweep = 0; sweep < sweeps; ++sweep) {
     for (int i = 0; i < k; ++i) {
       const XpbdManifoldRow& r = rows[i];
       if (d0[i] >= 0 && p[i] == 0 && t[i].x == 0 && t[i].y == 0 && t[i].z == 0) continue;
       if (!(w[i] > 0)) continue;
-      const real d = d0[i] + dot(r.n, uB - uA) + dot(cross(rb[i], r.n), thB) - dot(cross(ra[i], r.n), thA);
+      const real d = d0[i] + dot(r.n, uB - uA) + dot(bn[i], thB) - dot(an[i], thA);
       real p_new = p[i] - (d - keep * d0[i]) / (h * w[i]);
       if (p_new < 0) p_new = 0;
       const real dp = p_new - p[i];
       p[i] = p_new;
-      out[i].p_n += dp;
-      if (dp != 0) push(i, dp * r.n, ra[i], rb[i]);
+      if (dp != 0) {  // impulse dp n on B at rb, -dp n on A at ra
+        uA -= (h * A.inv_m * dp) * r.n;
+        uB += (h * B.inv_m * dp) * r.n;
+        thA -= (h * dp) * ian[i];
+        thB += (h * dp) * ibn[i];
+      }
       if (!(r.mu > 0)) continue;
       const vec3 move = uB + cross(thB, srb[i]) - uA - cross(thA, sra[i]);  // of B's anchor relative to A's
       const vec3 slip = s0[i] + move - dot(r.n, move) * r.n;
@@ -282,11 +286,24 @@ IMPULSE_HD inline void xpbd_manifold_delta(const XpbdSide& A, const XpbdSide& B,
       t_new = clamp_friction_increment(t_new, r.mu, p[i]);
       const vec3 dt = t_new - t[i];
       t[i] = t_new;
-      if (dt.x != 0 || dt.y != 0 || dt.z != 0) push(i, dt, sra[i], srb[i]);
+      if (dt.x != 0 || dt.y != 0 || dt.z != 0) {  // impulse dt on B at srb, -dt on A at sra
+        uA -= (h * A.inv_m) * dt;
+        uB += (h * B.inv_m) * dt;
+        thA -= h * (A.inv_I * cross(sra[i], dt));
+        thB += h * (B.inv_I * cross(srb[i], dt));
+      }
     }
   }
+  // Row i's impulses over the block, from its totals: normal dP = p - p0 at ra, rb; friction dT = t - t0
+  // at the anchors sra, srb.
   for (int i = 0; i < k; ++i) {
     const XpbdManifoldRow& r = rows[i];
+    const real dP = p[i] - p0[i];
+    const vec3 dT = r.mu > 0 ? t[i] - t0[i] : vec3{};
+    out[i] = XpbdContactDelta{};
+    out[i].p_n = dP;
+    out[i].dA = {-(dP * r.n) - dT, -(dP * an[i]) - cross(sra[i], dT)};
+    out[i].dB = {dP * r.n + dT, dP * bn[i] + cross(srb[i], dT)};
     const vec3 dL_b = xpbd_angular_friction(A, B, r.n, r.mu_torsional, r.mu_rolling, relaxation / real(k), h, p[i]);
     out[i].dA.ang -= dL_b;
     out[i].dB.ang += dL_b;
