@@ -336,10 +336,13 @@ def estimate(a, kinds, engines, sizes, curve_sizes, settings, peer_iters, probes
              matched_factor=None):
     """Seconds the run will take: each planned run's steps x the probe's seconds per step x N / N_probe
     x the setting's factor, plus the probe's start-up x N / N_probe. Before the first curves: the
-    ladder at the next curve N counts its costliest tries and the rounds count impulse-matched at the
-    costliest setting. With next_tries (kind -> the settings the next curve N will try, known once
+    ladder at the next curve N counts its cheapest tries (the matches so far were cheap settings) and
+    the rounds count impulse-matched at the costliest setting. With next_tries (kind -> the settings the next curve N will try, known once
     the first curves ran): the rest of the run only, with those settings; matched_factor (kind -> the
-    matched setting's measured cost over the probe's) replaces the setting's modelled factor."""
+    matched setting's measured cost over the probe's) replaces the setting's modelled factor. A curve
+    run at a later curve N grows as N^NEXT_N_EXPONENT from the first; before the first curves, as the
+    run itself does after them, the piles' later curve N count cheapest first while they fit in
+    --budget-min (without --full-grid)."""
     def cost(e, kind, n, steps, factor=1.0):
         p = probes.get(("impulse" if e == "impulse-matched" else e, kind))
         if p is None:
@@ -349,6 +352,7 @@ def estimate(a, kinds, engines, sizes, curve_sizes, settings, peer_iters, probes
 
     total = 0.0
     parts = {}
+    later = {}  # kind -> (part name, seconds) of its later curve N, before the first curves only
 
     def part(name, seconds):
         parts[name] = parts.get(name, 0.0) + seconds
@@ -362,17 +366,21 @@ def estimate(a, kinds, engines, sizes, curve_sizes, settings, peer_iters, probes
             if next_tries is not None and i == 0:
                 continue  # ran already
             first = i == 0 or a.full_grid
+            grow = 1.0 if i == 0 else (n / curve_sizes[0]) ** (NEXT_N_EXPONENT - 1)
+            before = total
             for e in engines:
                 if e.startswith("impulse") or skip_reason(a, e, n) or (not first and e != "bullet"):
                     continue
                 its = a.newton_iterations_list if e == "newton" else (peer_iters if first else [PEER_ITERATIONS])
                 psplit = probes.get((e, kind), {"split": (-1, -1)})["split"]
-                total += part(f"curves N={n} peers", sum(cost(e, kind, n, CURVE_STEPS, peer_factor(e, it, psplit))
-                                                         for it in its))
+                total += part(f"curves N={n} peers",
+                              grow * sum(cost(e, kind, n, CURVE_STEPS, peer_factor(e, it, psplit)) for it in its))
             tries = (settings if first else next_tries[kind] if next_tries is not None
-                     else sorted(settings, key=lambda st: setting_factor(st, split))[-a.ladder:])
-            total += part(f"curves N={n} impulse", sum(cost("impulse", kind, n, CURVE_STEPS, setting_factor(st, split))
-                                                       for st in tries))
+                     else sorted(settings, key=lambda st: setting_factor(st, split))[:a.ladder])
+            total += part(f"curves N={n} impulse", grow * sum(cost("impulse", kind, n, CURVE_STEPS,
+                                                                   setting_factor(st, split)) for st in tries))
+            if i > 0 and next_tries is None and not a.full_grid:
+                later[kind] = later.get(kind, 0.0) + total - before
         for n in ([FIXED_N[kind]] if kind in FIXED_N else sizes):
             steps = steps_for(n, a.steps)
             if n >= BIG_N:
@@ -386,6 +394,14 @@ def estimate(a, kinds, engines, sizes, curve_sizes, settings, peer_iters, probes
                      (setting_factor(known[-1], split) if known else setting_factor(worst, split) if worst else 1.0)) \
                     if e == "impulse-matched" else 1.0
                 total += part(f"rounds N={n}", (a.big_rounds if n >= BIG_N else a.rounds) * cost(e, kind, n, steps, f))
+    if later:
+        left = 60 * a.budget_min - (total - sum(later.values()))
+        for kind in sorted(later, key=later.get):
+            if later[kind] <= left:
+                left -= later[kind]
+            else:
+                total -= later[kind]
+                parts[f"curves N>{curve_sizes[0]} of {kind} past the budget at this estimate"] = -later[kind]
     if not quiet:
         print("bench-peers: estimate by part: " + ", ".join(f"{k} {v / 60:.1f} min" for k, v in sorted(parts.items())),
               file=sys.stderr)
@@ -561,7 +577,8 @@ def main():
     probes = probe(a, kinds, engines, tiny)
     est = estimate(a, kinds, engines, sizes, curve_sizes, settings, peer_iters, probes, tiny)
     print(f"bench-peers: estimated {est / 60:.1f} min at 1 thread (probes of {PROBE_STEPS} steps at N = "
-          f"{sorted(set(tiny.values()))}, scaled linearly in N, steps and substeps x iterations; "
+          f"{sorted(set(tiny.values()))}, scaled in N (linearly; a later curve N's runs as N^{NEXT_N_EXPONENT}), steps "
+          f"and substeps x iterations; the later curve N are decided on measured costs after the first; "
           f"{'full grid' if a.full_grid else 'default grid, --full-grid for all'})", file=sys.stderr)
     if a.estimate_only:
         return
