@@ -292,6 +292,18 @@ class Phases:
         self._t = now
 
 
+def past_budget(costs, left):
+    """The keys of costs (pile -> seconds) left out when they run cheapest first while they fit in
+    `left` seconds."""
+    out = []
+    for kind in sorted(costs, key=costs.get):
+        if costs[kind] <= left:
+            left -= costs[kind]
+        else:
+            out.append(kind)
+    return out
+
+
 def next_curve_seconds(c, tries, n_next):
     """Estimated wall seconds of the next curve N for one pile: Bullet at peer_iterations and every
     ladder try, each at its measured cost on curve c (the first N), scaled by (n_next / n)^NEXT_N_EXPONENT."""
@@ -337,8 +349,8 @@ def estimate(a, kinds, engines, sizes, curve_sizes, settings, peer_iters, probes
     """Seconds the run will take: each planned run's steps x the probe's seconds per step x N / N_probe
     x the setting's factor, plus the probe's start-up x N / N_probe. Before the first curves: the
     ladder at the next curve N counts its cheapest tries (the matches so far were cheap settings) and
-    the rounds count impulse-matched at the costliest setting. With next_tries (kind -> the settings the next curve N will try, known once
-    the first curves ran): the rest of the run only, with those settings; matched_factor (kind -> the
+    the rounds count impulse-matched at the costliest setting. With next_tries (kind -> the settings
+    the next curve N will try, known once the first curves ran): the rest of the run only, with those settings; matched_factor (kind -> the
     matched setting's measured cost over the probe's) replaces the setting's modelled factor. A curve
     run at a later curve N grows as N^NEXT_N_EXPONENT from the first; before the first curves, as the
     run itself does after them, the piles' later curve N count cheapest first while they fit in
@@ -352,7 +364,7 @@ def estimate(a, kinds, engines, sizes, curve_sizes, settings, peer_iters, probes
 
     total = 0.0
     parts = {}
-    later = {}  # kind -> (part name, seconds) of its later curve N, before the first curves only
+    later = {}  # kind -> seconds of its later curve N (before the first curves only)
 
     def part(name, seconds):
         parts[name] = parts.get(name, 0.0) + seconds
@@ -394,14 +406,9 @@ def estimate(a, kinds, engines, sizes, curve_sizes, settings, peer_iters, probes
                      (setting_factor(known[-1], split) if known else setting_factor(worst, split) if worst else 1.0)) \
                     if e == "impulse-matched" else 1.0
                 total += part(f"rounds N={n}", (a.big_rounds if n >= BIG_N else a.rounds) * cost(e, kind, n, steps, f))
-    if later:
-        left = 60 * a.budget_min - (total - sum(later.values()))
-        for kind in sorted(later, key=later.get):
-            if later[kind] <= left:
-                left -= later[kind]
-            else:
-                total -= later[kind]
-                parts[f"curves N>{curve_sizes[0]} of {kind} past the budget at this estimate"] = -later[kind]
+    for kind in past_budget(later, 60 * a.budget_min - (total - sum(later.values()))):
+        total -= later[kind]
+        parts[f"curves N>{curve_sizes[0]} of {kind} past the budget at this estimate"] = -later[kind]
     if not quiet:
         print("bench-peers: estimate by part: " + ", ".join(f"{k} {v / 60:.1f} min" for k, v in sorted(parts.items())),
               file=sys.stderr)
@@ -623,19 +630,14 @@ def main():
             rounds = estimate(a, kinds, engines, sizes, curve_sizes[:1], settings, peer_iters, probes, tiny, nxt,
                               quiet=True, matched_factor=factor)
             spent = time.monotonic() - t_start
-            left = 60 * a.budget_min - spent - rounds
-            for kind in sorted((k for k in kinds if k not in FIXED_N),
-                               key=lambda k: next_curve_seconds(prev[k], nxt[k], curve_sizes[1])):
-                need = next_curve_seconds(prev[kind], nxt[kind], curve_sizes[1])
-                if need <= left:
-                    left -= need
-                    continue
+            need = {k: next_curve_seconds(prev[k], nxt[k], curve_sizes[1]) for k in kinds if k not in FIXED_N}
+            for kind in past_budget(need, 60 * a.budget_min - spent - rounds):
                 left_out.add(kind)
                 print(f"bench-peers: {spent / 60:.1f} min spent, the rounds about {rounds / 60:.1f} min; the {kind} "
-                      f"curves at N = {curve_sizes[1:]} (about {need / 60:.1f} min) would pass --budget-min "
+                      f"curves at N = {curve_sizes[1:]} (about {need[kind] / 60:.1f} min) would pass --budget-min "
                       f"{a.budget_min}: left out (its rounds use the match at N = {curve_sizes[0]})", file=sys.stderr)
                 skipped.append({"engine": "curves", "kind": kind, "n": curve_sizes[1:],
-                                "why": f"about {need / 60:.1f} min, over what --budget-min {a.budget_min} left"})
+                                "why": f"about {need[kind] / 60:.1f} min, over what --budget-min {a.budget_min} left"})
 
     runs = {}  # (engine, kind, n) -> list of per-round results
     threads = {}

@@ -246,7 +246,7 @@ IMPULSE_HD inline void xpbd_manifold_delta(const XpbdSide& A, const XpbdSide& B,
     bn[i] = cross(rb[i], r.n);
     ian[i] = A.inv_I * an[i];
     ibn[i] = B.inv_I * bn[i];
-    w[i] = A.inv_m + B.inv_m + dot(an[i], ian[i]) + dot(bn[i], ibn[i]);  // xpbd_inverse_effective_mass
+    w[i] = xpbd_inverse_effective_mass(A.inv_m, A.inv_I, ra[i], B.inv_m, B.inv_I, rb[i], r.n);
     sra[i] = ra[i];
     srb[i] = rb[i];
     s0[i] = r.mu > 0 ? xpbd_anchor_slip(A, B, r.p0, r.p1, r.o0, r.o1, r.n, h, sra[i], srb[i]) : vec3{};
@@ -255,6 +255,13 @@ IMPULSE_HD inline void xpbd_manifold_delta(const XpbdSide& A, const XpbdSide& B,
   }
   vec3 uA{}, uB{}, thA{}, thB{};  // linearised position changes of A and B [m, rad]
   const real keep = 1 - relaxation;
+  // an impulse f on B and -f on A whose angular parts, mapped by the inverse inertias, are iA and iB
+  auto move = [&](vec3 f, vec3 iA, vec3 iB) {
+    uA -= (h * A.inv_m) * f;
+    uB += (h * B.inv_m) * f;
+    thA -= h * iA;
+    thB += h * iB;
+  };
   for (int sweep = 0; sweep < sweeps; ++sweep) {
     for (int i = 0; i < k; ++i) {
       const XpbdManifoldRow& r = rows[i];
@@ -265,15 +272,10 @@ IMPULSE_HD inline void xpbd_manifold_delta(const XpbdSide& A, const XpbdSide& B,
       if (p_new < 0) p_new = 0;
       const real dp = p_new - p[i];
       p[i] = p_new;
-      if (dp != 0) {  // impulse dp n on B at rb, -dp n on A at ra
-        uA -= (h * A.inv_m * dp) * r.n;
-        uB += (h * B.inv_m * dp) * r.n;
-        thA -= (h * dp) * ian[i];
-        thB += (h * dp) * ibn[i];
-      }
+      if (dp != 0) move(dp * r.n, dp * ian[i], dp * ibn[i]);  // dp n on B at rb, -dp n on A at ra
       if (!(r.mu > 0)) continue;
-      const vec3 move = uB + cross(thB, srb[i]) - uA - cross(thA, sra[i]);  // of B's anchor relative to A's
-      const vec3 slip = s0[i] + move - dot(r.n, move) * r.n;
+      const vec3 rel = uB + cross(thB, srb[i]) - uA - cross(thA, sra[i]);  // of B's anchor relative to A's
+      const vec3 slip = s0[i] + rel - dot(r.n, rel) * r.n;
       vec3 t_new = t[i];
       const vec3 e = slip - keep * s0[i];
       const real err = length(e);
@@ -286,12 +288,8 @@ IMPULSE_HD inline void xpbd_manifold_delta(const XpbdSide& A, const XpbdSide& B,
       t_new = clamp_friction_increment(t_new, r.mu, p[i]);
       const vec3 dt = t_new - t[i];
       t[i] = t_new;
-      if (dt.x != 0 || dt.y != 0 || dt.z != 0) {  // impulse dt on B at srb, -dt on A at sra
-        uA -= (h * A.inv_m) * dt;
-        uB += (h * B.inv_m) * dt;
-        thA -= h * (A.inv_I * cross(sra[i], dt));
-        thB += h * (B.inv_I * cross(srb[i], dt));
-      }
+      if (dt.x != 0 || dt.y != 0 || dt.z != 0)  // dt on B at srb, -dt on A at sra
+        move(dt, A.inv_I * cross(sra[i], dt), B.inv_I * cross(srb[i], dt));
     }
   }
   // Row i's impulses over the block, from its totals: normal dP = p - p0 at ra, rb; friction dT = t - t0

@@ -107,6 +107,8 @@ RC_GTEST_PROP(E3_xpbd_manifold, OneRowInOneSweepIsTheAccumulatedRow, ()) {
   RC_ASSERT(length(block.dB.lin - row.dB.lin) <= 1e-12 * scale);
   RC_ASSERT(length(block.dB.ang - row.dB.ang) <= 1e-12 * scale * f.a);
   RC_ASSERT(length(block.dA.lin - row.dA.lin) <= 1e-12 * scale);
+  // A is the world at the origin: its arm is the contact point itself (up to about 2.3 m here)
+  RC_ASSERT(length(block.dA.ang - row.dA.ang) <= 1e-12 * scale * (f.a + length(r.p0)));
 }
 
 // A cube face sunk evenly by depth: solved together, the four corners lift it without turning it.
