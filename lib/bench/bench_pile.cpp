@@ -188,6 +188,7 @@ struct PileWorld {
     solver->contact_warm_start = o.contact_warm_start;
     solver->rigid_contact_gauss_seidel = o.gauss_seidel;
     solver->contact_manifold_sweeps = o.manifold_sweeps;
+    solver->contact_linearised = o.linearised;
     solver->rigid_contact_relaxation = o.relaxation;
     solver->contact_warm_start_scale = o.warm_start_scale;
     solver->contact_warm_start_friction_scale = o.warm_start_friction_scale;
@@ -502,11 +503,14 @@ PileRunOptions options_of(const SceneArgs& a) {
   o.warm_start_friction_scale = a.number("warm-start-friction-scale");
   o.relaxation = a.number("relaxation");
   o.manifold_sweeps = int(a.integer("manifold-sweeps"));
+  o.linearised = a.integer("linearised") != 0;
   if (o.contact_warm_start && !o.gauss_seidel)
     throw std::invalid_argument("--contact-warm-start 1 needs --gauss-seidel 1 (the Jacobi contact pass has no warm start)");
   if (o.manifold_sweeps > 0 && !o.gauss_seidel)
     throw std::invalid_argument("--manifold-sweeps " + std::to_string(o.manifold_sweeps) +
                                 " needs --gauss-seidel 1 (the Jacobi contact pass solves rows apart)");
+  if (o.linearised && !o.gauss_seidel)
+    throw std::invalid_argument("--linearised 1 needs --gauss-seidel 1 (the Jacobi contact pass applies rows apart)");
   return o;
 }
 
@@ -529,6 +533,7 @@ std::vector<Metric> bench_pile(const std::string& kind, const SceneArgs& a) {
       {"warm_start_friction_scale", double(o.warm_start_friction_scale), "-"},
       {"relaxation", double(o.relaxation), "-"},
       {"manifold_sweeps", double(o.manifold_sweeps), "-"},
+      {"linearised", o.linearised ? 1.0 : 0.0, "-"},
       {"broad_phase_rebuilds_per_step", r.broad_phase_rebuilds, "-"},
       {"broad_phase_fallbacks_per_step", r.broad_phase_fallbacks, "-"},
       {"threads", double(o.threads), "-"},
@@ -631,6 +636,7 @@ std::vector<SceneOption> pile_options(const PileSpec& s) {
           {"relaxation", "-", "0.8", "SolverXPBD rigid_contact_relaxation"},
           {"gauss-seidel", "-", "0", "1: SolverXPBD rigid_contact_gauss_seidel (contact rows by colour, each applied at once)"},
           {"manifold-sweeps", "-", "0", "SolverXPBD contact_manifold_sweeps (0: rows one by one; n: a shape pair's rows together, n sweeps; needs gauss-seidel 1)"},
+          {"linearised", "-", "0", "1: SolverXPBD contact_linearised (rows linearised once per step, bodies moved once after the iterations; needs gauss-seidel 1)"},
           {"contact-warm-start", "-", "0", "1: SolverXPBD contact_warm_start (accumulated impulses from the last step; needs gauss-seidel 1)"},
           {"warm-start-scale", "-", "1", "SolverXPBD contact_warm_start_scale (the share of the last step's normal impulses carried over)"},
           {"warm-start-friction-scale", "-", "1", "SolverXPBD contact_warm_start_friction_scale"},

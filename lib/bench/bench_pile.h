@@ -99,6 +99,7 @@ struct PileRunOptions {
   real warm_start_friction_scale = 1;      // [-] SolverXPBD::contact_warm_start_friction_scale
   real relaxation = real(0.8);             // [-] SolverXPBD::rigid_contact_relaxation
   int manifold_sweeps = 0;                 // [-] SolverXPBD::contact_manifold_sweeps
+  bool linearised = false;                 // SolverXPBD::contact_linearised
 };
 
 /// Seconds per step of each stage, averaged over the steps after warm-up.

@@ -86,6 +86,7 @@ OptionDomain scene_option_domain(const std::string& scene, const std::string& o)
   if (o == "broad-phase-reuse") return whole(0, 1);
   if (o == "contact-warm-start") return whole(0, 1);
   if (o == "gauss-seidel") return whole(0, 1);
+  if (o == "linearised") return whole(0, 1);
   if (o == "manifold-sweeps") return whole(0, 64);
   if (o == "warm-start-friction-scale") return number(0, 1);
   if (o == "warm-start-scale") return number(0, 1);

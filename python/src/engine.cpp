@@ -325,7 +325,8 @@ void bind_engine(py::module_& m) {
       .def(py::init([](const Model& model, int iterations, double rigid_contact_relaxation,
                        bool rigid_contact_con_weighting, double angular_damping, bool enable_restitution,
                        bool rigid_contact_gauss_seidel, bool contact_warm_start, int contact_manifold_sweeps,
-                       double contact_warm_start_scale, double contact_warm_start_friction_scale) {
+                       double contact_warm_start_scale, double contact_warm_start_friction_scale,
+                       bool contact_linearised) {
              if (iterations < 1) bad("SolverXPBD: iterations must be >= 1, got " + std::to_string(iterations));
              positive("SolverXPBD", "rigid_contact_relaxation", "-", rigid_contact_relaxation);
              if (!(std::isfinite(angular_damping) && angular_damping >= 0))
@@ -345,6 +346,9 @@ void bind_engine(py::module_& m) {
                bad("SolverXPBD: contact_manifold_sweeps must be a whole number in [0, 64], got " +
                    std::to_string(contact_manifold_sweeps));
              s->contact_manifold_sweeps = contact_manifold_sweeps;
+             if (contact_linearised && !rigid_contact_gauss_seidel)
+               bad("SolverXPBD: contact_linearised needs rigid_contact_gauss_seidel (the Jacobi pass applies rows apart)");
+             s->contact_linearised = contact_linearised;
              for (auto [name, v] : {std::pair{"contact_warm_start_scale", contact_warm_start_scale},
                                     std::pair{"contact_warm_start_friction_scale", contact_warm_start_friction_scale}})
                if (!(v >= 0 && v <= 1)) bad(std::string("SolverXPBD: ") + name + " must be in [0, 1], got " + num(v));
@@ -357,11 +361,12 @@ void bind_engine(py::module_& m) {
            py::arg("enable_restitution") = false, py::arg("rigid_contact_gauss_seidel") = false,
            py::arg("contact_warm_start") = false, py::arg("contact_manifold_sweeps") = 0,
            py::arg("contact_warm_start_scale") = 1.0, py::arg("contact_warm_start_friction_scale") = 1.0,
-           py::keep_alive<1, 2>(),
+           py::arg("contact_linearised") = false, py::keep_alive<1, 2>(),
            "XPBD (E3 §4) with Newton 1.6.1's defaults; rigid_contact_gauss_seidel, contact_warm_start and "
            "contact_manifold_sweeps are impulse's extensions (contact rows by colour, impulses carried from the "
            "last step, a shape pair's rows solved together); the warm start's scales are the shares of the last "
-           "step's normal and friction impulses carried over.")
+           "step's normal and friction impulses carried over; contact_linearised solves the step's rows linearised "
+           "once at its poses and moves the bodies once after the iterations.")
       .def("step",
            [](SolverXPBD& s, const State& state_in, State& state_out, const Control& control, PyContacts* contacts,
               double dt) {
@@ -390,6 +395,7 @@ void bind_engine(py::module_& m) {
       .def_readwrite("rigid_contact_gauss_seidel", &SolverXPBD::rigid_contact_gauss_seidel)
       .def_readwrite("contact_warm_start", &SolverXPBD::contact_warm_start)
       .def_readwrite("contact_manifold_sweeps", &SolverXPBD::contact_manifold_sweeps)
+      .def_readwrite("contact_linearised", &SolverXPBD::contact_linearised)
       .def_readwrite("contact_warm_start_scale", &SolverXPBD::contact_warm_start_scale)
       .def_readwrite("contact_warm_start_friction_scale", &SolverXPBD::contact_warm_start_friction_scale);
 

@@ -109,6 +109,22 @@ def test_xpbd_manifold_sweeps_hold_the_box_and_are_checked_by_name():
         impulse.SolverXPBD(_box_on_ground(0.2), rigid_contact_gauss_seidel=True, contact_manifold_sweeps=65)
 
 
+def test_xpbd_linearised_pass_holds_the_box_and_is_checked_by_name():
+    # impulse's extension: the step's rows linearised once, the box moved once after the iterations
+    # (xpbd_linear_row). Warm-started, the box comes to rest at its half height and the readback to
+    # its weight; unlike the pass on poses (exact to rounding above), the last of the drop dies out
+    # over some steps (with 8 iterations ~2e-9 m above the rest height after 1.5 s, falling ~7 % a
+    # step, and the weight to ~1e-6).
+    rows = _drop(_box_on_ground(0.2), 1 / 240, 360, iterations=8, rigid_contact_gauss_seidel=True,
+                 contact_warm_start=True, contact_linearised=True)
+    assert rows[-1, 2] == pytest.approx(1.0 * G, rel=3e-6)
+    assert rows[-1, 1] == pytest.approx(0.025, abs=1e-8)
+    assert impulse.SolverXPBD(_box_on_ground(0.2), rigid_contact_gauss_seidel=True,
+                              contact_linearised=True).contact_linearised
+    with pytest.raises(ValueError, match="contact_linearised needs rigid_contact_gauss_seidel"):
+        impulse.SolverXPBD(_box_on_ground(0.2), contact_linearised=True)
+
+
 def test_xpbd_warm_start_scales_carry_a_share_and_are_checked_by_name():
     # contact_warm_start_scale: the share of the last step's impulses a row starts from (as Bullet's
     # m_warmstartingFactor). At 0.5 the rows must find the other half each step from the gap, so the

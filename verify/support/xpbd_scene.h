@@ -25,7 +25,7 @@ struct XpbdScene {
   SolverXPBD solver;
   State s0, s1;
   Control control;
-  XpbdScene(Model m, int iterations, bool gauss_seidel, bool warm, int manifold_sweeps = 0)
+  XpbdScene(Model m, int iterations, bool gauss_seidel, bool warm, int manifold_sweeps = 0, bool linearised = false)
       : model(std::move(m)),
         pipeline(model),
         contacts(model, pipeline.rigid_contact_max(), /*request_force=*/true),
@@ -36,6 +36,7 @@ struct XpbdScene {
     solver.rigid_contact_gauss_seidel = gauss_seidel;
     solver.contact_warm_start = warm;
     solver.contact_manifold_sweeps = manifold_sweeps;
+    solver.contact_linearised = linearised;
   }
   void step(real h) {
     pipeline.collide(s0.body_q.view(), contacts);
@@ -56,16 +57,50 @@ struct XpbdScene {
   }
 };
 
+// Cubes of half extent 0.1 m in a column, 1 mm apart, mu 0.5; the top one `ratio` times as dense
+// (the e3-pile-stack and e3-pile-heavy layouts of bench/peers/scenes/pile.toml).
+inline Model column(int n, real ratio) {
+  ModelBuilder b(Axis::z, vec3{0, 0, -real(9.81)});
+  b.rigid_gap = 0.01;
+  b.add_ground_plane();
+  for (int i = 0; i < n; ++i) {
+    ShapeConfig cfg;
+    cfg.mu = 0.5;
+    cfg.density = i == n - 1 ? 1000 * ratio : 1000;
+    b.add_shape_box(b.add_body({vec3{0, 0, real(0.101) + i * real(0.201)}, quat_identity()}), transform_identity(),
+                    0.1, 0.1, 0.1, cfg);
+  }
+  return b.finalize();
+}
+
+// Two layers of cubes side by side (the e3-pile-boxes rule, the upper layer shifted by 0.05 m).
+inline Model box_pile(int side) {
+  ModelBuilder b(Axis::z, vec3{0, 0, -real(9.81)});
+  b.rigid_gap = 0.01;
+  b.add_ground_plane();
+  ShapeConfig cfg;
+  cfg.mu = 0.5;
+  for (int layer = 0; layer < 2; ++layer)
+    for (int k = 0; k < side * side; ++k) {
+      const real s = layer ? real(0.05) : real(0);
+      b.add_shape_box(b.add_body({vec3{(k % side) * real(0.3) + s, (k / side) * real(0.3) + s,
+                                       real(0.101) + layer * real(0.201)},
+                                  quat_identity()}),
+                      transform_identity(), 0.1, 0.1, 0.1, cfg);
+    }
+  return b.finalize();
+}
+
 /// Whether `steps` steps of h = 1/600 s of XpbdScene(model(), iterations, gauss_seidel, warm,
-/// manifold_sweeps) on 1 and on 2 threads end in bitwise the same poses and twists.
+/// manifold_sweeps, linearised) on 1 and on 2 threads end in bitwise the same poses and twists.
 inline bool bitwise_same_on_one_and_two_threads(const std::function<Model()>& model, int iterations, bool gauss_seidel,
-                                                bool warm, int manifold_sweeps, int steps) {
+                                                bool warm, int manifold_sweeps, int steps, bool linearised = false) {
   const int saved = cpu_threads();
   std::vector<std::vector<transform>> q;
   std::vector<std::vector<spatial_vector>> qd;
   for (int threads : {1, 2}) {
     set_cpu_threads(threads);
-    XpbdScene s(model(), iterations, gauss_seidel, warm, manifold_sweeps);
+    XpbdScene s(model(), iterations, gauss_seidel, warm, manifold_sweeps, linearised);
     for (int i = 0; i < steps; ++i) s.step(real(1) / 600);
     q.push_back(s.s0.body_q.to_host());
     qd.push_back(s.s0.body_qd.to_host());

@@ -127,6 +127,16 @@ class SolverXPBD {
   /// linearised poses, applied at once), so that a face's corners move it as a whole. A pair with
   /// one row is solved as a row either way.
   int contact_manifold_sweeps = 0;
+  /// contact_linearised (rigid_contact_gauss_seidel only): the rows are linearised once per step at
+  /// the poses after the warm start (xpbd_linearise_row) and the iterations move the bodies only
+  /// through their summed small position changes u = h inv_m P, theta = h inv_I L
+  /// (xpbd_linear_row, rate rigid_contact_relaxation, target gap 0); each body's pose and velocity
+  /// are moved once after the iterations (xpbd_move_body), as Box2D v3 and Jolt solve prepared
+  /// contact constraints. Torsion and rolling per row and pass as in E3.4-friction-anchor, on the
+  /// velocities the position changes give. A model with joint rows moves the bodies and
+  /// linearises the rows again after every iteration (the joints work on poses). Rows accumulate
+  /// their impulses (p >= 0, |t| <= mu p) whether or not contact_warm_start carries them over.
+  bool contact_linearised = false;
   static constexpr int contact_colours = 64;        // colours of the graph colouring; rows past them go to one serial overflow colour
   static constexpr int contact_colour_rounds = 12;  // rounds of the colouring
 
@@ -177,6 +187,8 @@ class SolverXPBD {
   void keep_contact_history(const ContactsView& c);
   void colour_contacts(const ContactsView& c);
   void solve_contacts_coloured(State& out, const ContactsView& c, int it, real h);
+  void linearise_contacts(const State& out, const ContactsView& c, real h, bool first);
+  void move_linearised_bodies(State& out, real h);
   void apply_contact_deltas(State& out, int it, real h);
   void accumulate_contact_impulses(int it);
   void solve_joints(State& out, real h);
@@ -225,6 +237,10 @@ class SolverXPBD {
     Buffer<vec3> history_t;                             // last step's t_acc in history_key order [N s]
     Buffer<vec3> history_point;                         // last step's contact point on shape0, in its body frame [m]
     Buffer<std::int64_t> history_count;                 // (1) rows in the history
+    // contact_linearised only:
+    Buffer<XpbdLinearRow> linear_rows;                  // per row: linearised at the step's poses
+    Buffer<vec3> l_acc;                                 // per row: torsion and rolling impulse on B since then [N m s]
+    Buffer<spatial_vector> body_move;                   // per body: summed (u [m], theta [rad]) since then
     // rigid_contact_gauss_seidel only:
     Buffer<int> colour;                                 // per row: its colour, -1 while uncoloured
     Buffer<int> tentative;                              // per row: the colour it proposed, -1 before

@@ -157,7 +157,11 @@ void SolverXPBD::step(const State& in, State& out, const Control& control, const
     if (contacts) {
       const auto t0 = std::chrono::steady_clock::now();
       if (rigid_contact_gauss_seidel) {
+        if (contact_linearised && (it == 0 || has_joint_rows_))
+          linearise_contacts(out, *contacts, h, it == 0);  //  rows at the poses; body moves zeroed
         solve_contacts_coloured(out, *contacts, it, h);  // colour by colour, each row applied at once
+        if (contact_linearised && (it == iterations - 1 || has_joint_rows_))
+          move_linearised_bodies(out, h);        //    the summed moves onto the poses
       } else {
         solve_contacts(out, *contacts, it, h);   //    rigid contact deltas (and it - 1's readback impulses)
         apply_contact_deltas(out, it, h);        //    weighted apply
@@ -191,6 +195,8 @@ void SolverXPBD::check_step(const State& in, const State& out, const Control& co
     throw std::invalid_argument("SolverXPBD.step: contact_warm_start needs rigid_contact_gauss_seidel (the Jacobi pass has no warm start)");
   if (contact_manifold_sweeps != 0 && !rigid_contact_gauss_seidel)
     throw std::invalid_argument("SolverXPBD.step: contact_manifold_sweeps needs rigid_contact_gauss_seidel (the Jacobi pass solves rows apart)");
+  if (contact_linearised && !rigid_contact_gauss_seidel)
+    throw std::invalid_argument("SolverXPBD.step: contact_linearised needs rigid_contact_gauss_seidel (the Jacobi pass applies rows apart)");
   if (!(contact_manifold_sweeps >= 0 && contact_manifold_sweeps <= 64))
     throw std::invalid_argument("SolverXPBD.step: contact_manifold_sweeps must be a whole number in [0, 64] (got " +
                                 std::to_string(contact_manifold_sweeps) + ")");
@@ -534,6 +540,10 @@ struct ColouredContactRow {
   real relax, h;
   int sweeps;                // contact_manifold_sweeps
   View<const int> live;      // (1) rows of the step
+  bool linear;               // contact_linearised: the rows below, on the bodies' summed moves
+  View<const XpbdLinearRow> lrows;
+  View<spatial_vector> move;
+  View<vec3> l_acc;
   IMPULSE_HD void apply(int b, const spatial_vector& d) const {
     transform X = q[b];
     spatial_vector v = qd[b];
@@ -544,7 +554,25 @@ struct ColouredContactRow {
   IMPULSE_HD XpbdSide side(int b) const {  // body b at its current pose, the world for -1
     return b >= 0 ? make_side(b, q, qd, com_B, inv_m, inv_I, flags) : XpbdSide{};
   }
+  // One linearised row (contact_linearised): xpbd_linear_row on its bodies' moves, then torsion and
+  // rolling (xpbd_linear_row_angular).
+  IMPULSE_HD void linear_row(std::int64_t i) const {
+    const int ba = sd[2 * i], bb = sd[2 * i + 1];
+    int moved = 0;
+    if (c.rigid_contact_shape0[i] != c.rigid_contact_shape1[i] && ba != bb) {
+      const XpbdLinearRow& r = lrows[i];
+      spatial_vector mA = ba >= 0 ? move[ba] : spatial_vector{}, mB = bb >= 0 ? move[bb] : spatial_vector{};
+      moved = xpbd_linear_row(r, 0, relax, h, p_acc[i], t_acc[i], mA, mB);
+      if ((r.mu_torsional > 0 || r.mu_rolling > 0) && xpbd_linear_row_angular(r, relax, h, p_acc[i], l_acc[i], mA, mB))
+        moved = 1;
+      if (ba >= 0) move[ba] = mA;
+      if (bb >= 0) move[bb] = mB;
+    }
+    act[i] = moved;
+    ever[i] |= moved;
+  }
   IMPULSE_HD void row(std::int64_t i) const {
+    if (linear) return linear_row(i);
     const int ba = sd[2 * i], bb = sd[2 * i + 1];
     XpbdContactDelta r;
     if (c.rigid_contact_shape0[i] != c.rigid_contact_shape1[i] && ba != bb) {
@@ -612,6 +640,11 @@ struct ColouredContactRow {
     if (sweeps == 0) return row(i);
     std::int64_t end = i + 1;
     while (end < live[0] && same_shape_pair(c, i, end)) ++end;
+    if (linear) {  // the pair's rows in turn, sweeps times, on the bodies' moves
+      for (int s = 0; s < sweeps; ++s)
+        for (std::int64_t j = i; j < end; ++j) linear_row(j);
+      return;
+    }
     if (end - i == 1 || c.rigid_contact_shape0[i] == c.rigid_contact_shape1[i] || sd[2 * i] == sd[2 * i + 1]) {
       for (std::int64_t j = i; j < end; ++j) row(j);
       return;
@@ -774,7 +807,11 @@ void SolverXPBD::solve_contacts_coloured(State& out, const ContactsView& c, int 
                                rigid_contact_relaxation,
                                h,
                                contact_manifold_sweeps,
-                               step_.live.view()};
+                               step_.live.view(),
+                               contact_linearised,
+                               step_.linear_rows.view(),
+                               step_.body_move.view(),
+                               step_.l_acc.view()};
   View<const int> order = step_.colour_order.view();
   View<const std::int64_t> start = step_.colour_start.view();
   View<const int> count = step_.colour_count.view();
@@ -792,6 +829,92 @@ void SolverXPBD::solve_contacts_coloured(State& out, const ContactsView& c, int 
     }));
   }
   ++step_.contact_passes;
+}
+
+// Stage 4a' (contact_linearised). Each row linearised at the current poses (xpbd_linearise_row), its
+// impulses there kept as p0, t0 (first: zeroed when no warm start carried them), its torsion and
+// rolling impulse and every body's summed move zeroed.
+void SolverXPBD::linearise_contacts(const State& out, const ContactsView& c, real h, bool first) {
+  const Model& m = *model_;
+  const Device dev = m.device;
+  const int cap = step_.capacity, launch = step_.launch;
+  grow_to(step_.p_acc, dev, cap);
+  grow_to(step_.t_acc, dev, cap);
+  grow_to(step_.l_acc, dev, cap);
+  grow_to(step_.linear_rows, dev, cap);
+  grow_to(step_.body_move, dev, m.body_count);
+  fill(dev, step_.body_move.view(), spatial_vector{});
+  if (launch == 0) return;
+  make_sides(out);
+  View<const XpbdSide> sides = step_.sides.view();
+  View<const int> sd{step_.side.data(), 2 * std::int64_t(cap)};
+  View<const int> live = step_.live.view();
+  auto rows = step_.linear_rows.view();
+  auto p_acc = step_.p_acc.view();
+  auto t_acc = step_.t_acc.view();
+  auto l_acc = step_.l_acc.view();
+  const bool zero = first && !contact_warm_start;
+  parallel_for(dev, launch, IMPULSE_KERNEL((std::int64_t i), {
+    if (i >= live[0]) return;
+    if (zero) {
+      p_acc[i] = 0;
+      t_acc[i] = vec3{};
+    }
+    l_acc[i] = vec3{};
+    const int ba = sd[2 * i], bb = sd[2 * i + 1];
+    const XpbdManifoldRow r{c.rigid_contact_point0[i], c.rigid_contact_point1[i], c.rigid_contact_offset0[i],
+                            c.rigid_contact_offset1[i], c.rigid_contact_normal[i],
+                            c.rigid_contact_margin0[i] + c.rigid_contact_margin1[i], c.rigid_contact_mu[i],
+                            c.rigid_contact_mu_torsional[i], c.rigid_contact_mu_rolling[i]};
+    XpbdLinearRow l;
+    if (ba != bb && ba >= -1 && bb >= -1)
+      l = xpbd_linearise_row(ba >= 0 ? sides[ba] : XpbdSide{}, bb >= 0 ? sides[bb] : XpbdSide{}, r, h);
+    l.p0 = p_acc[i];
+    l.t0 = t_acc[i];
+    rows[i] = l;
+  }));
+}
+
+// Stage 4a'' (contact_linearised). Every body moved by its summed (u, theta): dv = u / h, dw_B = R^T
+// theta / h through xpbd_move_body; each row's impulses since the rows were linearised added to the
+// readback (on A: -(dP n + dT) at ra, sra; minus its torsion and rolling impulse).
+void SolverXPBD::move_linearised_bodies(State& out, real h) {
+  const Model& m = *model_;
+  const Device dev = m.device;
+  const int launch = step_.launch;
+  View<const spatial_vector> move = step_.body_move.view();
+  auto com_B = m.body_com.view();
+  auto I_B = m.body_inertia.view();
+  auto inv_I = inv_inertia_eff_.view();
+  auto inv_m = inv_mass_eff_.view();
+  auto q = out.body_q.view();
+  auto qd = out.body_qd.view();
+  parallel_for(dev, m.body_count, IMPULSE_KERNEL((std::int64_t b), {
+    const spatial_vector u = move[b];
+    if (inv_m[b] == 0 || (u.lin.x == 0 && u.lin.y == 0 && u.lin.z == 0 && u.ang.x == 0 && u.ang.y == 0 && u.ang.z == 0))
+      return;
+    transform X = q[b];
+    spatial_vector v = qd[b];
+    xpbd_move_body(X, v, com_B[b], I_B[b], inv_I[b], u.lin / h, quat_rotate_inv(X.q, u.ang) / h, h);
+    q[b] = X;
+    qd[b] = v;
+  }));
+  if (launch == 0) return;
+  View<const XpbdLinearRow> rows = step_.linear_rows.view();
+  View<const real> p_acc = step_.p_acc.view();
+  View<const vec3> t_acc = step_.t_acc.view();
+  View<const vec3> l_acc = step_.l_acc.view();
+  View<const int> live = step_.live.view();
+  auto imp = contact_impulse_.view();
+  parallel_for(dev, launch, IMPULSE_KERNEL((std::int64_t i), {
+    if (i >= live[0]) return;
+    const XpbdLinearRow& r = rows[i];
+    const real dP = p_acc[i] - r.p0;
+    const vec3 dT = t_acc[i] - r.t0;
+    const real d1 = dot(dT, r.t1), d2 = dot(dT, r.t2);
+    imp[i].lin -= dP * r.n + d1 * r.t1 + d2 * r.t2;
+    imp[i].ang -= dP * r.an + d1 * r.a1 + d2 * r.a2 + l_acc[i];
+  }));
 }
 
 XpbdContactPassBytes xpbd_contact_pass_bytes() {

@@ -208,100 +208,211 @@ struct XpbdManifoldRow {
   real thickness = 0, mu = 0, mu_torsional = 0, mu_rolling = 0;
 };
 
+/// One contact row linearised at the bodies' poses of some moment (impulse's extension for the
+/// Gauss-Seidel pass, not a course item): what xpbd_linear_row needs to follow the row's gap and
+/// slip while its bodies move by small linear and angular position changes (u, theta) [m, rad]
+/// from those poses, every product of the inverse masses and inertias taken once. Made by
+/// xpbd_linearise_row; units as in xpbd_contact_delta.
+struct XpbdLinearRow {
+  vec3 n;                       // world unit normal, shape0 (A) to shape1 (B)
+  real d0 = 0;                  // [m] gap at the poses, thicknesses taken off
+  real inv_w = 0;               // [kg] 1 / w along n (E3.4-xpbd-w); 0 when nothing can move
+  real inv_mA = 0, inv_mB = 0;  // [1/kg] effective inverse masses
+  vec3 an, bn;                  // [m] ra x n, rb x n
+  vec3 ian, ibn;                // [1/(kg m)] inv_I_A (ra x n), inv_I_B (rb x n), world
+  vec3 t1, t2;                  // world unit tangents, (t1, t2, n) right-handed
+  vec3 a1, a2, b1, b2;          // [m] sra x t1, sra x t2, srb x t1, srb x t2 (the friction anchors' arms)
+  vec3 ia1, ia2, ib1, ib2;      // [1/(kg m)] their images under inv_I_A, inv_I_B
+  real k11 = 0, k12 = 0, k22 = 0;  // [1/kg] w in the tangent plane: w(e) = e^T K e for a unit e = e1 t1 + e2 t2
+  real s1 = 0, s2 = 0;          // [m] the anchors' slip (E3.4-friction-anchor) along t1, t2
+  real mu = 0, mu_torsional = 0, mu_rolling = 0;  // [-], [m], [m]
+  mat33 inv_IA, inv_IB;         // [1/(kg m^2)] effective world inverse inertias
+  vec3 dw0;                     // [rad/s] omega_B - omega_A at the poses
+  real wn = 0;                  // [1/(kg m^2)] n^T (inv_I_A + inv_I_B) n
+  real r11 = 0, r12 = 0, r22 = 0;  // [1/(kg m^2)] (inv_I_A + inv_I_B) in the tangent plane
+  real p0 = 0;                  // [N s] the row's normal impulse when it was linearised
+  vec3 t0;                      // [N s] its friction impulse on B then
+};
+
+/// Linearises one row at A's and B's poses (their sides): arms ra = X_A p0 - com_A, rb = X_B p1 - com_B,
+/// d0 = n . (X_B p1 - X_A p0) - thickness, w (E3.4-xpbd-w), the normal's angular parts and their
+/// images under the world inverse inertias; the friction anchors' arms and slip (xpbd_anchor_slip)
+/// in a tangent basis with the tangent block K of the inverse effective mass; the inverse inertias
+/// and relative angular velocity for torsion and rolling. p0, t0 are left for the caller.
+IMPULSE_HD inline XpbdLinearRow xpbd_linearise_row(const XpbdSide& A, const XpbdSide& B, const XpbdManifoldRow& r,
+                                                   real h) {
+  XpbdLinearRow l;
+  const vec3 bx_a = transform_point(A.X, r.p0), bx_b = transform_point(B.X, r.p1);
+  const vec3 ra = bx_a - A.com, rb = bx_b - B.com;
+  const vec3 n = r.n;
+  l.n = n;
+  l.d0 = dot(n, bx_b - bx_a) - r.thickness;
+  l.an = cross(ra, n);
+  l.bn = cross(rb, n);
+  l.ian = A.inv_I * l.an;
+  l.ibn = B.inv_I * l.bn;
+  const real w = xpbd_inverse_effective_mass(A.inv_m, A.inv_I, ra, B.inv_m, B.inv_I, rb, n);
+  l.inv_w = w > 0 ? 1 / w : 0;
+  l.inv_mA = A.inv_m;
+  l.inv_mB = B.inv_m;
+  // a tangent away from n's largest component, then t2 = n x t1
+  const vec3 off = fabs(n.x) < real(0.57735) ? vec3{1, 0, 0} : (fabs(n.y) < real(0.57735) ? vec3{0, 1, 0} : vec3{0, 0, 1});
+  l.t1 = normalize(cross(off, n));
+  l.t2 = cross(n, l.t1);
+  vec3 sra = ra, srb = rb;
+  const vec3 s0 = r.mu > 0 ? xpbd_anchor_slip(A, B, r.p0, r.p1, r.o0, r.o1, n, h, sra, srb) : vec3{};
+  l.s1 = dot(s0, l.t1);
+  l.s2 = dot(s0, l.t2);
+  l.a1 = cross(sra, l.t1);
+  l.a2 = cross(sra, l.t2);
+  l.b1 = cross(srb, l.t1);
+  l.b2 = cross(srb, l.t2);
+  l.ia1 = A.inv_I * l.a1;
+  l.ia2 = A.inv_I * l.a2;
+  l.ib1 = B.inv_I * l.b1;
+  l.ib2 = B.inv_I * l.b2;
+  const real lin = A.inv_m + B.inv_m;
+  l.k11 = lin + dot(l.a1, l.ia1) + dot(l.b1, l.ib1);
+  l.k12 = dot(l.a1, l.ia2) + dot(l.b1, l.ib2);
+  l.k22 = lin + dot(l.a2, l.ia2) + dot(l.b2, l.ib2);
+  l.mu = r.mu;
+  l.mu_torsional = r.mu_torsional;
+  l.mu_rolling = r.mu_rolling;
+  l.inv_IA = A.inv_I;
+  l.inv_IB = B.inv_I;
+  l.dw0 = B.v.ang - A.v.ang;
+  const vec3 Jn = A.inv_I * n + B.inv_I * n, J1 = A.inv_I * l.t1 + B.inv_I * l.t1, J2 = A.inv_I * l.t2 + B.inv_I * l.t2;
+  l.wn = dot(n, Jn);
+  l.r11 = dot(l.t1, J1);
+  l.r12 = dot(l.t1, J2);
+  l.r22 = dot(l.t2, J2);
+  return l;
+}
+
+/// One pass of a linearised row (impulse's extension for the Gauss-Seidel pass, not a course item).
+/// A and B have moved by mA = (u_A, theta_A), mB = (u_B, theta_B) [m, rad] since the row was
+/// linearised; an impulse P, L [N s, N m s] on a body moves it by u = h inv_m P, theta = h inv_I L,
+/// as xpbd_apply_body_delta does without its gyroscopic term.
+///   d   = d0 + n . (u_B - u_A) + (rb x n) . theta_B - (ra x n) . theta_A
+///   p'  = max(p - rate (d - keep d0) / (h w), 0);   dp = p' - p                        [N s]
+///   slip s = s0 + tangential part of (u_B + theta_B x srb - u_A - theta_A x sra), e = s - keep s0,
+///   t'  = t - rate |e| / (h w_t) e / |e| with w_t = w along e / |e| (= t - rate e / (h e^T K e / |e|^2)
+///         in the tangent basis), then |t'| <= mu p'                                      [N s]
+/// B gets dp n at rb and dt = t' - t at the anchor, A the opposite; mA and mB move accordingly. Over a
+/// shape pair's block (xpbd_manifold_delta) rate = 1 and keep = 1 - relaxation: the block ends at
+/// the gap (1 - relaxation) d0, as one accumulated row (xpbd_contact_delta_accumulated) does; over
+/// a whole step (SolverXPBD::contact_linearised) rate = relaxation and keep = 0: each pass removes
+/// that share of the row's gap, which the passes drive to 0. A row that holds no impulse and is
+/// apart (d >= 0; under keep > 0 also d0 >= 0) does nothing. p, t are updated (t in the tangent
+/// plane); returns whether the row moved its bodies.
+IMPULSE_HD inline bool xpbd_linear_row(const XpbdLinearRow& r, real keep, real rate, real h, real& p, vec3& t,
+                                       spatial_vector& mA, spatial_vector& mB) {
+  const bool held = p != 0 || t.x != 0 || t.y != 0 || t.z != 0;
+  if (keep > 0 && r.d0 >= 0 && !held) return false;
+  if (!(r.inv_w > 0)) return false;
+  const vec3 du = mB.lin - mA.lin;
+  const real d = r.d0 + dot(r.n, du) + dot(r.bn, mB.ang) - dot(r.an, mA.ang);
+  if (d >= 0 && !held) return false;
+  real p_new = p - rate * (d - keep * r.d0) * r.inv_w / h;
+  if (p_new < 0) p_new = 0;
+  const real dp = p_new - p;
+  p = p_new;
+  if (dp != 0) {  // dp n on B at rb, -dp n on A at ra
+    mA.lin -= (h * r.inv_mA * dp) * r.n;
+    mB.lin += (h * r.inv_mB * dp) * r.n;
+    mA.ang -= (h * dp) * r.ian;
+    mB.ang += (h * dp) * r.ibn;
+  }
+  if (!(r.mu > 0)) return dp != 0;
+  const vec3 du2 = mB.lin - mA.lin;  // the slip of B's anchor relative to A's, along t1 and t2
+  const real e1 = r.s1 * (1 - keep) + dot(r.t1, du2) + dot(r.b1, mB.ang) - dot(r.a1, mA.ang);
+  const real e2 = r.s2 * (1 - keep) + dot(r.t2, du2) + dot(r.b2, mB.ang) - dot(r.a2, mA.ang);
+  const real T1 = dot(t, r.t1), T2 = dot(t, r.t2);
+  real n1 = T1, n2 = T2;
+  const real ee = e1 * e1 + e2 * e2, q = r.k11 * e1 * e1 + 2 * r.k12 * e1 * e2 + r.k22 * e2 * e2;
+  if (ee > 0 && q > 0) {
+    const real f = rate * ee / (h * q);
+    n1 -= f * e1;
+    n2 -= f * e2;
+  }
+  const real limit = r.mu * p, nn = n1 * n1 + n2 * n2;
+  if (nn > limit * limit) {  // onto |t'| = mu p' (E3.4-friction-limit on the total)
+    const real s = limit / sqrt(nn);
+    n1 *= s;
+    n2 *= s;
+  }
+  t = n1 * r.t1 + n2 * r.t2;
+  const real d1 = n1 - T1, d2 = n2 - T2;
+  if (d1 == 0 && d2 == 0) return dp != 0;
+  const vec3 dt = d1 * r.t1 + d2 * r.t2;  // dt on B at srb, -dt on A at sra
+  mA.lin -= (h * r.inv_mA) * dt;
+  mB.lin += (h * r.inv_mB) * dt;
+  mA.ang -= h * (d1 * r.ia1 + d2 * r.ia2);
+  mB.ang += h * (d1 * r.ib1 + d2 * r.ib2);
+  return true;
+}
+
+/// Torsion and rolling of a linearised row over a whole step (SolverXPBD::contact_linearised;
+/// impulse's extension). The relative angular velocity the moves give, dw = dw0 + (theta_B -
+/// theta_A) / h, is removed as in E3.4-friction-anchor (about n: dL = -relaxation (dw . n) / w_n;
+/// in the tangent plane: dL = -relaxation roll / w_r with w_r the inverse inertia along roll), added
+/// to the row's angular impulse L on B and the total limited by mu_torsional p and mu_rolling p
+/// (E3.4-torsion-rolling-limit on the total, as the friction impulse is). B turns by h inv_I_B dl,
+/// A by -h inv_I_A dl for the change dl. L [N m s] world is updated; returns whether it changed.
+IMPULSE_HD inline bool xpbd_linear_row_angular(const XpbdLinearRow& r, real relaxation, real h, real p, vec3& L,
+                                               spatial_vector& mA, spatial_vector& mB) {
+  const vec3 dw = r.dw0 + (mB.ang - mA.ang) / h;
+  vec3 L_new = L;
+  if (r.mu_torsional > 0 && r.wn > 0) L_new -= (relaxation * dot(dw, r.n) / r.wn) * r.n;
+  if (r.mu_rolling > 0) {
+    const real g1 = dot(dw, r.t1), g2 = dot(dw, r.t2);
+    const real gg = g1 * g1 + g2 * g2, q = r.r11 * g1 * g1 + 2 * r.r12 * g1 * g2 + r.r22 * g2 * g2;
+    if (gg > 0 && q > 0) L_new -= (relaxation * gg / q) * (g1 * r.t1 + g2 * r.t2);
+  }
+  L_new = clamp_angular_friction_increment(L_new, r.n, r.mu_torsional, r.mu_rolling, p);
+  const vec3 dl = L_new - L;
+  if (dl.x == 0 && dl.y == 0 && dl.z == 0) return false;
+  L = L_new;
+  mA.ang -= h * (r.inv_IA * dl);
+  mB.ang += h * (r.inv_IB * dl);
+  return true;
+}
+
 /// The rows of one shape pair solved together, on the bodies' poses linearised at the block's start
 /// (impulse's extension for the Gauss-Seidel pass, not a course item). Row by row in turn, one row
 /// after the other corrects what the earlier rows left, so that a box face's corners, taken one at a
 /// time, tilt the box back and forth (the sequential row did: a light box under a heavy one rocked at
-/// several rad/s and walked); solved together, the face moves as a whole. Per row i, with
-/// u, theta the linear and angular position changes [m, rad] that the block's impulses so far give A
-/// and B (u = h inv_m P, theta = h inv_I L, as xpbd_apply_body_delta moves a body, without its
-/// gyroscopic term):
-///   d_i   = d_i0 + n_i . (u_B - u_A) + (r_Bi x n_i) . theta_B - (r_Ai x n_i) . theta_A
-///   target gap (1 - relaxation) d_i0: dp = -(d_i - (1 - relaxation) d_i0) / (h w_i),
-///   p_i' = max(p_i + dp, 0)                                                        [N s]
-///   slip s_i = s_i0 + tangential part of (u_B + theta_B x r_Bi - u_A - theta_A x r_Ai), target
-///   (1 - relaxation) s_i0: t_i' = t_i - e / (h w_t) along e = s_i - (1 - relaxation) s_i0,
-///   then |t_i'| <= mu p_i'                                                         [N s]
-/// over `sweeps` sweeps of the rows, so that one sweep of a single row is the accumulated row's
-/// correction (xpbd_contact_delta_accumulated). Torsion and rolling as in E3.4-friction-anchor with
-/// relaxation / k (the k rows share one body pair). p, t hold the rows' impulses on B (the
-/// accumulated ones, or zeros for the course's fresh corrections) and are updated; out[i] gets row
-/// i's impulses on A and B, which the caller applies summed.
+/// several rad/s and walked); solved together, the face moves as a whole. Each row is linearised at
+/// the block's start (xpbd_linearise_row) and swept `sweeps` times with xpbd_linear_row, rate 1 and
+/// keep = 1 - relaxation (target gap (1 - relaxation) d0, target slip (1 - relaxation) s0), so that
+/// one sweep of a single row is the accumulated row's correction (xpbd_contact_delta_accumulated).
+/// Torsion and rolling as in E3.4-friction-anchor with relaxation / k (the k rows share one body
+/// pair). p, t hold the rows' impulses on B (the accumulated ones, or zeros for the course's fresh
+/// corrections) and are updated; out[i] gets row i's impulses on A and B, which the caller applies
+/// summed.
 IMPULSE_HD inline void xpbd_manifold_delta(const XpbdSide& A, const XpbdSide& B, int k, const XpbdManifoldRow* rows,
                                            real relaxation, real h, int sweeps, real* p, vec3* t,
                                            XpbdContactDelta* out) {
-  // Per row, fixed over the block: the arms ra, rb and the normal's angular parts ra x n, rb x n and
-  // their images under the inverse inertias (a normal impulse dp turns A by -h dp inv_I_A (ra x n)).
-  vec3 ra[kXpbdManifoldRows], rb[kXpbdManifoldRows], sra[kXpbdManifoldRows], srb[kXpbdManifoldRows];
-  vec3 an[kXpbdManifoldRows], bn[kXpbdManifoldRows], ian[kXpbdManifoldRows], ibn[kXpbdManifoldRows];
-  vec3 s0[kXpbdManifoldRows], t0[kXpbdManifoldRows];
-  real d0[kXpbdManifoldRows], w[kXpbdManifoldRows], p0[kXpbdManifoldRows];
+  XpbdLinearRow l[kXpbdManifoldRows];
   for (int i = 0; i < k; ++i) {
-    const XpbdManifoldRow& r = rows[i];
-    const vec3 bx_a = transform_point(A.X, r.p0), bx_b = transform_point(B.X, r.p1);
-    d0[i] = dot(r.n, bx_b - bx_a) - r.thickness;
-    ra[i] = bx_a - A.com;
-    rb[i] = bx_b - B.com;
-    an[i] = cross(ra[i], r.n);
-    bn[i] = cross(rb[i], r.n);
-    ian[i] = A.inv_I * an[i];
-    ibn[i] = B.inv_I * bn[i];
-    w[i] = xpbd_inverse_effective_mass(A.inv_m, A.inv_I, ra[i], B.inv_m, B.inv_I, rb[i], r.n);
-    sra[i] = ra[i];
-    srb[i] = rb[i];
-    s0[i] = r.mu > 0 ? xpbd_anchor_slip(A, B, r.p0, r.p1, r.o0, r.o1, r.n, h, sra[i], srb[i]) : vec3{};
-    p0[i] = p[i];
-    t0[i] = t[i];
+    l[i] = xpbd_linearise_row(A, B, rows[i], h);
+    l[i].p0 = p[i];
+    l[i].t0 = t[i];
   }
-  vec3 uA{}, uB{}, thA{}, thB{};  // linearised position changes of A and B [m, rad]
-  const real keep = 1 - relaxation;
-  // an impulse f on B and -f on A whose angular parts, mapped by the inverse inertias, are iA and iB
-  auto move = [&](vec3 f, vec3 iA, vec3 iB) {
-    uA -= (h * A.inv_m) * f;
-    uB += (h * B.inv_m) * f;
-    thA -= h * iA;
-    thB += h * iB;
-  };
-  for (int sweep = 0; sweep < sweeps; ++sweep) {
-    for (int i = 0; i < k; ++i) {
-      const XpbdManifoldRow& r = rows[i];
-      if (d0[i] >= 0 && p[i] == 0 && t[i].x == 0 && t[i].y == 0 && t[i].z == 0) continue;
-      if (!(w[i] > 0)) continue;
-      const real d = d0[i] + dot(r.n, uB - uA) + dot(bn[i], thB) - dot(an[i], thA);
-      real p_new = p[i] - (d - keep * d0[i]) / (h * w[i]);
-      if (p_new < 0) p_new = 0;
-      const real dp = p_new - p[i];
-      p[i] = p_new;
-      if (dp != 0) move(dp * r.n, dp * ian[i], dp * ibn[i]);  // dp n on B at rb, -dp n on A at ra
-      if (!(r.mu > 0)) continue;
-      const vec3 rel = uB + cross(thB, srb[i]) - uA - cross(thA, sra[i]);  // of B's anchor relative to A's
-      const vec3 slip = s0[i] + rel - dot(r.n, rel) * r.n;
-      vec3 t_new = t[i];
-      const vec3 e = slip - keep * s0[i];
-      const real err = length(e);
-      if (err > 0) {
-        const vec3 dir = e / err;
-        const real w_t = xpbd_inverse_effective_mass(A.inv_m, A.inv_I, sra[i], B.inv_m, B.inv_I, srb[i], dir);
-        if (w_t > 0) t_new = t_new - (err / (h * w_t)) * dir;
-      }
-      t_new = t_new - dot(t_new, r.n) * r.n;
-      t_new = clamp_friction_increment(t_new, r.mu, p[i]);
-      const vec3 dt = t_new - t[i];
-      t[i] = t_new;
-      if (dt.x != 0 || dt.y != 0 || dt.z != 0)  // dt on B at srb, -dt on A at sra
-        move(dt, A.inv_I * cross(sra[i], dt), B.inv_I * cross(srb[i], dt));
-    }
-  }
+  spatial_vector mA{}, mB{};  // linearised position changes of A and B [m, rad]
+  for (int sweep = 0; sweep < sweeps; ++sweep)
+    for (int i = 0; i < k; ++i) xpbd_linear_row(l[i], 1 - relaxation, 1, h, p[i], t[i], mA, mB);
   // Row i's impulses over the block, from its totals: normal dP = p - p0 at ra, rb; friction dT = t - t0
-  // at the anchors sra, srb.
+  // (its tangential part) at the anchors.
   for (int i = 0; i < k; ++i) {
-    const XpbdManifoldRow& r = rows[i];
-    const real dP = p[i] - p0[i];
-    const vec3 dT = r.mu > 0 ? t[i] - t0[i] : vec3{};
+    const XpbdLinearRow& r = l[i];
+    const real dP = p[i] - r.p0;
+    const vec3 dT = r.mu > 0 ? t[i] - r.t0 : vec3{};
+    const real d1 = dot(dT, r.t1), d2 = dot(dT, r.t2);
     out[i] = XpbdContactDelta{};
     out[i].p_n = dP;
-    out[i].dA = {-(dP * r.n) - dT, -(dP * an[i]) - cross(sra[i], dT)};
-    out[i].dB = {dP * r.n + dT, dP * bn[i] + cross(srb[i], dT)};
+    out[i].dA = {-(dP * r.n) - (d1 * r.t1 + d2 * r.t2), -(dP * r.an) - (d1 * r.a1 + d2 * r.a2)};
+    out[i].dB = {dP * r.n + (d1 * r.t1 + d2 * r.t2), dP * r.bn + (d1 * r.b1 + d2 * r.b2)};
     const vec3 dL_b = xpbd_angular_friction(A, B, r.n, r.mu_torsional, r.mu_rolling, relaxation / real(k), h, p[i]);
     out[i].dA.ang -= dL_b;
     out[i].dB.ang += dL_b;
@@ -328,6 +439,27 @@ IMPULSE_HD inline XpbdContactDelta xpbd_contact_warm_delta(const XpbdSide& A, co
   return out;
 }
 
+/// The part of E3.4-apply-deltas after the impulse: a body's velocity change dv [m/s] (world) and
+/// dw_B [rad/s] (body axes), with the gyroscopic correction, the pose update and the small-velocity
+/// clamp. xpbd_apply_body_delta calls it; so does the linearised contact pass
+/// (SolverXPBD::contact_linearised), with dv = u / h and dw_B = R^T theta / h from a body's summed
+/// position changes.
+IMPULSE_HD inline void xpbd_move_body(transform& X, spatial_vector& v, vec3 com_B, const mat33& I_B, const mat33& inv_I_B,
+                                      vec3 dv, vec3 dwb, real h) {
+  const quat q0 = X.q;
+  const vec3 wb = quat_rotate_inv(q0, v.ang);
+  const vec3 tb = cross(dwb, I_B * (wb + dwb)) + cross(wb, I_B * dwb);
+  const vec3 dw = quat_rotate(q0, dwb - h * (inv_I_B * tb));
+  const quat d = quat_rate(q0, dw);
+  const quat q1 = quat_normalize({q0.x + h * d.x, q0.y + h * d.y, q0.z + h * d.z, q0.w + h * d.w});
+  const vec3 x_com = X.p + quat_rotate(q0, com_B) + h * dv;
+  X = {x_com - quat_rotate(q1, com_B), q1};
+  vec3 v1 = v.lin + dv, w1 = v.ang + dw;
+  if (length(v1) < real(1e-4)) v1 = vec3{};
+  if (length(w1) < real(1e-4)) w1 = vec3{};
+  v = {v1, w1};
+}
+
 /// @formula E3.4-apply-deltas  apply_body_deltas of one body (course E3 §4, §7).
 ///   dv = weight inv_m dp_lin;  x_C += h dv                                    [m/s], [m]
 ///   dw_B = weight I_B^-1 R^T dL;  gyroscopic correction
@@ -340,20 +472,9 @@ IMPULSE_HD inline void xpbd_apply_body_delta(transform& X, spatial_vector& v, ve
                                              const mat33& inv_I_B, real inv_m, spatial_vector delta, real weight,
                                              real h) {
   if (inv_m == 0) return;
-  quat q0 = X.q;
-  vec3 dv = (inv_m * weight) * delta.lin;
-  vec3 wb = quat_rotate_inv(q0, v.ang);
-  vec3 dwb = inv_I_B * quat_rotate_inv(q0, weight * delta.ang);
-  vec3 tb = cross(dwb, I_B * (wb + dwb)) + cross(wb, I_B * dwb);
-  vec3 dw = quat_rotate(q0, dwb - h * (inv_I_B * tb));
-  quat d = quat_rate(q0, dw);
-  quat q1 = quat_normalize({q0.x + h * d.x, q0.y + h * d.y, q0.z + h * d.z, q0.w + h * d.w});
-  vec3 x_com = X.p + quat_rotate(q0, com_B) + h * dv;
-  X = {x_com - quat_rotate(q1, com_B), q1};
-  vec3 v1 = v.lin + dv, w1 = v.ang + dw;
-  if (length(v1) < real(1e-4)) v1 = vec3{};
-  if (length(w1) < real(1e-4)) w1 = vec3{};
-  v = {v1, w1};
+  const vec3 dv = (inv_m * weight) * delta.lin;
+  const vec3 dwb = inv_I_B * quat_rotate_inv(X.q, weight * delta.ang);
+  xpbd_move_body(X, v, com_B, I_B, inv_I_B, dv, dwb, h);
 }
 
 /// Compliance, damping and relaxation of the joint corrections.

@@ -13,6 +13,8 @@
 
 using namespace impulse;
 using impulse::test::XpbdScene;
+using impulse::test::box_pile;
+using impulse::test::column;
 
 namespace {
 
@@ -50,40 +52,6 @@ Face random_face() {
     r.p0 = transform_point(f.B.X, r.p1) + f.depth * n;  // d = n . (x_B - x_A) = -depth
   }
   return f;
-}
-
-// Cubes of half extent 0.1 m in a column, 1 mm apart, mu 0.5; the top one `ratio` times as dense
-// (the e3-pile-stack and e3-pile-heavy layouts of bench/peers/scenes/pile.toml).
-Model column(int n, real ratio) {
-  ModelBuilder b(Axis::z, vec3{0, 0, -kG});
-  b.rigid_gap = 0.01;
-  b.add_ground_plane();
-  for (int i = 0; i < n; ++i) {
-    ShapeConfig cfg;
-    cfg.mu = 0.5;
-    cfg.density = i == n - 1 ? 1000 * ratio : 1000;
-    b.add_shape_box(b.add_body({vec3{0, 0, real(0.101) + i * real(0.201)}, quat_identity()}), transform_identity(),
-                    0.1, 0.1, 0.1, cfg);
-  }
-  return b.finalize();
-}
-
-// Two layers of cubes side by side (the e3-pile-boxes rule, the upper layer shifted by 0.05 m).
-Model box_pile(int side) {
-  ModelBuilder b(Axis::z, vec3{0, 0, -kG});
-  b.rigid_gap = 0.01;
-  b.add_ground_plane();
-  ShapeConfig cfg;
-  cfg.mu = 0.5;
-  for (int layer = 0; layer < 2; ++layer)
-    for (int k = 0; k < side * side; ++k) {
-      const real s = layer ? real(0.05) : real(0);
-      b.add_shape_box(b.add_body({vec3{(k % side) * real(0.3) + s, (k / side) * real(0.3) + s,
-                                       real(0.101) + layer * real(0.201)},
-                                  quat_identity()}),
-                      transform_identity(), 0.1, 0.1, 0.1, cfg);
-    }
-  return b.finalize();
 }
 
 }  // namespace
