@@ -252,6 +252,11 @@ class SolverXPBD {
     Buffer<int> colour_order;                           // per sorted row: the contact row
     Buffer<std::int64_t> colour_start;                  // per colour: first sorted row (contact_colours + 2)
     Buffer<int> colour_count;                           // per colour: rows (contact_colours + 1)
+    Buffer<int> colour_shape;                           // per row: shape0, shape1 of the rows last coloured
+    Buffer<int> colour_rows;                            // (1) rows last coloured
+    Buffer<int> colour_redo;                            // (1) 1: colour afresh; 0: the last colouring stands
+    bool coloured = false;                              // a colouring was made (host)
+    bool coloured_heads = false;                        // ... of pair heads only (contact_manifold_sweeps != 0)
   };
 
   /// Count weighting of the contact deltas: off under rigid_contact_gauss_seidel, whose rows apply

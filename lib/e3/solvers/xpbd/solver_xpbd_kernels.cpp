@@ -668,7 +668,10 @@ struct ColouredContactRow {
 // proposal a round later, so every round colours at least what Jones-Plassmann would. Rows left
 // after contact_colour_rounds, or finding no colour free, go to the overflow colour, which one item
 // runs in row order. The rows are then sorted by colour (stable: row order within a colour) and
-// each colour's start and count written; the counts stay on the device.
+// each colour's start and count written; the counts stay on the device. The colouring is a function
+// of the rows' shape pairs alone (bodies, priorities and the mode follow from them): when the
+// record holds the same pairs in the same rows as at the last colouring, as a resting pile's does
+// step after step, that colouring stands and none of the passes below does any work.
 void SolverXPBD::colour_contacts(const ContactsView& c) {
   const Model& m = *model_;
   const Device dev = m.device;
@@ -684,6 +687,13 @@ void SolverXPBD::colour_contacts(const ContactsView& c) {
   grow_to(step_.body_mask, dev, m.body_count);
   grow_to(step_.colour_start, dev, K + 2);
   grow_to(step_.colour_count, dev, K + 1);
+  grow_to(step_.colour_rows, dev, 1);
+  grow_to(step_.colour_redo, dev, 1);
+  const bool heads = contact_manifold_sweeps != 0;
+  const bool may_keep = !grow_to(step_.colour_shape, dev, 2 * std::int64_t(cap)) && step_.coloured &&
+                        step_.coloured_heads == heads;
+  step_.coloured = true;
+  step_.coloured_heads = heads;
   View<const int> live = step_.live.view();
   View<const int> sd{step_.side.data(), 2 * std::int64_t(cap)};
   View<const real> inv_m = inv_mass_eff_.view();
@@ -694,8 +704,28 @@ void SolverXPBD::colour_contacts(const ContactsView& c) {
   auto body_mask = step_.body_mask.view();
   auto priority = step_.priority.view();
   auto pending = step_.colour_pending.view();  // (1) rows left uncoloured
+  auto made = step_.colour_shape.view();
+  auto made_rows = step_.colour_rows.view();
+  auto redo = step_.colour_redo.view();
+  parallel_for(dev, 1, IMPULSE_KERNEL((std::int64_t), {  // the same pairs in the same rows?
+    const int n = live[0];
+    int again = !may_keep || made_rows[0] != n;
+    for (int i = 0; i < n && !again; ++i)
+      again = made[2 * i] != c.rigid_contact_shape0[i] || made[2 * i + 1] != c.rigid_contact_shape1[i];
+    redo[0] = again;
+    made_rows[0] = n;
+    if (!again) pending[0] = 0;
+  }));
+  // On the CPU the flag is read in place and a kept colouring launches nothing below; on a GPU the
+  // passes launch and return at once.
+  const std::int64_t fresh = launch_extent(dev, View<const int>(redo), 1) > 0 ? launch : 0;
   const int manifolds = contact_manifold_sweeps;
-  parallel_for(dev, launch, IMPULSE_KERNEL((std::int64_t i), {
+  parallel_for(dev, fresh, IMPULSE_KERNEL((std::int64_t i), {
+    if (!redo[0]) return;
+    if (i < live[0]) {
+      made[2 * i] = c.rigid_contact_shape0[i];
+      made[2 * i + 1] = c.rigid_contact_shape1[i];
+    }
     // Under contact_manifold_sweeps only the first row of each shape pair's run is coloured: it
     // stands for the run (ColouredContactRow), whose rows share its bodies.
     const bool head = manifolds == 0 || i == 0 || !(i < live[0]) || !same_shape_pair(c, i - 1, i);
@@ -705,13 +735,13 @@ void SolverXPBD::colour_contacts(const ContactsView& c) {
     priority[i] = colour_priority(i);
     if (i == 0) pending[0] = 1;
   }));
-  if (launch == 0) parallel_for(dev, 1, IMPULSE_KERNEL((std::int64_t), { pending[0] = 0; }));
+  if (fresh == 0) parallel_for(dev, 1, IMPULSE_KERNEL((std::int64_t), { pending[0] = 0; }));
   for (int round = 0; round < contact_colour_rounds; ++round) {
     // A round runs while rows are left: on the CPU the count is read in place and the passes of a
     // finished colouring launch over nothing; on a GPU they launch and find every row coloured.
     const bool open = launch_extent(dev, View<const int>(pending), 1) > 0;
     parallel_for(dev, open ? m.body_count : 0, IMPULSE_KERNEL((std::int64_t b), {
-      if (!(inv_m[b] > 0)) return;
+      if (!redo[0] || !(inv_m[b] > 0)) return;
       std::uint64_t taken = 0;
       for (std::int64_t e = seg[b]; e < seg[b + 1]; ++e) {
         const int k = colour[entry[e] >> 1];
@@ -735,7 +765,7 @@ void SolverXPBD::colour_contacts(const ContactsView& c) {
       }
     }));
     parallel_for(dev, open ? launch : 0, IMPULSE_KERNEL((std::int64_t i), {
-      if (colour[i] != -1) return;
+      if (!redo[0] || colour[i] != -1) return;
       const int ba = sd[2 * i], bb = sd[2 * i + 1];
       const bool ma = ba >= 0 && inv_m[ba] > 0, mb = bb >= 0 && inv_m[bb] > 0;
       const int ra = ma ? entry_rank[2 * i] : 0, rb = mb ? entry_rank[2 * i + 1] : 0;
@@ -759,6 +789,7 @@ void SolverXPBD::colour_contacts(const ContactsView& c) {
       else tentative[i] = k;
     }));
     parallel_for(dev, open ? 1 : 0, IMPULSE_KERNEL((std::int64_t), {
+      if (!redo[0]) return;
       int left = 0;
       for (std::int64_t i = 0; i < launch; ++i) left += colour[i] == -1 ? 1 : 0;
       pending[0] = left;
@@ -766,15 +797,17 @@ void SolverXPBD::colour_contacts(const ContactsView& c) {
   }
   auto key = step_.colour_key.view();
   auto order = step_.colour_order.view();
-  parallel_for(dev, launch, IMPULSE_KERNEL((std::int64_t i), {
+  parallel_for(dev, fresh, IMPULSE_KERNEL((std::int64_t i), {
+    if (!redo[0]) return;
     const int k = colour[i];
     key[i] = k == -2 ? kNoPriority : (k == -1 ? std::int64_t(K) : std::int64_t(k));
     order[i] = int(i);
   }));
-  if (launch > 0) sort_pairs(dev, View<std::int64_t>{key.data, launch}, View<int>{order.data, launch});
+  if (fresh > 0) sort_pairs(dev, View<std::int64_t>{key.data, launch}, View<int>{order.data, launch});
   auto start = step_.colour_start.view();
   auto count = step_.colour_count.view();
-  parallel_for(dev, K + 1, IMPULSE_KERNEL((std::int64_t k), {
+  parallel_for(dev, fresh > 0 ? K + 1 : 0, IMPULSE_KERNEL((std::int64_t k), {
+    if (!redo[0]) return;
     const std::int64_t a = first_not_below(key.data, launch, k), b = first_not_below(key.data, launch, k + 1);
     start[k] = a;
     count[k] = int(b - a);

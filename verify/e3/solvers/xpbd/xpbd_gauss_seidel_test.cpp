@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 #include <rapidcheck/gtest.h>
 
+#include <algorithm>
 #include <vector>
 
 #include "e1/model.h"
@@ -123,6 +124,38 @@ TEST(E3_xpbd_gauss_seidel, ColoursNeverShareAMovingBody) {
       if (b >= 0) EXPECT_EQ(taken[colour[i]][b]++, 0) << "row " << i << " body " << b << " colour " << colour[i];
   }
   EXPECT_LE(most, 20);  // a greedy colouring of rows with at most 9 per sphere needs at most 17
+}
+
+// The colouring is kept from step to step while the record holds the same shape pairs in the same
+// rows, and made afresh otherwise: at every step of a pile that falls, lands and comes to rest
+// (its pairs change, then stay), the colours equal those a fresh solver makes of the same record,
+// with rows one by one and with a pair's rows together.
+TEST(E3_xpbd_gauss_seidel, AKeptColouringIsTheFreshOne) {
+  for (int sweeps : {0, 2}) {
+    XpbdScene s(sphere_pile(4), 2, true, true, sweeps);
+    State scratch = s.model.state();
+    int kept = 0;
+    std::vector<int> last;
+    for (int step = 0; step < 240; ++step) {
+      s.pipeline.collide(s.s0.body_q.view(), s.contacts);
+      fill_contact_materials(s.model, SolverPath::xpbd, s.contacts);
+      ContactsView v = s.contacts.view();
+      SolverXPBD fresh(s.model, 2);
+      fresh.rigid_contact_gauss_seidel = true;
+      fresh.contact_manifold_sweeps = sweeps;
+      fresh.step(s.s0, scratch, s.control, &v, real(1) / 600);
+      s.solver.step(s.s0, s.s1, s.control, &v, real(1) / 600);
+      std::swap(s.s0, s.s1);
+      const int n = s.contacts.checked_count();
+      const std::vector<int> a = s.solver.contact_colour().to_host(), b = fresh.contact_colour().to_host();
+      ASSERT_TRUE(std::equal(a.begin(), a.begin() + n, b.begin())) << "step " << step << " sweeps " << sweeps;
+      std::vector<int> pairs = s.contacts.rigid_contact_shape0.to_host();
+      pairs.resize(n);
+      kept += pairs == last ? 1 : 0;
+      last = pairs;
+    }
+    EXPECT_GT(kept, 100) << "the resting pile kept its rows";  // the kept path was taken
+  }
 }
 
 // Gauss-Seidel by colour with warm start, stepped on 1 and on 2 threads: bitwise the same poses and
