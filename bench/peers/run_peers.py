@@ -96,13 +96,19 @@ BIG_N = 100000  # from here on: Bullet at peer_iterations and impulse at the mat
 # (Bullet 27 and 29, impulse's Gauss-Seidel settings 22 and 25): the budget check scales the first N's
 # measured costs by (N1 / N0)^NEXT_N_EXPONENT.
 NEXT_N_EXPONENT = 1.4
+# Both Gauss-Seidel curves run linearised (SolverXPBD contact_linearised: the step's rows linearised
+# once, the bodies moved once after the iterations; 4.5x cheaper a pass on the 10^3 box pile), and the
+# warm-started one also with a pair's rows swept twice (--gs-sweeps): the 10^3 box pile settled
+# exactly at 1 x 5 so (2026-12-07, impulse bench), where rows one by one needed 1 x 16.
 DEFAULT_GRID = {"substeps": "1,4,8", "iterations": "2,8", "once_substeps": "", "gs_substeps": "1",
-                "gs_iterations": "2,4,16", "gs_friction_scales": "1,0", "gsm_substeps": "1", "gsm_iterations": "8,16",
-                "gsm_sweeps": "2,8", "peer_iterations": "10",
+                "gs_iterations": "2,5,8", "gs_friction_scales": "1,0", "gs_sweeps": "0,2", "gs_linearised": "1",
+                "gsm_substeps": "1", "gsm_iterations": "8,16", "gsm_sweeps": "2,8", "gsm_linearised": "1",
+                "peer_iterations": "10",
                 "curve_n": "1000,10000", "mujoco_max_n": 1000, "newton_max_n": 1000, "mujoco_rounds_max_n": 0, "ladder": 1, "big_rounds": 1}
 FULL_GRID = {"substeps": "1,2,4,8", "iterations": "1,2,4,8,16", "once_substeps": "4,8", "gs_substeps": "1,2",
-             "gs_iterations": "1,2,4,8,16", "gs_friction_scales": "1,0", "gsm_substeps": "1,2",
-             "gsm_iterations": "4,8,16,32", "gsm_sweeps": "4,8", "peer_iterations": "5,10,20",
+             "gs_iterations": "1,2,4,8,16", "gs_friction_scales": "1,0", "gs_sweeps": "0,2", "gs_linearised": "0,1",
+             "gsm_substeps": "1,2", "gsm_iterations": "4,8,16,32", "gsm_sweeps": "4,8", "gsm_linearised": "0,1",
+             "peer_iterations": "5,10,20",
              "curve_n": "1000,10000", "mujoco_max_n": 10000, "newton_max_n": 10000, "mujoco_rounds_max_n": 10000, "ladder": 3, "big_rounds": 3}
 QUALITY = ["window_ground_penetration_max", "window_ground_penetration_mean", "window_body_penetration_max",
            "window_body_penetration_mean", "window_kinetic_energy", "window_centre_drift"]
@@ -123,16 +129,20 @@ def run_json(cmd):
 
 
 def impulse_run(a, kind, n, steps, iterations=None, compare=False, substeps=1, once=False, binary=None, gs=False,
-                friction_scale=1.0, manifold_sweeps=0):
+                friction_scale=1.0, manifold_sweeps=0, linearised=False):
     cmd = [binary or a.impulse, "bench", f"e3-pile-{kind}", "--n", str(n), "--steps", str(steps), "--threads", "1",
            "--compare-threads", "1" if compare else "0", "--substeps", str(substeps),
            "--collide", "once" if once else "every", "--json"]
     if iterations:
         cmd += ["--iterations", str(iterations)]
-    if gs:  # the Gauss-Seidel, warm-started contact pass
-        cmd += ["--gauss-seidel", "1", "--contact-warm-start", "1", "--warm-start-friction-scale", str(friction_scale)]
-    if manifold_sweeps:  # the Gauss-Seidel pass, a shape pair's rows solved together, no warm start
-        cmd += ["--gauss-seidel", "1", "--manifold-sweeps", str(manifold_sweeps)]
+    if gs or manifold_sweeps or linearised:  # the Gauss-Seidel contact pass
+        cmd += ["--gauss-seidel", "1"]
+    if gs:  # warm-started
+        cmd += ["--contact-warm-start", "1", "--warm-start-friction-scale", str(friction_scale)]
+    if manifold_sweeps:  # a shape pair's rows solved together
+        cmd += ["--manifold-sweeps", str(manifold_sweeps)]
+    if linearised:  # on the rows linearised once per step
+        cmd += ["--linearised", "1"]
     m = {k: v["value"] for k, v in run_json(cmd)["metrics"].items()}
     return {"engine": "impulse", "kind": kind, "n": n, "steps": steps, "iterations": int(m["iterations"]),
             "substeps": substeps, "collide": "once" if once else "every",
@@ -153,8 +163,8 @@ def impulse_setting_run(a, kind, n, steps, st):
     """impulse at one setting of its curves (impulse_grid)."""
     return impulse_run(a, kind, n, steps, iterations=st["iterations"], substeps=st["substeps"],
                        once=st["collide"] == "once", gs=st.get("contact") == "gs-warm",
-                       friction_scale=st.get("friction_scale", 1.0),
-                       manifold_sweeps=st.get("sweeps", 0) if st.get("contact") == "gs-manifold" else 0)
+                       friction_scale=st.get("friction_scale", 1.0), manifold_sweeps=st.get("sweeps", 0),
+                       linearised=bool(st.get("linearised", 0)))
 
 
 def impulse_series(binary, kind, n, steps, iterations):
@@ -188,18 +198,24 @@ def impulse_grid(a):
     return ([{"substeps": sub, "iterations": it, "collide": "every"} for sub in a.substeps_list
              for it in a.iterations_list] +
             [{"substeps": sub, "iterations": it, "collide": "once"} for sub in a.once_list for it in a.iterations_list] +
-            [{"substeps": sub, "iterations": it, "collide": "every", "contact": "gs-warm", "friction_scale": fs}
-             for fs in a.gs_friction_list for sub in a.gs_substeps_list for it in a.gs_iterations_list] +
-            [{"substeps": sub, "iterations": it, "collide": "every", "contact": "gs-manifold", "sweeps": sw}
-             for sw in a.gsm_sweeps_list for sub in a.gsm_substeps_list for it in a.gsm_iterations_list])
+            [{"substeps": sub, "iterations": it, "collide": "every", "contact": "gs-warm", "friction_scale": fs,
+              **({"sweeps": sw} if sw else {}), **({"linearised": 1} if lin else {})}
+             for lin in a.gs_linearised_list for sw in a.gs_sweeps_list for fs in a.gs_friction_list
+             for sub in a.gs_substeps_list for it in a.gs_iterations_list] +
+            [{"substeps": sub, "iterations": it, "collide": "every", "contact": "gs-manifold", "sweeps": sw,
+              **({"linearised": 1} if lin else {})}
+             for lin in a.gsm_linearised_list for sw in a.gsm_sweeps_list for sub in a.gsm_substeps_list
+             for it in a.gsm_iterations_list])
 
 
 def setting_engine(st):
     """The curve an impulse setting is drawn on."""
+    lin = "-lin" if st.get("linearised") else ""
     if st.get("contact") == "gs-warm":
-        return "impulse-gs-warm" if st.get("friction_scale", 1) else "impulse-gs-warm-t0"
+        return ("impulse-gs-warm" + ("" if st.get("friction_scale", 1) else "-t0") +
+                (f"-pairs{st['sweeps']}" if st.get("sweeps") else "") + lin)
     if st.get("contact") == "gs-manifold":
-        return "impulse-gs-manifold"
+        return "impulse-gs-manifold" + lin
     return "impulse-collide-once" if st["collide"] == "once" else "impulse"
 
 
@@ -227,8 +243,7 @@ def ladder(points, matched, tries):
     """impulse settings to try at the next N: those of the previous N's curve in order of cost, from
     the one that matched there, at most `tries` of them (the cheapest match at the next N is the
     first that matches); impulse's default setting when nothing matched there."""
-    pts = sorted((p for p in points if p["engine"] in ("impulse", "impulse-collide-once", "impulse-gs-warm",
-                                                       "impulse-gs-warm-t0", "impulse-gs-manifold")),
+    pts = sorted((p for p in points if "substeps" in p["setting"]),  # impulse's settings (a peer's has iterations only)
                  key=lambda p: p["seconds_per_simulated_second"])
     if matched is None:  # nothing matched: impulse's default setting, beside Bullet
         return [{"substeps": 1, "iterations": IMPULSE_ITERATIONS, "collide": "every"}]
@@ -503,6 +518,12 @@ def main():
     ap.add_argument("--gs-friction-scales", default=None,
                     help="contact_warm_start_friction_scale values of the Gauss-Seidel pass "
                          f"({DEFAULT_GRID['gs_friction_scales']})")
+    ap.add_argument("--gs-sweeps", default=None,
+                    help=f"contact_manifold_sweeps of the warm-started pass ({DEFAULT_GRID['gs_sweeps']}; 0: rows one by one)")
+    ap.add_argument("--gs-linearised", default=None,
+                    help=f"contact_linearised of the warm-started pass, 0 and/or 1 ({DEFAULT_GRID['gs_linearised']})")
+    ap.add_argument("--gsm-linearised", default=None,
+                    help=f"contact_linearised of the pair-rows pass, 0 and/or 1 ({DEFAULT_GRID['gsm_linearised']})")
     ap.add_argument("--gsm-substeps", default=None,
                     help=f"substeps of the Gauss-Seidel pass solving a shape pair's rows together ({DEFAULT_GRID['gsm_substeps']})")
     ap.add_argument("--gsm-iterations", default=None,
@@ -562,6 +583,9 @@ def main():
         a.gsm_substeps_list = [int(x) for x in a.gsm_substeps.split(",") if x]
         a.gsm_iterations_list = [int(x) for x in a.gsm_iterations.split(",") if x]
         a.gsm_sweeps_list = [int(x) for x in a.gsm_sweeps.split(",") if x and int(x) != 0]
+        a.gs_sweeps_list = [int(x) for x in a.gs_sweeps.split(",") if x]
+        a.gs_linearised_list = [int(x) for x in a.gs_linearised.split(",") if x]
+        a.gsm_linearised_list = [int(x) for x in a.gsm_linearised.split(",") if x]
         peer_iters = [int(x) for x in a.peer_iterations.split(",")]
         a.newton_iterations_list = [int(x) for x in a.newton_iterations.split(",")]
         curve_sizes = [int(x) for x in a.curve_n.split(",") if x]
@@ -575,6 +599,10 @@ def main():
                   "and --newton-iterations must be in [1, 64]")
     if any(not 0 <= x <= 1 for x in a.gs_friction_list):
         bad_input("bench-peers: every --gs-friction-scales must be in [0, 1]")
+    if any(not 0 <= x <= 64 for x in a.gs_sweeps_list):
+        bad_input(f"bench-peers: every --gs-sweeps must be in [0, 64], got '{a.gs_sweeps}'")
+    if any(x not in (0, 1) for x in a.gs_linearised_list + a.gsm_linearised_list):
+        bad_input("bench-peers: --gs-linearised and --gsm-linearised list 0 and/or 1")
     if PEER_ITERATIONS not in peer_iters and "bullet" in engines:
         peer_iters.append(PEER_ITERATIONS)  # the reference of "matched"
 
