@@ -133,7 +133,8 @@ class SolverXPBD {
   /// (xpbd_linear_row, rate rigid_contact_relaxation, target gap 0); each body's pose and velocity
   /// are moved once after the iterations (xpbd_move_body), as Box2D v3 and Jolt solve prepared
   /// contact constraints. Torsion and rolling per row and pass as in E3.4-friction-anchor, on the
-  /// velocities the position changes give. A model with joint rows moves the bodies and
+  /// velocities the position changes give, accumulated with their limits on the total
+  /// (xpbd_linear_row_angular). A model with joint rows moves the bodies and
   /// linearises the rows again after every iteration (the joints work on poses). Rows accumulate
   /// their impulses (p >= 0, |t| <= mu p) whether or not contact_warm_start carries them over.
   bool contact_linearised = false;
@@ -186,6 +187,8 @@ class SolverXPBD {
   void warm_start_contacts(State& out, const ContactsView& c, real h);
   void keep_contact_history(const ContactsView& c);
   void colour_contacts(const ContactsView& c);
+  std::int64_t colour_again(const ContactsView& c, bool may_keep);
+  void order_colours(std::int64_t fresh);
   void solve_contacts_coloured(State& out, const ContactsView& c, int it, real h);
   void linearise_contacts(const State& out, const ContactsView& c, real h, bool first);
   void move_linearised_bodies(State& out, real h);

@@ -705,20 +705,8 @@ void SolverXPBD::colour_contacts(const ContactsView& c) {
   auto priority = step_.priority.view();
   auto pending = step_.colour_pending.view();  // (1) rows left uncoloured
   auto made = step_.colour_shape.view();
-  auto made_rows = step_.colour_rows.view();
-  auto redo = step_.colour_redo.view();
-  parallel_for(dev, 1, IMPULSE_KERNEL((std::int64_t), {  // the same pairs in the same rows?
-    const int n = live[0];
-    int again = !may_keep || made_rows[0] != n;
-    for (int i = 0; i < n && !again; ++i)
-      again = made[2 * i] != c.rigid_contact_shape0[i] || made[2 * i + 1] != c.rigid_contact_shape1[i];
-    redo[0] = again;
-    made_rows[0] = n;
-    if (!again) pending[0] = 0;
-  }));
-  // On the CPU the flag is read in place and a kept colouring launches nothing below; on a GPU the
-  // passes launch and return at once.
-  const std::int64_t fresh = launch_extent(dev, View<const int>(redo), 1) > 0 ? launch : 0;
+  View<const int> redo = step_.colour_redo.view();
+  const std::int64_t fresh = colour_again(c, may_keep);  // launch, or 0 when the last colouring stands
   const int manifolds = contact_manifold_sweeps;
   parallel_for(dev, fresh, IMPULSE_KERNEL((std::int64_t i), {
     if (!redo[0]) return;
@@ -795,6 +783,40 @@ void SolverXPBD::colour_contacts(const ContactsView& c) {
       pending[0] = left;
     }));
   }
+  order_colours(fresh);  // rows sorted by colour, each colour's start and count
+}
+
+// Stage 3c, start (rigid_contact_gauss_seidel): whether the record holds other shape pairs or rows
+// than at the last colouring (colour_redo, on the device; pending zeroed when not). On the CPU the
+// flag is read in place and a kept colouring launches nothing after it (returns 0); on a GPU the
+// passes launch (returns the launch extent) and return at once.
+std::int64_t SolverXPBD::colour_again(const ContactsView& c, bool may_keep) {
+  View<const int> live = step_.live.view();
+  auto made = step_.colour_shape.view();
+  auto made_rows = step_.colour_rows.view();
+  auto redo = step_.colour_redo.view();
+  auto pending = step_.colour_pending.view();
+  parallel_for(model_->device, 1, IMPULSE_KERNEL((std::int64_t), {
+    const int n = live[0];
+    int again = !may_keep || made_rows[0] != n;
+    for (int i = 0; i < n && !again; ++i)
+      again = made[2 * i] != c.rigid_contact_shape0[i] || made[2 * i + 1] != c.rigid_contact_shape1[i];
+    redo[0] = again;
+    made_rows[0] = n;
+    if (!again) pending[0] = 0;
+  }));
+  return launch_extent(model_->device, View<const int>(redo), 1) > 0 ? step_.launch : 0;
+}
+
+// Stage 3c, end (rigid_contact_gauss_seidel): the rows sorted by colour (stable: row order within a
+// colour; uncoloured rows past the overflow colour, dead rows last) and each colour's start and
+// count; nothing to do (fresh == 0 on the CPU, the flag read on a GPU) when the last colouring stands.
+void SolverXPBD::order_colours(std::int64_t fresh) {
+  const Device dev = model_->device;
+  const int launch = step_.launch;
+  constexpr int K = contact_colours;
+  View<const int> colour = step_.colour.view();
+  View<const int> redo = step_.colour_redo.view();
   auto key = step_.colour_key.view();
   auto order = step_.colour_order.view();
   parallel_for(dev, fresh, IMPULSE_KERNEL((std::int64_t i), {
