@@ -52,8 +52,9 @@ def test_E3_6_pyramid_takes_the_solver_as_the_command_line_does():
     # PADMM (hard contact, E3 §6) on pipeline contacts reads back the statics: ground 6 m g, top 1 m g.
     t = impulse.run("e3-pyramid", solver="padmm").table()
     on = t["weighting"] == 1
-    assert t["ground_over_mg"][on][-1] == pytest.approx(6.0, abs=0.01)
-    assert t["top_over_mg"][on][-1] == pytest.approx(1.0, abs=0.01)
+    # over the last 0.1 s (60 frames): one frame's reading jitters by 1-2 % as the pyramid rocks
+    assert np.mean(t["ground_over_mg"][on][-60:]) == pytest.approx(6.0, abs=0.01)
+    assert np.mean(t["top_over_mg"][on][-60:]) == pytest.approx(1.0, abs=0.01)
     # SemiImplicit has no per-contact readback: blank cells, NaN here.
     assert np.isnan(impulse.run("e3-pyramid", solver="semi_implicit", steps=5).table()["top_over_mg"]).all()
     with pytest.raises(ValueError, match=r"--solver .*'mujoco' is not a valid choice; allowed: one of xpbd, "):

@@ -138,7 +138,7 @@ TEST(E3_6_summary_table, PyramidStandsUnderEverySolverAndPadmmReadsItsStatics) {
   // The 3-2-1 pyramid of 1000 kg cubes (half extent 0.5 m) run 300 frames of 1/600 s by each
   // solver: the top cube stays at z = 5 half = 2.5 m (within 1 cm: penalty sink and settling).
   // PADMM (hard contact, E3 §6) reads back the statics: the ground carries 6 m g, the top cube 1 m g
-  // (after the default 900 frames; its warm-started iteration is still 0.7 % short at 300).
+  // (over the default 900 frames' last 0.1 s; its warm-started iteration is still 0.7 % short at 300).
   for (const char* solver : {"xpbd", "semi_implicit", "featherstone", "padmm", "vbd"}) {
     LiveScene live = open_live_scene("e3-pyramid", {"--steps", "300", "--solver", solver});
     live.session->step(300);  // the first run (weighting on), to its last frame
@@ -149,9 +149,17 @@ TEST(E3_6_summary_table, PyramidStandsUnderEverySolverAndPadmmReadsItsStatics) {
   }
   const CheckedSceneRun padmm = run_scene_checked("e3-pyramid", {"--solver", "padmm"}, kDefaultMaxOutput);
   const SceneTable& t = padmm.out.tables().front();
-  const std::size_t last = t.rows() - 1;
-  EXPECT_NEAR(t.columns()[2].numbers[last], 6.0, 0.01);  // ground_over_mg
-  EXPECT_NEAR(t.columns()[5].numbers[last], 1.0, 0.01);  // top_over_mg
+  // Averaged over the last 0.1 s (60 frames): a frame's reading jitters by 1-2 % as the pyramid
+  // rocks (with EPA's contacts as with the box-box axis test's), while over a window the readback
+  // carries the weight (impulse-momentum: the pile's momentum hardly changes).
+  const std::size_t rows = t.rows(), window = 60;
+  double ground = 0, top = 0;
+  for (std::size_t r = rows - window; r < rows; ++r) {
+    ground += t.columns()[2].numbers[r] / double(window);  // ground_over_mg
+    top += t.columns()[5].numbers[r] / double(window);     // top_over_mg
+  }
+  EXPECT_NEAR(ground, 6.0, 0.01);
+  EXPECT_NEAR(top, 1.0, 0.01);
   // SemiImplicit has no per-contact readback (E3 §6 table): NaN, not a number made up.
   const CheckedSceneRun semi =
       run_scene_checked("e3-pyramid", {"--steps", "5", "--solver", "semi_implicit"}, kDefaultMaxOutput);
