@@ -9,15 +9,18 @@
 // and for every L, o(L) is at least the penetration depth, which o reaches at one of the 15: so the
 // smallest o over them is the depth EPA computes (min over unit u of the support of A - B along u),
 // and its direction, signed from A to B, the normal. Faces are kept on near ties (an edge axis must
-// be shallower by a relative 1e-9), as the manifold clips faces; a cross product shorter than 1e-6
-// (near-parallel edges) is no axis: the face axes then bound the depth.
+// be shallower by a relative 1e-9, in float32 by the rounding), as the manifold clips faces; a
+// cross product shorter than 1e-6 (near-parallel edges) is no axis: the face axes then bound the
+// depth. Overlapping boxes skip GJK and EPA; boxes apart along an axis go to GJK for their distance.
 //
 // Witness points, as convex_contact_candidates takes EPA's (pa on A, pb on B, s = n . (pb - pa) =
-// -depth): for a face axis of A, pb is the centre of B's support feature along -n (a vertex, edge
-// or face: a support coordinate within a relative 1e-9 of 0 takes the centre, 0) and pa = pb + depth n;
+// -depth): for a face axis of A, the centre of B's support feature along -n (a vertex, edge or
+// face: a support coordinate within 1e-9 of 0 takes the centre, 0) moved by depth n onto A's face
+// plane, and into the face (clamped to its extents) where it overhangs, then pb = pa - depth n;
 // for a face axis of B the mirror image; for an edge axis, the closest points of the two support
-// edges' lines. The manifold is clipped around pa (manifold_with_deepest), which adds the pair
-// only where no clipped point is as deep.
+// edges' lines. Along a face normal the candidates are the clipped faces alone, which hold the
+// deepest point; the witness is added only when the clip is empty, and for an edge axis where no
+// clipped point is as deep (manifold_with_deepest).
 #pragma once
 
 #include "core/hd.h"
@@ -96,9 +99,8 @@ IMPULSE_HD inline void line_line_closest(vec3 p, vec3 a, vec3 q, vec3 b, vec3& o
 
 }  // namespace box_box_detail
 
-/// The penetration of two box cores known to overlap (GJK said so): see the header. Returns false
-/// when the boxes are in fact apart along one of the 15 axes (o < 0: GJK's tolerance), which the
-/// caller then hands to EPA.
+/// The penetration of two box cores: see the header. Returns false when the boxes are apart along
+/// one of the 15 axes (o < 0), and the caller then takes GJK for their distance.
 IMPULSE_HD inline bool box_box_penetration(const ConvexCore& A, const ConvexCore& B, BoxBoxPenetration& out) {
   using namespace box_box_detail;
   const Obb a = obb_of(A), b = obb_of(B);
@@ -113,6 +115,8 @@ IMPULSE_HD inline bool box_box_penetration(const ConvexCore& A, const ConvexCore
     if (o < best) best = o, best_axis = L, kind = k < 3 ? 0 : 1, ia = k < 3 ? k : 0, ib = k < 3 ? 0 : k - 3;
   }
   const real face_best = best;
+  // an edge axis must be shallower by a relative 1e-9 (float32: the rounding of the projections)
+  const real prefer = precision_tolerance(real(1e-9) * size, real(16), size + length(d));
   for (int i = 0; i < 3; ++i)
     for (int j = 0; j < 3; ++j) {
       const vec3 c = cross(a.u[i], b.u[j]);
@@ -120,11 +124,11 @@ IMPULSE_HD inline bool box_box_penetration(const ConvexCore& A, const ConvexCore
       if (len < real(1e-6)) continue;
       const vec3 L = c / len;
       const real o = obb_radius(a, L) + obb_radius(b, L) - rabs(dot(d, L));
-      if (o < best && o < face_best - real(1e-9) * size) best = o, best_axis = L, kind = 2, ia = i, ib = j;
+      if (o < best && o < face_best - prefer) best = o, best_axis = L, kind = 2, ia = i, ib = j;
     }
   if (best < 0) return false;
   vec3 n = dot(d, best_axis) >= 0 ? best_axis : -best_axis;
-  const real tie = real(1e-9);
+  const real tie = precision_tolerance(real(1e-9), real(16), real(1));  // of a unit axis' component
   out.normal = n;
   out.depth = best;
   out.face = kind != 2;

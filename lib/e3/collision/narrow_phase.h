@@ -2,8 +2,8 @@
 // reduction).
 //
 // Route (a), primitive/convex pairs: GJK gives the core distance when the cores are apart, EPA the
-// penetration when they overlap (two boxes: the 15-axis test of box_box.h, EPA's depth and normal
-// for less work); the normal n points from shape0 to shape1. A manifold is built by
+// penetration when they overlap (two overlapping boxes: the 15-axis test of box_box.h, EPA's depth
+// and normal for less work); the normal n points from shape0 to shape1. A manifold is built by
 // clipping two features in the contact plane: for a box or a convex hull the face whose normal is
 // most aligned with n (A) or -n (B), the reference/incident faces of Box2D v3 manifold.c
 // b2ClipPolygons and Bullet's btPolyhedralContactClipping (a hull's faces are computed by Qhull when
@@ -484,6 +484,17 @@ IMPULSE_HD inline int manifold_with_deepest(const ConvexCore& A, const ConvexCor
 IMPULSE_HD inline int convex_contact_candidates(const ConvexCore& A, const ConvexCore& B, real thickness_sum,
                                                 real accept, PairContact* out, int cap) {
   using namespace np_detail;
+  if (BoxBoxPenetration bb; A.type == SHAPE_BOX && B.type == SHAPE_BOX && box_box_penetration(A, B, bb)) {
+    // Two boxes that overlap: the 15 axes give EPA's depth and normal without GJK and EPA (box_box.h).
+    // Along a face's normal the clipped faces hold the deepest point already: the witness is added
+    // only when the clip leaves nothing (so that a 1e-12 tie does not add and drop a fifth point,
+    // and reorder the rows, step after step).
+    if (bb.face) {
+      const int count = manifold_points(A, B, bb.normal, bb.point_a, thickness_sum, accept, out, cap);
+      if (count > 0) return count;
+    }
+    return manifold_with_deepest(A, B, bb.normal, bb.point_a, bb.point_b, -bb.depth, thickness_sum, accept, out, cap);
+  }
   const GjkResult g = gjk_distance(A, B);
   vec3 n, pa, pb;
   real s;
@@ -492,15 +503,6 @@ IMPULSE_HD inline int convex_contact_candidates(const ConvexCore& A, const Conve
     if (!writer_accepts(s - thickness_sum, accept)) return 0;
     pa = g.point_a, pb = g.point_b;
     n = (pb - pa) / s;
-  } else if (BoxBoxPenetration bb; A.type == SHAPE_BOX && B.type == SHAPE_BOX && box_box_penetration(A, B, bb)) {
-    // the 15 axes give EPA's depth and normal (box_box.h). Along a face's normal the clipped faces
-    // hold the deepest point already: the witness is added only when the clip leaves nothing (so that
-    // a 1e-12 tie does not add and drop a fifth point, and reorder the rows, step after step).
-    if (bb.face) {
-      const int count = manifold_points(A, B, bb.normal, bb.point_a, thickness_sum, accept, out, cap);
-      if (count > 0) return count;
-    }
-    n = bb.normal, pa = bb.point_a, pb = bb.point_b, s = -bb.depth;
   } else {
     const EpaResult e = epa_penetration(A, B, g);
     if (e.ok) {

@@ -70,12 +70,16 @@ TEST(E3_2_geometry_routes, BoxBoxAxesGiveEpasDepthAndNormal) {
 }
 
 TEST(E3_2_geometry_routes, BoxBoxApartIsNoneAndTiedFacesWitnessesLieOnBoth) {
-  // Boxes 1 mm apart along x (GJK's overlap tolerance is far smaller; the function is told they
-  // overlap only by its caller): false, and the caller takes EPA.
+  // Boxes 1 mm apart along x: false, and convex_contact_candidates takes GJK, whose points are the
+  // gap apart (within the 1 cm accepted, the faces' four corners).
   const ConvexCore A = box({0.5, 0.5, 0.5}, {{0, 0, 0}, quat{0, 0, 0, 1}});
   const ConvexCore B = box({0.5, 0.5, 0.5}, {{1.001, 0.2, 0.1}, quat{0, 0, 0, 1}});
   BoxBoxPenetration bb;
   EXPECT_FALSE(box_box_penetration(A, B, bb));
+  PairContact gap[64];
+  const int gap_count = convex_contact_candidates(A, B, 0, real(0.01), gap, 64);
+  EXPECT_EQ(gap_count, 4);
+  for (int i = 0; i < gap_count; ++i) EXPECT_NEAR(gap[i].s, 0.001, 1e-12);
   // and 1 mm into each other: depth 1 mm along +x, a face
   const ConvexCore C = box({0.5, 0.5, 0.5}, {{0.999, 0.2, 0.1}, quat{0, 0, 0, 1}});
   ASSERT_TRUE(box_box_penetration(A, C, bb));

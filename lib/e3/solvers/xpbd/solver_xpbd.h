@@ -242,6 +242,7 @@ class SolverXPBD {
     Buffer<std::int64_t> history_count;                 // (1) rows in the history
     // contact_linearised only:
     Buffer<XpbdLinearRow> linear_rows;                  // per row: linearised at the step's poses
+    Buffer<XpbdLinearRowRest> linear_rest;              // per row: its torsion and rolling parts, its impulses then
     Buffer<vec3> l_acc;                                 // per row: torsion and rolling impulse on B since then [N m s]
     Buffer<spatial_vector> body_move;                   // per body: summed (u [m], theta [rad]) since then
     // rigid_contact_gauss_seidel only:

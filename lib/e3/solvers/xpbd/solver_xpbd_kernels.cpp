@@ -544,6 +544,7 @@ struct ColouredContactRow {
   View<const XpbdLinearRow> lrows;
   View<spatial_vector> move;
   View<vec3> l_acc;
+  View<const XpbdLinearRowRest> lrest;
   IMPULSE_HD void apply(int b, const spatial_vector& d) const {
     transform X = q[b];
     spatial_vector v = qd[b];
@@ -558,18 +559,38 @@ struct ColouredContactRow {
   // rolling (xpbd_linear_row_angular).
   IMPULSE_HD void linear_row(std::int64_t i) const {
     const int ba = sd[2 * i], bb = sd[2 * i + 1];
-    int moved = 0;
-    if (c.rigid_contact_shape0[i] != c.rigid_contact_shape1[i] && ba != bb) {
-      const XpbdLinearRow& r = lrows[i];
-      spatial_vector mA = ba >= 0 ? move[ba] : spatial_vector{}, mB = bb >= 0 ? move[bb] : spatial_vector{};
-      moved = xpbd_linear_row(r, 0, relax, h, p_acc[i], t_acc[i], mA, mB);
-      if ((r.mu_torsional > 0 || r.mu_rolling > 0) && xpbd_linear_row_angular(r, relax, h, p_acc[i], l_acc[i], mA, mB))
-        moved = 1;
-      if (ba >= 0) move[ba] = mA;
-      if (bb >= 0) move[bb] = mB;
+    if (c.rigid_contact_shape0[i] == c.rigid_contact_shape1[i] || ba == bb) {
+      act[i] = 0;
+      return;
     }
+    spatial_vector mA = ba >= 0 ? move[ba] : spatial_vector{}, mB = bb >= 0 ? move[bb] : spatial_vector{};
+    linear_row_on(i, mA, mB);
+    if (ba >= 0) move[ba] = mA;
+    if (bb >= 0) move[bb] = mB;
+  }
+  // Row i on its bodies' moves mA, mB (held by the caller).
+  IMPULSE_HD void linear_row_on(std::int64_t i, spatial_vector& mA, spatial_vector& mB) const {
+    const XpbdLinearRow& r = lrows[i];
+    int moved = xpbd_linear_row(r, 0, relax, h, p_acc[i], t_acc[i], mA, mB);
+    if ((r.mu_torsional > 0 || r.mu_rolling > 0) &&
+        xpbd_linear_row_angular(r, lrest[i], relax, h, p_acc[i], l_acc[i], mA, mB))
+      moved = 1;
     act[i] = moved;
     ever[i] |= moved;
+  }
+  // The rows [i, end) of one shape pair (one body pair), sweeps times, their bodies' moves held
+  // over the sweeps.
+  IMPULSE_HD void linear_pair(std::int64_t i, std::int64_t end) const {
+    const int ba = sd[2 * i], bb = sd[2 * i + 1];
+    if (c.rigid_contact_shape0[i] == c.rigid_contact_shape1[i] || ba == bb) {
+      for (std::int64_t j = i; j < end; ++j) act[j] = 0;
+      return;
+    }
+    spatial_vector mA = ba >= 0 ? move[ba] : spatial_vector{}, mB = bb >= 0 ? move[bb] : spatial_vector{};
+    for (int s = 0; s < sweeps; ++s)
+      for (std::int64_t j = i; j < end; ++j) linear_row_on(j, mA, mB);
+    if (ba >= 0) move[ba] = mA;
+    if (bb >= 0) move[bb] = mB;
   }
   IMPULSE_HD void row(std::int64_t i) const {
     if (linear) return linear_row(i);
@@ -640,11 +661,7 @@ struct ColouredContactRow {
     if (sweeps == 0) return row(i);
     std::int64_t end = i + 1;
     while (end < live[0] && same_shape_pair(c, i, end)) ++end;
-    if (linear) {  // the pair's rows in turn, sweeps times, on the bodies' moves
-      for (int s = 0; s < sweeps; ++s)
-        for (std::int64_t j = i; j < end; ++j) linear_row(j);
-      return;
-    }
+    if (linear) return linear_pair(i, end);  // the pair's rows in turn, sweeps times, on the bodies' moves
     if (end - i == 1 || c.rigid_contact_shape0[i] == c.rigid_contact_shape1[i] || sd[2 * i] == sd[2 * i + 1]) {
       for (std::int64_t j = i; j < end; ++j) row(j);
       return;
@@ -866,7 +883,8 @@ void SolverXPBD::solve_contacts_coloured(State& out, const ContactsView& c, int 
                                contact_linearised,
                                step_.linear_rows.view(),
                                step_.body_move.view(),
-                               step_.l_acc.view()};
+                               step_.l_acc.view(),
+                               step_.linear_rest.view()};
   View<const int> order = step_.colour_order.view();
   View<const std::int64_t> start = step_.colour_start.view();
   View<const int> count = step_.colour_count.view();
@@ -897,6 +915,7 @@ void SolverXPBD::linearise_contacts(const State& out, const ContactsView& c, rea
   grow_to(step_.t_acc, dev, cap);
   grow_to(step_.l_acc, dev, cap);
   grow_to(step_.linear_rows, dev, cap);
+  grow_to(step_.linear_rest, dev, cap);
   grow_to(step_.body_move, dev, m.body_count);
   fill(dev, step_.body_move.view(), spatial_vector{});
   if (launch == 0) return;
@@ -905,6 +924,7 @@ void SolverXPBD::linearise_contacts(const State& out, const ContactsView& c, rea
   View<const int> sd{step_.side.data(), 2 * std::int64_t(cap)};
   View<const int> live = step_.live.view();
   auto rows = step_.linear_rows.view();
+  auto rest = step_.linear_rest.view();
   auto p_acc = step_.p_acc.view();
   auto t_acc = step_.t_acc.view();
   auto l_acc = step_.l_acc.view();
@@ -922,11 +942,17 @@ void SolverXPBD::linearise_contacts(const State& out, const ContactsView& c, rea
                             c.rigid_contact_margin0[i] + c.rigid_contact_margin1[i], c.rigid_contact_mu[i],
                             c.rigid_contact_mu_torsional[i], c.rigid_contact_mu_rolling[i]};
     XpbdLinearRow l;
-    if (ba != bb && ba >= -1 && bb >= -1)
-      l = xpbd_linearise_row(ba >= 0 ? sides[ba] : XpbdSide{}, bb >= 0 ? sides[bb] : XpbdSide{}, r, h);
-    l.p0 = p_acc[i];
-    l.t0 = t_acc[i];
+    XpbdLinearRowRest e;
+    if (ba != bb && ba >= -1 && bb >= -1) {
+      const XpbdSide& A = ba >= 0 ? sides[ba] : XpbdSide{};
+      const XpbdSide& B = bb >= 0 ? sides[bb] : XpbdSide{};
+      l = xpbd_linearise_row(A, B, r, h);
+      if (l.mu_torsional > 0 || l.mu_rolling > 0) e = xpbd_linearise_row_rest(A, B, l);
+    }
+    e.p0 = p_acc[i];
+    e.t0 = t_acc[i];
     rows[i] = l;
+    rest[i] = e;
   }));
 }
 
@@ -956,6 +982,7 @@ void SolverXPBD::move_linearised_bodies(State& out, real h) {
   }));
   if (launch == 0) return;
   View<const XpbdLinearRow> rows = step_.linear_rows.view();
+  View<const XpbdLinearRowRest> rest = step_.linear_rest.view();
   View<const real> p_acc = step_.p_acc.view();
   View<const vec3> t_acc = step_.t_acc.view();
   View<const vec3> l_acc = step_.l_acc.view();
@@ -964,8 +991,8 @@ void SolverXPBD::move_linearised_bodies(State& out, real h) {
   parallel_for(dev, launch, IMPULSE_KERNEL((std::int64_t i), {
     if (i >= live[0]) return;
     const XpbdLinearRow& r = rows[i];
-    const real dP = p_acc[i] - r.p0;
-    const vec3 dT = t_acc[i] - r.t0;
+    const real dP = p_acc[i] - rest[i].p0;
+    const vec3 dT = t_acc[i] - rest[i].t0;
     const real d1 = dot(dT, r.t1), d2 = dot(dT, r.t2);
     imp[i].lin -= dP * r.n + d1 * r.t1 + d2 * r.t2;
     imp[i].ang -= dP * r.an + d1 * r.a1 + d2 * r.a2 + l_acc[i];

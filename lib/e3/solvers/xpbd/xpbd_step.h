@@ -212,7 +212,8 @@ struct XpbdManifoldRow {
 /// Gauss-Seidel pass, not a course item): what xpbd_linear_row needs to follow the row's gap and
 /// slip while its bodies move by small linear and angular position changes (u, theta) [m, rad]
 /// from those poses, every product of the inverse masses and inertias taken once. Made by
-/// xpbd_linearise_row; units as in xpbd_contact_delta.
+/// xpbd_linearise_row; units as in xpbd_contact_delta. Every pass reads it whole, so it holds only
+/// what a pass needs (456 bytes in double): torsion and rolling read XpbdLinearRowRest besides.
 struct XpbdLinearRow {
   vec3 n;                       // world unit normal, shape0 (A) to shape1 (B)
   real d0 = 0;                  // [m] gap at the poses, thicknesses taken off
@@ -226,6 +227,11 @@ struct XpbdLinearRow {
   real k11 = 0, k12 = 0, k22 = 0;  // [1/kg] w in the tangent plane: w(e) = e^T K e for a unit e = e1 t1 + e2 t2
   real s1 = 0, s2 = 0;          // [m] the anchors' slip (E3.4-friction-anchor) along t1, t2
   real mu = 0, mu_torsional = 0, mu_rolling = 0;  // [-], [m], [m]
+};
+
+/// The rest of a linearised row: what torsion and rolling (xpbd_linear_row_angular) and the
+/// readback of the step's impulses read, made by xpbd_linearise_row_rest.
+struct XpbdLinearRowRest {
   mat33 inv_IA, inv_IB;         // [1/(kg m^2)] effective world inverse inertias
   vec3 dw0;                     // [rad/s] omega_B - omega_A at the poses
   real wn = 0;                  // [1/(kg m^2)] n^T (inv_I_A + inv_I_B) n
@@ -237,8 +243,7 @@ struct XpbdLinearRow {
 /// Linearises one row at A's and B's poses (their sides): arms ra = X_A p0 - com_A, rb = X_B p1 - com_B,
 /// d0 = n . (X_B p1 - X_A p0) - thickness, w (E3.4-xpbd-w), the normal's angular parts and their
 /// images under the world inverse inertias; the friction anchors' arms and slip (xpbd_anchor_slip)
-/// in a tangent basis with the tangent block K of the inverse effective mass; the inverse inertias
-/// and relative angular velocity for torsion and rolling. p0, t0 are left for the caller.
+/// in a tangent basis with the tangent block K of the inverse effective mass.
 IMPULSE_HD inline XpbdLinearRow xpbd_linearise_row(const XpbdSide& A, const XpbdSide& B, const XpbdManifoldRow& r,
                                                    real h) {
   XpbdLinearRow l;
@@ -278,15 +283,23 @@ IMPULSE_HD inline XpbdLinearRow xpbd_linearise_row(const XpbdSide& A, const Xpbd
   l.mu = r.mu;
   l.mu_torsional = r.mu_torsional;
   l.mu_rolling = r.mu_rolling;
-  l.inv_IA = A.inv_I;
-  l.inv_IB = B.inv_I;
-  l.dw0 = B.v.ang - A.v.ang;
-  const vec3 Jn = A.inv_I * n + B.inv_I * n, J1 = A.inv_I * l.t1 + B.inv_I * l.t1, J2 = A.inv_I * l.t2 + B.inv_I * l.t2;
-  l.wn = dot(n, Jn);
-  l.r11 = dot(l.t1, J1);
-  l.r12 = dot(l.t1, J2);
-  l.r22 = dot(l.t2, J2);
   return l;
+}
+
+/// The rest of row l linearised at A's and B's poses: the inverse inertias and relative angular
+/// velocity for torsion and rolling; p0, t0 are left for the caller.
+IMPULSE_HD inline XpbdLinearRowRest xpbd_linearise_row_rest(const XpbdSide& A, const XpbdSide& B,
+                                                            const XpbdLinearRow& l) {
+  XpbdLinearRowRest e;
+  e.inv_IA = A.inv_I;
+  e.inv_IB = B.inv_I;
+  e.dw0 = B.v.ang - A.v.ang;
+  const vec3 Jn = A.inv_I * l.n + B.inv_I * l.n, J1 = A.inv_I * l.t1 + B.inv_I * l.t1, J2 = A.inv_I * l.t2 + B.inv_I * l.t2;
+  e.wn = dot(l.n, Jn);
+  e.r11 = dot(l.t1, J1);
+  e.r12 = dot(l.t1, J2);
+  e.r22 = dot(l.t2, J2);
+  return e;
 }
 
 /// One pass of a linearised row (impulse's extension for the Gauss-Seidel pass, not a course item).
@@ -359,22 +372,22 @@ IMPULSE_HD inline bool xpbd_linear_row(const XpbdLinearRow& r, real keep, real r
 /// to the row's angular impulse L on B and the total limited by mu_torsional p and mu_rolling p
 /// (E3.4-torsion-rolling-limit on the total, as the friction impulse is). B turns by h inv_I_B dl,
 /// A by -h inv_I_A dl for the change dl. L [N m s] world is updated; returns whether it changed.
-IMPULSE_HD inline bool xpbd_linear_row_angular(const XpbdLinearRow& r, real relaxation, real h, real p, vec3& L,
-                                               spatial_vector& mA, spatial_vector& mB) {
-  const vec3 dw = r.dw0 + (mB.ang - mA.ang) / h;
+IMPULSE_HD inline bool xpbd_linear_row_angular(const XpbdLinearRow& r, const XpbdLinearRowRest& e, real relaxation,
+                                               real h, real p, vec3& L, spatial_vector& mA, spatial_vector& mB) {
+  const vec3 dw = e.dw0 + (mB.ang - mA.ang) / h;
   vec3 L_new = L;
-  if (r.mu_torsional > 0 && r.wn > 0) L_new -= (relaxation * dot(dw, r.n) / r.wn) * r.n;
+  if (r.mu_torsional > 0 && e.wn > 0) L_new -= (relaxation * dot(dw, r.n) / e.wn) * r.n;
   if (r.mu_rolling > 0) {
     const real g1 = dot(dw, r.t1), g2 = dot(dw, r.t2);
-    const real gg = g1 * g1 + g2 * g2, q = r.r11 * g1 * g1 + 2 * r.r12 * g1 * g2 + r.r22 * g2 * g2;
+    const real gg = g1 * g1 + g2 * g2, q = e.r11 * g1 * g1 + 2 * e.r12 * g1 * g2 + e.r22 * g2 * g2;
     if (gg > 0 && q > 0) L_new -= (relaxation * gg / q) * (g1 * r.t1 + g2 * r.t2);
   }
   L_new = clamp_angular_friction_increment(L_new, r.n, r.mu_torsional, r.mu_rolling, p);
   const vec3 dl = L_new - L;
   if (dl.x == 0 && dl.y == 0 && dl.z == 0) return false;
   L = L_new;
-  mA.ang -= h * (r.inv_IA * dl);
-  mB.ang += h * (r.inv_IB * dl);
+  mA.ang -= h * (e.inv_IA * dl);
+  mB.ang += h * (e.inv_IB * dl);
   return true;
 }
 
@@ -394,10 +407,12 @@ IMPULSE_HD inline void xpbd_manifold_delta(const XpbdSide& A, const XpbdSide& B,
                                            real relaxation, real h, int sweeps, real* p, vec3* t,
                                            XpbdContactDelta* out) {
   XpbdLinearRow l[kXpbdManifoldRows];
+  real p0[kXpbdManifoldRows];
+  vec3 t0[kXpbdManifoldRows];
   for (int i = 0; i < k; ++i) {
     l[i] = xpbd_linearise_row(A, B, rows[i], h);
-    l[i].p0 = p[i];
-    l[i].t0 = t[i];
+    p0[i] = p[i];
+    t0[i] = t[i];
   }
   spatial_vector mA{}, mB{};  // linearised position changes of A and B [m, rad]
   for (int sweep = 0; sweep < sweeps; ++sweep)
@@ -406,8 +421,8 @@ IMPULSE_HD inline void xpbd_manifold_delta(const XpbdSide& A, const XpbdSide& B,
   // (its tangential part) at the anchors.
   for (int i = 0; i < k; ++i) {
     const XpbdLinearRow& r = l[i];
-    const real dP = p[i] - r.p0;
-    const vec3 dT = r.mu > 0 ? t[i] - r.t0 : vec3{};
+    const real dP = p[i] - p0[i];
+    const vec3 dT = r.mu > 0 ? t[i] - t0[i] : vec3{};
     const real d1 = dot(dT, r.t1), d2 = dot(dT, r.t2);
     out[i] = XpbdContactDelta{};
     out[i].p_n = dP;
