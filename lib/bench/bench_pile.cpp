@@ -208,6 +208,8 @@ struct StepCost {
   double contact_pass = 0;          // [s] the solver's contact iterations (XpbdStepTrace)
   double contact_iterations = 0;    // rows x iterations
   double body_iterations = 0;       // bodies x iterations of steps with contact rows
+  double contact_rows = 0;          // rows of the steps
+  double body_steps = 0;            // bodies of the steps with contact rows
   std::uint64_t alloc_collide = 0, alloc_solve = 0, alloc_readback = 0;
   std::uint64_t launch_collide = 0, launch_solve = 0, launch_readback = 0;
   std::uint64_t copy_collide = 0, copy_solve = 0, copy_readback = 0;  // host<->device copies (core/host_copies.h)
@@ -246,7 +248,9 @@ struct PileSubstep {
     c.contact_pass += w.solver->trace().contact_pass_seconds;
     const double rows = double(w.contacts->count());
     c.contact_iterations += rows * w.solver->iterations;
+    c.contact_rows += rows;
     if (rows > 0) c.body_iterations += double(w.model->body_count) * w.solver->iterations;
+    if (rows > 0) c.body_steps += double(w.model->body_count);
     std::uint64_t a2 = allocation_count(), l2 = launch_count(), h2r = host_copy_count();
     set_launch_stage(named ? "pile.readback" : nullptr);
     t = clock::now();
@@ -357,7 +361,7 @@ PileRunResult run_pile(const PileSpec& spec, const PileRunOptions& o) {
   std::vector<double> speedup;
   double two = 0;
   std::uint64_t al_c = 0, al_s = 0, al_r = 0, la_c = 0, la_s = 0, la_r = 0, hc_c = 0, hc_s = 0, hc_r = 0;
-  const XpbdContactPassBytes pass_bytes = xpbd_contact_pass_bytes();
+  const XpbdContactPassBytes pass_bytes = xpbd_contact_pass_bytes(o.gauss_seidel && o.linearised);
   // the bare copy: one item per contact row's share of the bytes (half read, half written)
   const std::int64_t per_item = std::max<std::int64_t>(1, (pass_bytes.per_row / 2 + 7) / 8);
   Buffer<double> copy_src(a.model->device, 0), copy_dst(a.model->device, 0);
@@ -384,7 +388,9 @@ PileRunResult run_pile(const PileSpec& spec, const PileRunOptions& o) {
       hc_s += c.copy_solve;
       hc_r += c.copy_readback;
       const double bytes = c.contact_iterations * double(pass_bytes.per_row) +
-                           c.body_iterations * double(pass_bytes.per_body);
+                           c.body_iterations * double(pass_bytes.per_body) +
+                           c.contact_rows * double(pass_bytes.per_row_step) +
+                           c.body_steps * double(pass_bytes.per_body_step);
       r.contact_pass_seconds += c.contact_pass;
       r.contact_iterations += c.contact_iterations;
       r.contact_pass_bytes += bytes;

@@ -140,9 +140,10 @@ struct PileRunResult {
   PileStageSeconds two_thread_stages;  // the 2-thread copy's stages [s per step]
   double speedup_median = 0, speedup_p25 = 0, speedup_p75 = 0;
   int bitwise_equal = -1;              // 1, 0, or -1 when not compared
-  // The XPBD contact pass (solve_contacts + apply_contact_deltas) of the main run, per step after
-  // warm-up, against a bare copy of as many bytes (xpbd_contact_pass_bytes: half read, half
-  // written), run after each measured step so that both see the same machine.
+  // The XPBD contact pass (solve_contacts + apply_contact_deltas; linearised: linearise_contacts,
+  // the coloured passes and move_linearised_bodies) of the main run, per step after warm-up, against
+  // a bare copy of as many bytes (xpbd_contact_pass_bytes: half read, half written), run after each
+  // measured step so that both see the same machine.
   double contact_pass_seconds = 0;     // [s per step]
   double contact_iterations = 0;       // rows x iterations per step [-]
   double contact_pass_bytes = 0;       // [B per step]

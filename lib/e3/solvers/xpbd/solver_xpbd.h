@@ -55,11 +55,17 @@ struct XpbdStepTrace {
 /// element counted once: per row its record columns, body pair, flags, deltas (written, then read by
 /// the readback and the apply), impulse and segment entries; per body its side (made from the pose,
 /// twist and mass data, written, read), the apply's mass data, pose and twist (read, written),
-/// segment start and count. A measure for the bench (bytes per contact-iteration), never asserted.
+/// segment start and count. linearised (SolverXPBD::contact_linearised): per row and iteration its
+/// colour slot, shapes, body pair, linearised row, impulses (read, written) and flags, per body its
+/// summed move (read, written), a pair's further sweeps counted as cache hits; once per step per row
+/// the linearisation (record columns, sides, accumulators, both linearised arrays written) and the
+/// readback (both read, impulse read and written), per body its side, move and the move onto the
+/// pose. A measure for the bench (bytes per contact-iteration), never asserted.
 struct XpbdContactPassBytes {
-  std::int64_t per_row = 0, per_body = 0;  // [B]
+  std::int64_t per_row = 0, per_body = 0;            // [B] each iteration
+  std::int64_t per_row_step = 0, per_body_step = 0;  // [B] once per step (linearised only)
 };
-XpbdContactPassBytes xpbd_contact_pass_bytes();
+XpbdContactPassBytes xpbd_contact_pass_bytes(bool linearised = false);
 
 /// One row of the restitution pass's host grouping, computed on the device from the predicted state
 /// (xpbd_restitution.cpp).

@@ -999,10 +999,27 @@ void SolverXPBD::move_linearised_bodies(State& out, real h) {
   }));
 }
 
-XpbdContactPassBytes xpbd_contact_pass_bytes() {
+XpbdContactPassBytes xpbd_contact_pass_bytes(bool linearised) {
   constexpr std::int64_t i = sizeof(int), r = sizeof(real), v = sizeof(vec3), s = sizeof(spatial_vector);
   constexpr std::int64_t e = sizeof(std::int64_t);
+  constexpr std::int64_t row = sizeof(XpbdLinearRow), rest = sizeof(XpbdLinearRowRest), side = sizeof(XpbdSide);
   XpbdContactPassBytes b;
+  if (linearised) {
+    // a pass: colour slot, shape0/1, body pair, the row, p and t (read, write), active (write), ever
+    // active (read, write); per body its move (read, write)
+    b.per_row = i + 2 * i + 2 * i + row + 2 * r + 2 * v + i + 2 * i;
+    b.per_body = 2 * s;
+    // linearise_contacts: point0/1, offset0/1, normal, margin0/1, mu, mu_torsional, mu_rolling, body
+    // pair, both sides, p and t (read), l (write), the row and its rest (write); the readback: the
+    // row, its rest, p, t, l (read), impulse (read, write)
+    b.per_row_step = 5 * v + 5 * r + 2 * i + 2 * side + r + v + v + row + rest + row + rest + r + 2 * v + 2 * s;
+    // make_sides (flags, pose, twist, COM, inverse mass and inertia; the side written), the move
+    // zeroed; move_linearised_bodies: move, inverse mass, COM, inertia, inverse inertia, pose and
+    // twist (read, write)
+    b.per_body_step = i + sizeof(transform) + s + v + r + sizeof(mat33) + side + s + s + r + v + 2 * sizeof(mat33) +
+                      2 * std::int64_t(sizeof(transform)) + 2 * s;
+    return b;
+  }
   // solve_contacts: shape0/1, point0/1, offset0/1, normal, margin0/1, mu, mu_torsional, mu_rolling;
   // body pair; active (write), previous active, ever active (read, write); dA (read, write), dB;
   // impulse (read, write). apply_contact_deltas: two segment entries, their active flags, dA, dB.
