@@ -46,6 +46,22 @@ struct XpbdScene {
     solver.update_contacts(v);
     std::swap(s0, s1);
   }
+  /// The bodies' weight, sum m |g| [N] (the Model's gravity).
+  real weight() const {
+    real w = 0;
+    for (real m : model.body_mass.to_host()) w += m * length(model.gravity);
+    return w;
+  }
+  /// The vertical force the ground carries by the last step's readback [N]: over the rows whose
+  /// shape0 is the ground, minus the z part of the force (body1's on body0).
+  real ground_support() const {
+    const std::vector<int> s0 = contacts.rigid_contact_shape0.to_host(), body = model.shape_body.to_host();
+    const std::vector<spatial_vector> f = contacts.force.to_host();
+    real support = 0;
+    for (int i = 0; i < contacts.checked_count(); ++i)
+      if (body[s0[i]] < 0) support -= f[i].lin.z;
+    return support;
+  }
   /// Whether the next step throws std::invalid_argument with `what` in its message.
   bool step_refuses(const char* what) {
     try {

@@ -176,16 +176,9 @@ TEST(E3_xpbd_gauss_seidel, SimWarmStartedPileRestsAndTheReadbackCarriesItsWeight
     warm.step(h);
     course.step(h);
   }
-  const std::vector<real> mass = warm.model.body_mass.to_host();
-  real weight = 0;
-  for (real m : mass) weight += m * kG;
+  const real weight = warm.weight();
   EXPECT_NEAR(weight, 72 * 1000 * (4.0 / 3) * 3.14159265358979 * 1e-3 * kG, 1e-6 * weight);
-  const std::vector<int> s0 = warm.contacts.rigid_contact_shape0.to_host(), body = warm.model.shape_body.to_host();
-  const std::vector<spatial_vector> f = warm.contacts.force.to_host();
-  real support = 0;
-  for (int i = 0; i < warm.contacts.checked_count(); ++i)
-    if (body[s0[i]] < 0) support -= f[i].lin.z;  // force is body1's (the sphere's) on body0 (the ground)
-  EXPECT_NEAR(support, weight, 1e-4 * weight);
+  EXPECT_NEAR(warm.ground_support(), weight, 1e-4 * weight);
   auto ground_penetration = [](const State& st) {
     real worst = 0;
     for (const transform& X : st.body_q.to_host()) worst = std::max(worst, real(0.1) - X.p.z);

@@ -110,16 +110,9 @@ TEST(E3_xpbd_linearised, SimBoxPileRestsLevelAndTheReadbackCarriesItsWeight) {
   const real h = real(1) / 600;
   XpbdScene s(box_pile(4), 16, true, true, 0, true);
   for (int i = 0; i < 600; ++i) s.step(h);
-  const std::vector<real> mass = s.model.body_mass.to_host();
-  real weight = 0;
-  for (real m : mass) weight += m * kG;
+  const real weight = s.weight();
   EXPECT_NEAR(weight, 32 * 8.0 * kG, 1e-9 * weight);  // 0.2 m cubes of 1000 kg/m^3
-  const std::vector<int> s0 = s.contacts.rigid_contact_shape0.to_host(), body = s.model.shape_body.to_host();
-  const std::vector<spatial_vector> f = s.contacts.force.to_host();
-  real support = 0;
-  for (int i = 0; i < s.contacts.checked_count(); ++i)
-    if (body[s0[i]] < 0) support -= f[i].lin.z;  // force is body1's (the cube's) on body0 (the ground)
-  EXPECT_NEAR(support, weight, 1e-4 * weight);
+  EXPECT_NEAR(s.ground_support(), weight, 1e-4 * weight);
   const std::vector<transform> q = s.s0.body_q.to_host();
   for (int b = 0; b < 16; ++b) EXPECT_GT(q[b].p.z, real(0.1) - 1e-6) << b;  // the lower layer on the ground
   for (const transform& X : q) EXPECT_LT(2 * std::asin(std::min(real(1), length(vec3{X.q.x, X.q.y, 0}))), 1e-4);
@@ -141,14 +134,7 @@ TEST(E3_xpbd_linearised, SimHeavyOnLightStaysPut) {
     EXPECT_LT(2 * std::abs(std::asin(std::min(real(1), length(vec3{q[b].q.x, q[b].q.y, 0})))), 1e-4) << b;
     EXPECT_LT(length(v[b].lin) + real(0.1) * length(v[b].ang), 1e-3) << b;
   }
-  const std::vector<real> mass = s.model.body_mass.to_host();
-  const real weight = (mass[0] + mass[1]) * kG;
-  const std::vector<int> s0 = s.contacts.rigid_contact_shape0.to_host(), body = s.model.shape_body.to_host();
-  const std::vector<spatial_vector> f = s.contacts.force.to_host();
-  real support = 0;
-  for (int i = 0; i < s.contacts.checked_count(); ++i)
-    if (body[s0[i]] < 0) support -= f[i].lin.z;
-  EXPECT_NEAR(support, weight, 1e-3 * weight);
+  EXPECT_NEAR(s.ground_support(), s.weight(), 1e-3 * s.weight());
 }
 
 // The linearised pass on a box pile, stepped on 1 and on 2 threads: bitwise the same poses and twists.

@@ -18,8 +18,6 @@ using impulse::test::column;
 
 namespace {
 
-constexpr real kG = 9.81;
-
 // A cube of half extent a on the static world along a random normal n: its four lower corners
 // (body frame (+-a, +-a, -a) turned so that -z maps to -n) each `depth` into the world, in a random
 // order; isotropic inertia I = 2/3 m a^2 (E3 pile definition), random mass, pose and h.
@@ -140,14 +138,7 @@ TEST(E3_xpbd_manifold, SimHeavyOnLightStaysPutSolvedAPairAtATime) {
       EXPECT_LT(2 * std::abs(std::asin(std::min(real(1), length(vec3{q[b].q.x, q[b].q.y, 0})))), 1e-4) << b;
       EXPECT_LT(length(v[b].lin) + real(0.1) * length(v[b].ang), 1e-3) << b;
     }
-    const std::vector<real> mass = s.model.body_mass.to_host();
-    const real weight = (mass[0] + mass[1]) * kG;
-    const std::vector<int> s0 = s.contacts.rigid_contact_shape0.to_host(), body = s.model.shape_body.to_host();
-    const std::vector<spatial_vector> f = s.contacts.force.to_host();
-    real support = 0;
-    for (int i = 0; i < s.contacts.checked_count(); ++i)
-      if (body[s0[i]] < 0) support -= f[i].lin.z;  // force is body1's (the cube's) on body0 (the ground)
-    EXPECT_NEAR(support, weight, 1e-3 * weight);
+    EXPECT_NEAR(s.ground_support(), s.weight(), 1e-3 * s.weight());
   }
 }
 
